@@ -1,0 +1,53 @@
+"""Exception hierarchy. Every error a user can cause is a :class:`NavbenchError`.
+
+The CLI prints the message of a ``NavbenchError`` (no traceback) and exits with status 2,
+so messages must say *which file*, *which field* and *what was expected*.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+class NavbenchError(Exception):
+    """Base class of every error navbench raises on bad input or bad configuration."""
+
+
+class FormatError(NavbenchError):
+    """A file does not follow its format.
+
+    Args:
+        file: the offending file (or a description such as ``"<memory>"``).
+        field: JSON path (``objects[12].center``) or record name of the first problem.
+        expected: what the field should have been.
+        got: a short description of what was found (optional).
+    """
+
+    def __init__(self, file: str | Path, field: str, expected: str, got: object = None) -> None:
+        self.file = str(file)
+        self.field = field
+        self.expected = expected
+        self.got = got
+        msg = f"{self.file}: field '{field}': expected {expected}"
+        if got is not None:
+            text = repr(got)
+            if len(text) > 80:
+                text = text[:77] + "..."
+            msg += f", got {text}"
+        super().__init__(msg)
+
+
+class SceneFormatError(FormatError):
+    """A ``scene.json`` (or an imported source file) is malformed."""
+
+
+class EpisodeFormatError(FormatError):
+    """An episode, dataset or prediction file is malformed."""
+
+
+class ConfigError(NavbenchError):
+    """Invalid settings or command-line options."""
+
+
+class MissingDependencyError(NavbenchError):
+    """An optional Python package or a system library is missing; the message says how to get it."""

@@ -1,0 +1,462 @@
+"""``scene.json`` (schema ``navbench.scene/1``): validation, loading and saving.
+
+Saving is canonical: fixed key order, floats rounded to 1 µm (1e-6 m / rad), so that
+``save → load → save`` is byte-identical and the same scene always gives the same bytes.
+Loading validates every field and raises :class:`~navbench.errors.SceneFormatError` naming
+the file, the JSON path of the first problem (``objects[12].center``) and what was expected.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, TypeVar
+
+import numpy as np
+
+from navbench.errors import SceneFormatError
+from navbench.io import atomic_write_text, dumps_json
+from navbench.scene.model import (
+    PORTAL_KINDS,
+    SCENE_KINDS,
+    SURFACE_CLASSES,
+    Box,
+    Mesh,
+    Place,
+    Portal,
+    Room,
+    Scene,
+    SceneObject,
+    Surface,
+)
+
+SCHEMA = "navbench.scene/1"
+_DIGITS = 6
+
+T = TypeVar("T")
+
+
+# --------------------------------------------------------------------------- saving
+
+
+def _f(x: float) -> float:
+    v = round(float(x), _DIGITS)
+    return 0.0 if v == 0 else v  # no "-0.0"
+
+
+def _v(p: Sequence[float]) -> list[float]:
+    return [_f(c) for c in p]
+
+
+def _poly(poly: Sequence[Sequence[float]]) -> list[list[float]]:
+    return [_v(p) for p in poly]
+
+
+def _opt(value: Any, fn: Callable[[Any], Any]) -> Any:
+    return None if value is None else fn(value)
+
+
+def scene_to_dict(scene: Scene) -> dict[str, Any]:
+    """The JSON-ready dict of a scene (canonical order and rounding)."""
+    return {
+        "schema": SCHEMA,
+        "id": scene.id,
+        "kind": scene.kind,
+        "source": scene.source,
+        "meta": scene.meta,
+        "rooms": [
+            {
+                "id": r.id,
+                "label": r.label,
+                "floor_polygon": _poly(r.floor_polygon),
+                "floor_y": _f(r.floor_y),
+                "height": _f(r.height),
+                "level": r.level,
+            }
+            for r in scene.rooms
+        ],
+        "objects": [
+            {
+                "id": o.id,
+                "label": o.label,
+                "room_id": o.room_id,
+                "center": _v(o.center),
+                "size": _opt(o.size, _v),
+                "aabb": _opt(o.aabb, _poly),
+                "radius": _opt(o.radius, _f),
+                "yaw": _f(o.yaw),
+                "parent_id": o.parent_id,
+            }
+            for o in scene.objects
+        ],
+        "places": [
+            {
+                "id": p.id,
+                "category": p.category,
+                "name": p.name,
+                "entrance": _v(p.entrance),
+                "footprint": _poly(p.footprint),
+                "yaw": _f(p.yaw),
+                "building_id": p.building_id,
+            }
+            for p in scene.places
+        ],
+        "surfaces": [
+            {
+                "id": s.id,
+                "class": s.cls,
+                "polygon": _poly(s.polygon),
+                "y": _f(s.y),
+                "friction": _f(s.friction),
+                "preferred": s.preferred,
+                "holes": [_poly(h) for h in s.holes],
+            }
+            for s in scene.surfaces
+        ],
+        "portals": [
+            {
+                "id": p.id,
+                "kind": p.kind,
+                "regions": list(p.regions),
+                "center": _v(p.center),
+                "width": _f(p.width),
+                "height": _f(p.height),
+                "yaw": _f(p.yaw),
+            }
+            for p in scene.portals
+        ],
+        "geometry": {
+            "boxes": [
+                {
+                    "id": b.id,
+                    "kind": b.kind,
+                    "center": _v(b.center),
+                    "size": _v(b.size),
+                    "yaw": _f(b.yaw),
+                    "label": b.label,
+                    "ref": b.ref,
+                }
+                for b in scene.boxes
+            ],
+            "meshes": [
+                {
+                    "id": m.id,
+                    "kind": m.kind,
+                    "vertices": _poly(np.asarray(m.vertices).tolist()),
+                    "faces": np.asarray(m.faces, dtype=np.int64).tolist(),
+                    "label": m.label,
+                    "ref": m.ref,
+                }
+                for m in scene.meshes
+            ],
+        },
+    }
+
+
+def dumps(scene: Scene) -> str:
+    """Canonical ``scene.json`` text."""
+    return dumps_json(scene_to_dict(scene), indent=1)
+
+
+def save(scene: Scene, path: str | Path) -> Path:
+    """Write ``scene`` to ``path`` atomically (canonical bytes)."""
+    return atomic_write_text(path, dumps(scene))
+
+
+# --------------------------------------------------------------------------- loading
+
+
+class _Reader:
+    """Typed access to a JSON document that reports the JSON path of every problem."""
+
+    def __init__(self, file: str) -> None:
+        self.file = file
+
+    def fail(self, path: str, expected: str, got: object = None) -> SceneFormatError:
+        return SceneFormatError(self.file, path, expected, got)
+
+    def obj(self, d: Any, path: str) -> dict[str, Any]:
+        if not isinstance(d, dict):
+            raise self.fail(path, "a JSON object", d)
+        return d
+
+    def get(self, d: dict[str, Any], key: str, path: str, *, required: bool = True) -> Any:
+        if key not in d:
+            if required:
+                raise self.fail(f"{path}.{key}" if path else key, "a value (field is missing)")
+            return None
+        return d[key]
+
+    def str_(self, d: dict[str, Any], key: str, path: str, *, required: bool = True,
+             nonempty: bool = True) -> str | None:
+        v = self.get(d, key, path, required=required)
+        p = f"{path}.{key}" if path else key
+        if v is None and not required:
+            return None
+        if not isinstance(v, str) or (nonempty and not v):
+            raise self.fail(p, "a non-empty string" if nonempty else "a string", v)
+        return v
+
+    def num(self, v: Any, p: str, *, positive: bool = False, nonneg: bool = False) -> float:
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+            raise self.fail(p, "a finite number", v)
+        if positive and v <= 0:
+            raise self.fail(p, "a positive number", v)
+        if nonneg and v < 0:
+            raise self.fail(p, "a non-negative number", v)
+        return float(v)
+
+    def num_field(self, d: dict[str, Any], key: str, path: str, default: float | None = None,
+                  **kw: bool) -> float:
+        p = f"{path}.{key}" if path else key
+        if key not in d:
+            if default is None:
+                raise self.fail(p, "a number (field is missing)")
+            return default
+        return self.num(d[key], p, **kw)
+
+    def vec(self, v: Any, p: str, n: int, *, positive: bool = False) -> tuple[float, ...]:
+        if not isinstance(v, list) or len(v) != n:
+            raise self.fail(p, f"a list of {n} numbers", v)
+        return tuple(self.num(c, f"{p}[{i}]", positive=positive) for i, c in enumerate(v))
+
+    def polygon(self, v: Any, p: str, *, min_len: int = 3) -> tuple[tuple[float, float], ...]:
+        if not isinstance(v, list) or len(v) < min_len:
+            raise self.fail(p, f"a list of at least {min_len} [x, z] points", v)
+        return tuple(self.vec(q, f"{p}[{i}]", 2) for i, q in enumerate(v))  # type: ignore[misc]
+
+    def items(self, d: dict[str, Any], key: str, path: str = "") -> list[tuple[str, dict[str, Any]]]:
+        v = d.get(key, [])
+        p = f"{path}.{key}" if path else key
+        if not isinstance(v, list):
+            raise self.fail(p, "a list", v)
+        return [(f"{p}[{i}]", self.obj(x, f"{p}[{i}]")) for i, x in enumerate(v)]
+
+    def unique(self, ids: list[tuple[str, str]], what: str) -> None:
+        seen: set[str] = set()
+        for p, i in ids:
+            if i in seen:
+                raise self.fail(f"{p}.id", f"a {what} id unique in the scene", i)
+            seen.add(i)
+
+
+def scene_from_dict(doc: Any, file: str = "<memory>") -> Scene:
+    """Validate a parsed ``scene.json`` document and build the :class:`Scene`."""
+    rd = _Reader(file)
+    d = rd.obj(doc, "$")
+    schema = d.get("schema")
+    if schema != SCHEMA:
+        raise rd.fail("schema", f'"{SCHEMA}"', schema)
+    sid = rd.str_(d, "id", "")
+    kind = rd.str_(d, "kind", "")
+    if kind not in SCENE_KINDS:
+        raise rd.fail("kind", f"one of {', '.join(SCENE_KINDS)}", kind)
+    source = rd.str_(d, "source", "")
+    meta = d.get("meta", {})
+    if not isinstance(meta, dict):
+        raise rd.fail("meta", "a JSON object", meta)
+
+    rooms: list[Room] = []
+    for p, r in rd.items(d, "rooms"):
+        level = r.get("level", 0)
+        if isinstance(level, bool) or not isinstance(level, int):
+            raise rd.fail(f"{p}.level", "an integer", level)
+        rooms.append(
+            Room(
+                id=rd.str_(r, "id", p),  # type: ignore[arg-type]
+                label=rd.str_(r, "label", p),  # type: ignore[arg-type]
+                floor_polygon=rd.polygon(rd.get(r, "floor_polygon", p), f"{p}.floor_polygon"),
+                floor_y=rd.num_field(r, "floor_y", p, 0.0),
+                height=rd.num_field(r, "height", p, 2.7, positive=True),
+                level=level,
+            )
+        )
+    rd.unique([(f"rooms[{i}]", r.id) for i, r in enumerate(rooms)], "room")
+    room_ids = {r.id for r in rooms}
+
+    objects: list[SceneObject] = []
+    for p, o in rd.items(d, "objects"):
+        room_id = rd.str_(o, "room_id", p, required=False)
+        if room_id is not None and room_id not in room_ids:
+            raise rd.fail(f"{p}.room_id", "the id of a room in 'rooms' or null", room_id)
+        size = o.get("size")
+        aabb = o.get("aabb")
+        radius = o.get("radius")
+        aabb_t = None
+        if aabb is not None:
+            if not isinstance(aabb, list) or len(aabb) != 2:
+                raise rd.fail(f"{p}.aabb", "[[xmin, ymin, zmin], [xmax, ymax, zmax]] or null", aabb)
+            lo = rd.vec(aabb[0], f"{p}.aabb[0]", 3)
+            hi = rd.vec(aabb[1], f"{p}.aabb[1]", 3)
+            if any(a > b for a, b in zip(lo, hi, strict=True)):
+                raise rd.fail(f"{p}.aabb", "min <= max on every axis", aabb)
+            aabb_t = (lo, hi)
+        objects.append(
+            SceneObject(
+                id=rd.str_(o, "id", p),  # type: ignore[arg-type]
+                label=rd.str_(o, "label", p),  # type: ignore[arg-type]
+                center=rd.vec(rd.get(o, "center", p), f"{p}.center", 3),  # type: ignore[arg-type]
+                room_id=room_id,
+                size=None if size is None else rd.vec(size, f"{p}.size", 3, positive=True),  # type: ignore[arg-type]
+                aabb=aabb_t,  # type: ignore[arg-type]
+                radius=None if radius is None else rd.num(radius, f"{p}.radius", positive=True),
+                yaw=rd.num_field(o, "yaw", p, 0.0),
+                parent_id=rd.str_(o, "parent_id", p, required=False),
+            )
+        )
+    rd.unique([(f"objects[{i}]", o.id) for i, o in enumerate(objects)], "object")
+    object_ids = {o.id for o in objects}
+    for i, o in enumerate(objects):
+        if o.parent_id is not None and o.parent_id not in object_ids:
+            raise rd.fail(f"objects[{i}].parent_id", "the id of another object or null", o.parent_id)
+
+    places: list[Place] = []
+    for p, q in rd.items(d, "places"):
+        fp = q.get("footprint", [])
+        places.append(
+            Place(
+                id=rd.str_(q, "id", p),  # type: ignore[arg-type]
+                category=rd.str_(q, "category", p),  # type: ignore[arg-type]
+                name=rd.str_(q, "name", p, nonempty=False),  # type: ignore[arg-type]
+                entrance=rd.vec(rd.get(q, "entrance", p), f"{p}.entrance", 3),  # type: ignore[arg-type]
+                footprint=rd.polygon(fp, f"{p}.footprint", min_len=0) if fp else (),
+                yaw=rd.num_field(q, "yaw", p, 0.0),
+                building_id=rd.str_(q, "building_id", p, required=False),
+            )
+        )
+    rd.unique([(f"places[{i}]", x.id) for i, x in enumerate(places)], "place")
+
+    surfaces: list[Surface] = []
+    for p, s in rd.items(d, "surfaces"):
+        cls = rd.get(s, "class", p)
+        if cls not in SURFACE_CLASSES:
+            raise rd.fail(f"{p}.class", f"one of {', '.join(SURFACE_CLASSES)}", cls)
+        pref = s.get("preferred", True)
+        if not isinstance(pref, bool):
+            raise rd.fail(f"{p}.preferred", "true or false", pref)
+        holes = s.get("holes", [])
+        if not isinstance(holes, list):
+            raise rd.fail(f"{p}.holes", "a list of polygons", holes)
+        surfaces.append(
+            Surface(
+                id=rd.str_(s, "id", p),  # type: ignore[arg-type]
+                cls=cls,
+                polygon=rd.polygon(rd.get(s, "polygon", p), f"{p}.polygon"),
+                y=rd.num_field(s, "y", p, 0.0),
+                friction=rd.num_field(s, "friction", p, 1.0, nonneg=True),
+                preferred=pref,
+                holes=tuple(rd.polygon(h, f"{p}.holes[{j}]") for j, h in enumerate(holes)),
+            )
+        )
+    rd.unique([(f"surfaces[{i}]", x.id) for i, x in enumerate(surfaces)], "surface")
+
+    portals: list[Portal] = []
+    for p, q in rd.items(d, "portals"):
+        kind_ = rd.get(q, "kind", p)
+        if kind_ not in PORTAL_KINDS:
+            raise rd.fail(f"{p}.kind", f"one of {', '.join(PORTAL_KINDS)}", kind_)
+        regions = rd.get(q, "regions", p)
+        if (not isinstance(regions, list) or len(regions) != 2
+                or not all(isinstance(x, str) and x for x in regions)):
+            raise rd.fail(f"{p}.regions", "a list of two region ids", regions)
+        portals.append(
+            Portal(
+                id=rd.str_(q, "id", p),  # type: ignore[arg-type]
+                kind=kind_,
+                regions=(regions[0], regions[1]),
+                center=rd.vec(rd.get(q, "center", p), f"{p}.center", 3),  # type: ignore[arg-type]
+                width=rd.num_field(q, "width", p, positive=True),
+                height=rd.num_field(q, "height", p, 2.1, positive=True),
+                yaw=rd.num_field(q, "yaw", p, 0.0),
+            )
+        )
+    rd.unique([(f"portals[{i}]", x.id) for i, x in enumerate(portals)], "portal")
+
+    geo = d.get("geometry", {})
+    rd.obj(geo, "geometry")
+    boxes: list[Box] = []
+    for p, b in rd.items(geo, "boxes", "geometry"):
+        boxes.append(
+            Box(
+                id=rd.str_(b, "id", p),  # type: ignore[arg-type]
+                kind=rd.str_(b, "kind", p),  # type: ignore[arg-type]
+                center=rd.vec(rd.get(b, "center", p), f"{p}.center", 3),  # type: ignore[arg-type]
+                size=rd.vec(rd.get(b, "size", p), f"{p}.size", 3, positive=True),  # type: ignore[arg-type]
+                yaw=rd.num_field(b, "yaw", p, 0.0),
+                label=rd.str_(b, "label", p, required=False, nonempty=False) or "",
+                ref=rd.str_(b, "ref", p, required=False),
+            )
+        )
+    meshes: list[Mesh] = []
+    for p, m in rd.items(geo, "meshes", "geometry"):
+        verts = _array(rd, rd.get(m, "vertices", p), f"{p}.vertices", float)
+        faces = _array(rd, rd.get(m, "faces", p), f"{p}.faces", int)
+        if len(faces) and (faces.min() < 0 or faces.max() >= len(verts)):
+            raise rd.fail(f"{p}.faces", f"vertex indices in [0, {len(verts)})")
+        meshes.append(
+            Mesh(
+                id=rd.str_(m, "id", p),  # type: ignore[arg-type]
+                kind=rd.str_(m, "kind", p),  # type: ignore[arg-type]
+                vertices=verts,
+                faces=faces,
+                label=rd.str_(m, "label", p, required=False, nonempty=False) or "",
+                ref=rd.str_(m, "ref", p, required=False),
+            )
+        )
+    rd.unique(
+        [(f"geometry.boxes[{i}]", x.id) for i, x in enumerate(boxes)]
+        + [(f"geometry.meshes[{i}]", x.id) for i, x in enumerate(meshes)],
+        "geometry",
+    )
+    return Scene(
+        id=sid,  # type: ignore[arg-type]
+        kind=kind,  # type: ignore[arg-type]
+        source=source,  # type: ignore[arg-type]
+        rooms=tuple(rooms),
+        objects=tuple(objects),
+        places=tuple(places),
+        surfaces=tuple(surfaces),
+        portals=tuple(portals),
+        boxes=tuple(boxes),
+        meshes=tuple(meshes),
+        meta=meta,
+    )
+
+
+def _array(rd: _Reader, v: Any, p: str, dtype: type) -> np.ndarray:
+    if not isinstance(v, list):
+        raise rd.fail(p, "a list of 3-element lists", v)
+    try:
+        a = np.asarray(v, dtype=np.float64 if dtype is float else np.int64)
+    except (TypeError, ValueError):
+        raise rd.fail(p, "a list of 3-element numeric lists") from None
+    if a.size == 0:
+        return a.reshape(0, 3)
+    if a.ndim != 2 or a.shape[1] != 3:
+        raise rd.fail(p, "a list of 3-element lists", f"shape {a.shape}")
+    if dtype is float and not np.all(np.isfinite(a)):
+        raise rd.fail(p, "finite numbers")
+    return a
+
+
+def loads(text: str, file: str = "<memory>") -> Scene:
+    """Parse and validate ``scene.json`` text."""
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise SceneFormatError(file, f"line {e.lineno} column {e.colno}", "valid JSON", e.msg) from None
+    return scene_from_dict(doc, file)
+
+
+def load(path: str | Path) -> Scene:
+    """Load and validate a ``scene.json`` file."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise SceneFormatError(path, "$", "an existing scene.json file", "no such file") from None
+    except UnicodeDecodeError:
+        raise SceneFormatError(path, "$", "UTF-8 text") from None
+    return loads(text, str(path))
