@@ -112,3 +112,23 @@ def path_length(points: Sequence[Sequence[float]]) -> float:
     if len(p) < 2:
         return 0.0
     return float(np.linalg.norm(np.diff(p, axis=0), axis=1).sum())
+
+
+def goal_surface_distance(
+    position: Sequence[float],
+    goal_positions: np.ndarray | Sequence[Sequence[float]],
+    goal_radii: np.ndarray | Sequence[float] | None = None,
+) -> float:
+    """NavVerse distance to goal: ``min_i max(0, ‖p − g_i‖ − r_i)`` over goal instances (m).
+
+    ``r_i = ½ max(x_size, z_size)`` of the goal's horizontal size (0 when unknown). Distances
+    are 3D Euclidean, as in NavVerse App. 6.5; pass XZ-projected points for a planar distance.
+    Returns ``math.inf`` when there are no goals.
+    """
+    g = np.asarray(goal_positions, dtype=float).reshape(-1, len(position))
+    if len(g) == 0:
+        return math.inf
+    d = np.linalg.norm(g - np.asarray(position, dtype=float), axis=1)
+    if goal_radii is not None:
+        d = d - np.asarray(goal_radii, dtype=float)
+    return float(np.maximum(d, 0.0).min())
