@@ -1,3 +1,116 @@
-"""CLI commands of this area (registered on the groups of :mod:`navbench.cli._app`)."""
+"""``navbench score``: score an external run (VLN-CE r2r/rxr predictions or navbench trajectories)."""
 
 from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from navbench.cli._app import app
+from navbench.errors import ConfigError
+
+
+def _episode_file(dataset: Path, task: str | None, split: str) -> Path:
+    """The episodes file: DATASET itself, DATASET/<task>/<split>/<split>.json.gz or
+    DATASET/<split>/<split>.json.gz, else the only ``**/<split>.json.gz`` under DATASET."""
+    if dataset.is_file():
+        return dataset
+    if not dataset.is_dir():
+        raise ConfigError(f"--episodes {dataset}: no such file or folder")
+    cands = [dataset / task / split / f"{split}.json.gz"] if task else []
+    cands.append(dataset / split / f"{split}.json.gz")
+    for c in cands:
+        if c.is_file():
+            return c
+    found = sorted(dataset.rglob(f"{split}.json.gz"))
+    if len(found) == 1:
+        return found[0]
+    if not found:
+        raise ConfigError(f"--episodes {dataset}: no {split}.json.gz found (use --split / --task)")
+    rel = ", ".join(str(f.relative_to(dataset)) for f in found)
+    raise ConfigError(f"--episodes {dataset}: several episode files ({rel}); choose one with --task")
+
+
+def _navmesh_dir(episode_file: Path, override: Path | None) -> Path | None:
+    if override is not None:
+        return override
+    for parent in episode_file.resolve().parents:
+        if (parent / "navmeshes").is_dir():
+            return parent / "navmeshes"
+    return None
+
+
+def _fmt(v: object) -> str:
+    return "—" if v is None else f"{v:.3f}" if isinstance(v, float) else str(v)
+
+
+@app.command("score")
+def score(
+    episodes: Annotated[Path, typer.Option("--episodes", help="DATASET folder or a {split}.json.gz episodes file.")],
+    predictions: Annotated[Path, typer.Option("--predictions", help="Prediction file (r2r JSON, rxr JSON lines, navbench trajectories).")],
+    fmt: Annotated[str, typer.Option("--format", help="auto | r2r | rxr | navbench.")] = "auto",
+    split: Annotated[str, typer.Option("--split", help="Split to score when --episodes is a folder.")] = "val_unseen",
+    task: Annotated[str | None, typer.Option("--task", help="Task folder of a navbench DATASET (e.g. conditional).")] = None,
+    tau: Annotated[float, typer.Option("--tau", help="Success distance in metres (VLN-CE: 3.0).")] = 3.0,
+    episode_tau: Annotated[bool, typer.Option("--episode-tau", help="Use each episode's own success distance instead of --tau.")] = False,
+    inclusive: Annotated[bool, typer.Option("--inclusive", help="Succeed on d <= tau (SPEC) instead of VLN-CE's d < tau.")] = False,
+    dtw: Annotated[str, typer.Option("--dtw", help="exact | fastdtw (VLN-CE's approximation) for nDTW/SDTW.")] = "exact",
+    navmeshes: Annotated[Path | None, typer.Option("--navmeshes", help="Folder of <scene>.npz navmeshes (default: DATASET/navmeshes).")] = None,
+    out: Annotated[Path | None, typer.Option("--out", help="Write metrics.json and per_episode.csv here.")] = None,
+) -> None:
+    """Score a run: SR, OSR, SPL, NE, nDTW, SDTW, BSA, CSR, ... with counts per metric."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from navbench.episodes import read_r2r
+    from navbench.metrics.scoring import (
+        navmesh_geodesic,
+        read_predictions,
+        score_episodes,
+        write_score,
+    )
+
+    if fmt not in ("auto", "r2r", "rxr", "navbench"):
+        raise ConfigError(f"--format: expected auto, r2r, rxr or navbench, got {fmt!r}")
+    if dtw not in ("exact", "fastdtw"):
+        raise ConfigError(f"--dtw: expected exact or fastdtw, got {dtw!r}")
+    if tau <= 0:
+        raise ConfigError(f"--tau: expected a positive distance in metres, got {tau}")
+    console = Console()
+    ep_file = _episode_file(episodes, task, split)
+    eps = read_r2r(ep_file)
+    from navbench.metrics.scoring import detect_format
+
+    real_fmt = detect_format(predictions) if fmt == "auto" and predictions.is_file() else fmt
+    preds = read_predictions(predictions, real_fmt)  # type: ignore[arg-type]
+    nm_dir = _navmesh_dir(ep_file, navmeshes)
+    geo = navmesh_geodesic(nm_dir) if nm_dir is not None else None
+    if geo is None:
+        console.print("[yellow]note:[/] no navmeshes found: distance to goal is Euclidean (3D), not geodesic")
+    result = score_episodes(
+        eps, preds, fmt=real_fmt, tau=None if episode_tau else tau, strict=not inclusive,
+        dtw_method=dtw, geodesic=geo,  # type: ignore[arg-type]
+    )
+    if geo is None:
+        result.notes.append("no navmeshes: Euclidean distance to goal")
+    s = result.summary
+    table = Table(title=f"{ep_file.name}: {len(result.rows)} scored episodes ({real_fmt})")
+    for col in ("metric", "mean", "n", "excluded"):
+        table.add_column(col, justify="left" if col == "metric" else "right")
+    for name, m in s["metrics"].items():
+        if m["n"] or m["excluded"]:
+            table.add_row(name, _fmt(m["mean"]), str(m["n"]), str(m["excluded"]))
+    console.print(table)
+    console.print("terminations: " + ", ".join(f"{k}={v}" for k, v in result.terminations.items()))
+    bc = result.branch_confusion
+    console.print(f"ended at: correct goal={bc['correct']}, other branch goal={bc['other_branch']}, elsewhere={bc['elsewhere']}")
+    if result.unreachable:
+        console.print(f"[red]unreachable goals[/] (excluded from means): {len(result.unreachable)}: {', '.join(result.unreachable[:10])}")
+    if result.missing:
+        console.print(f"[yellow]episodes without a prediction[/] (not scored): {len(result.missing)}")
+    if result.unmatched:
+        console.print(f"[yellow]predictions matching no episode[/]: {len(result.unmatched)}")
+    if out is not None:
+        j, c = write_score(result, out)
+        console.print(f"wrote {j} and {c}")

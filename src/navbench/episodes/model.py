@@ -1,0 +1,121 @@
+"""The Episode record shared by every task, writer and reader (SPEC §4).
+
+Positions are Habitat world-frame metres (+Y up, forward -Z); rotations are quaternions
+``[x, y, z, w]``. An :class:`Episode` is format-neutral: the VLN-CE/R2R writer
+(:mod:`navbench.episodes.vlnce`) and other writers map it onto their own layouts.
+
+Conventions for ``info["navbench"]`` (navbench metadata; read by :mod:`navbench.metrics`):
+
+- ``success_distance`` (m), ``task``, ``source``, ``scene``, ``scene_kind``, ``depth``,
+  ``chain_length``, ... : free-form facts used for grouping results;
+- ``subgoals``: ordered subgoals of the correct branch, each ``[x, y, z]`` or
+  ``{"position": [x, y, z], ...}``;
+- ``branch_goals``: goals of every *other* branch, same item forms;
+- ``goals`` and ``object_category`` are reserved for the R2R writer (extra goal fields).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+Vec3 = tuple[float, float, float]
+Quat = tuple[float, float, float, float]
+
+
+def _vec(v: Sequence[float], n: int, name: str) -> tuple[float, ...]:
+    t = tuple(float(x) for x in v)
+    if len(t) != n:
+        raise ValueError(f"{name}: expected {n} numbers, got {len(t)}")
+    return t
+
+
+@dataclass(frozen=True)
+class Goal:
+    """One goal instance.
+
+    Attributes:
+        position: goal point (m, world frame); for objects, the object centre.
+        radius: habitat's success radius for this goal (m), or ``None``.
+        object_id: scene object id of the goal, if any.
+        size: full extent ``(sx, sy, sz)`` of the goal object (m), if known; NavVerse's
+            ``r_goal = ½ max(sx, sz)`` is derived from it.
+    """
+
+    position: Vec3
+    radius: float | None = None
+    object_id: str | None = None
+    size: Vec3 | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "position", _vec(self.position, 3, "Goal.position"))
+        if self.radius is not None:
+            object.__setattr__(self, "radius", float(self.radius))
+        if self.size is not None:
+            object.__setattr__(self, "size", _vec(self.size, 3, "Goal.size"))
+
+    @property
+    def extent_radius(self) -> float:
+        """NavVerse goal radius ``½ max(sx, sz)`` of the horizontal size (m); 0 when unknown."""
+        if self.size is None:
+            return 0.0
+        return 0.5 * max(self.size[0], self.size[2])
+
+
+@dataclass(frozen=True)
+class Episode:
+    """A navigation episode, independent of any file format.
+
+    Attributes:
+        episode_id: unique id in its split (a string; all-digit ids are written as ints).
+        scene_id: scene path or id as the target simulator expects it.
+        start_position: start of the agent base (m, world frame).
+        start_rotation: start orientation quaternion ``[x, y, z, w]``.
+        goals: goal instances (several for ObjectNav-like tasks; distances use the nearest).
+        instruction_text: natural-language instruction, if the task has one.
+        reference_path: reference locations for nDTW/SDTW (m).
+        geodesic_distance: shortest-path length L from start to the nearest goal (m);
+            ``nan`` = unknown, ``inf`` = unreachable.
+        trajectory_id: R2R trajectory id (instructions sharing a path share it).
+        object_category: goal category for ObjectNav-like tasks.
+        info: extra fields (JSON-able); navbench metadata under ``info["navbench"]``.
+    """
+
+    episode_id: str
+    scene_id: str
+    start_position: Vec3
+    start_rotation: Quat
+    goals: tuple[Goal, ...]
+    instruction_text: str | None = None
+    reference_path: tuple[Vec3, ...] = ()
+    geodesic_distance: float = math.nan
+    trajectory_id: int = 0
+    object_category: str | None = None
+    info: dict[str, Any] = field(default_factory=dict, hash=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "episode_id", str(self.episode_id))
+        object.__setattr__(
+            self, "start_position", _vec(self.start_position, 3, "Episode.start_position")
+        )
+        object.__setattr__(
+            self, "start_rotation", _vec(self.start_rotation, 4, "Episode.start_rotation")
+        )
+        object.__setattr__(
+            self, "goals", tuple(g if isinstance(g, Goal) else Goal(**g) for g in self.goals)
+        )
+        object.__setattr__(
+            self,
+            "reference_path",
+            tuple(_vec(p, 3, "Episode.reference_path[]") for p in self.reference_path),
+        )
+        object.__setattr__(self, "geodesic_distance", float(self.geodesic_distance))
+        object.__setattr__(self, "trajectory_id", int(self.trajectory_id))
+
+    @property
+    def navbench(self) -> dict[str, Any]:
+        """``info["navbench"]`` (an empty dict when absent)."""
+        nb = self.info.get("navbench")
+        return nb if isinstance(nb, dict) else {}

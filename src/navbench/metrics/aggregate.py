@@ -1,0 +1,101 @@
+"""Aggregation of per-episode metric rows: means with counts, group-by, tertiles, breakdowns.
+
+Rows are the dicts of :func:`navbench.metrics.compute_episode_metrics`, optionally merged with
+episode fields (``task``, ``source``, ``scene_kind``, ``depth``, ``chain_length``, ``stage``...).
+Episodes with an unreachable goal (``reachable`` false) are excluded from every mean and
+counted; a metric that is ``None`` for an episode is excluded from that metric's mean and
+counted in its ``excluded``. A mean over no episode is ``None``, never 0 or NaN.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from navbench.metrics.episode import METRIC_KEYS
+
+Row = Mapping[str, Any]
+
+
+def aggregate(rows: Sequence[Row], metrics: Sequence[str] = METRIC_KEYS) -> dict[str, Any]:
+    """Plain means over included episodes, with counts.
+
+    Returns ``{"episodes": N, "unreachable": U, "metrics": {name: {"mean", "n", "excluded"}}}``
+    where ``n + excluded = N − U`` for every metric.
+    """
+    included = [r for r in rows if r.get("reachable", True)]
+    out: dict[str, Any] = {
+        "episodes": len(rows),
+        "unreachable": len(rows) - len(included),
+        "metrics": {},
+    }
+    for name in metrics:
+        vals = [float(r[name]) for r in included if r.get(name) is not None]
+        out["metrics"][name] = {
+            "mean": float(np.mean(vals)) if vals else None,
+            "n": len(vals),
+            "excluded": len(included) - len(vals),
+        }
+    return out
+
+
+def group_by(
+    rows: Sequence[Row],
+    key: str | Callable[[Row], Any],
+    metrics: Sequence[str] = METRIC_KEYS,
+) -> dict[str, dict[str, Any]]:
+    """:func:`aggregate` per value of an episode field (or of ``key(row)``), sorted by value.
+
+    Rows without the field form the group ``"n/a"``.
+    """
+    groups: dict[str, list[Row]] = {}
+    for r in rows:
+        v = key(r) if callable(key) else r.get(key)
+        groups.setdefault("n/a" if v is None else str(v), []).append(r)
+    return {g: aggregate(groups[g], metrics) for g in sorted(groups, key=_natural)}
+
+
+def _natural(s: str) -> tuple[int, float, str]:
+    try:
+        return (0, float(s), s)
+    except ValueError:
+        return (1, 0.0, s)
+
+
+def difficulty_tertiles(
+    rows: Sequence[Row], *, length_key: str = "geodesic_length", task_key: str = "task"
+) -> list[str | None]:
+    """Difficulty label per row from per-task 1/3 and 2/3 quantiles of the path length L.
+
+    ``L ≤ q1/3`` → ``"easy"``, ``L ≤ q2/3`` → ``"medium"``, else ``"hard"`` (numpy's linear
+    quantiles over the task's rows with a known L); rows without L get ``None``.
+    """
+    by_task: dict[Any, list[float]] = {}
+    for r in rows:
+        if r.get(length_key) is not None:
+            by_task.setdefault(r.get(task_key), []).append(float(r[length_key]))
+    cuts = {t: np.quantile(np.array(v), [1 / 3, 2 / 3]) for t, v in by_task.items()}
+    out: list[str | None] = []
+    for r in rows:
+        L = r.get(length_key)
+        if L is None:
+            out.append(None)
+            continue
+        q1, q2 = cuts[r.get(task_key)]
+        out.append("easy" if q1 >= L else "medium" if q2 >= L else "hard")
+    return out
+
+
+def label_counts(rows: Sequence[Row], key: str = "termination") -> dict[str, int]:
+    """Counts of a categorical per-episode field (e.g. the termination-label breakdown)."""
+    return dict(sorted(Counter(str(r.get(key)) for r in rows).items()))
+
+
+def branch_confusion_counts(rows: Sequence[Row]) -> dict[str, int]:
+    """How reachable episodes ended: at the correct branch's goal, at another branch's goal,
+    or elsewhere (``branch_outcome`` of each row)."""
+    c = Counter(r.get("branch_outcome") for r in rows if r.get("reachable", True))
+    return {k: c.get(k, 0) for k in ("correct", "other_branch", "elsewhere")}

@@ -1,0 +1,133 @@
+"""Path fidelity: DTW, nDTW and SDTW (SPEC §5; Ilharco et al. 2019, as in VLN-CE).
+
+``nDTW = exp(−DTW(P, R) / (|R| · d_th))`` with Euclidean point distance and ``d_th = 3.0`` m;
+``SDTW = S · nDTW``. ``method="exact"`` is the exact O(n·m) dynamic programme;
+``method="fastdtw"`` reproduces the ``fastdtw`` package (radius 1) that VLN-CE calls, an
+approximation that is never below the exact value. Results record which one was used.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Literal
+
+import numpy as np
+from numba import njit
+
+DtwMethod = Literal["exact", "fastdtw"]
+
+
+@njit(cache=True)
+def _dtw_window(x: np.ndarray, y: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> float:  # pragma: no cover - numba
+    """DTW restricted to row-wise column windows ``lo[i] ≤ j < hi[i]`` (1-based DP)."""
+    n, m = x.shape[0], y.shape[0]
+    inf = np.inf
+    prev = np.full(m + 1, inf)
+    prev[0] = 0.0
+    cur = np.full(m + 1, inf)
+    for i in range(1, n + 1):
+        cur[:] = inf
+        for j in range(lo[i - 1] + 1, hi[i - 1] + 1):
+            s = 0.0
+            for k in range(x.shape[1]):
+                t = x[i - 1, k] - y[j - 1, k]
+                s += t * t
+            c = math.sqrt(s)
+            best = prev[j - 1]
+            if prev[j] < best:
+                best = prev[j]
+            if cur[j - 1] < best:
+                best = cur[j - 1]
+            cur[j] = c + best
+        prev, cur = cur, prev
+    return prev[m]
+
+
+def dtw(P: np.ndarray, R: np.ndarray) -> float:
+    """Exact DTW distance between two point sequences (sum of Euclidean matched distances)."""
+    x = np.ascontiguousarray(P, dtype=float)
+    y = np.ascontiguousarray(R, dtype=float)
+    if len(x) == 0 or len(y) == 0:
+        raise ValueError("DTW needs two non-empty sequences")
+    n, m = len(x), len(y)
+    return float(_dtw_window(x, y, np.zeros(n, np.int64), np.full(n, m, np.int64)))
+
+
+def _path_dtw(x: np.ndarray, y: np.ndarray, window: set[tuple[int, int]] | None) -> tuple[float, list[tuple[int, int]]]:
+    """DTW with back-pointers over ``window`` (0-based cells), as in fastdtw's ``__dtw``."""
+    n, m = len(x), len(y)
+    cells = window if window is not None else {(i, j) for i in range(n) for j in range(m)}
+    cost: dict[tuple[int, int], tuple[float, int, int]] = {(-1, -1): (0.0, 0, 0)}
+    for i, j in sorted(cells):
+        dt = float(np.linalg.norm(x[i] - y[j]))
+        cands = [
+            (cost.get((i - 1, j), (math.inf,))[0] + dt, i - 1, j),
+            (cost.get((i, j - 1), (math.inf,))[0] + dt, i, j - 1),
+            (cost.get((i - 1, j - 1), (math.inf,))[0] + dt, i - 1, j - 1),
+        ]
+        cost[(i, j)] = min(cands, key=lambda a: a[0])
+    path = []
+    i, j = n - 1, m - 1
+    while not (i == j == -1):
+        path.append((i, j))
+        _, i, j = cost[(i, j)]
+    path.reverse()
+    return cost[(n - 1, m - 1)][0], path
+
+
+def fastdtw(P: np.ndarray, R: np.ndarray, radius: int = 1) -> float:
+    """The ``fastdtw`` package's multi-resolution approximation (Salvador & Chan 2007)."""
+    return _fastdtw(np.asarray(P, float), np.asarray(R, float), radius)[0]
+
+
+def _fastdtw(x: np.ndarray, y: np.ndarray, radius: int) -> tuple[float, list[tuple[int, int]]]:
+    min_size = radius + 2
+    if len(x) < min_size or len(y) < min_size:
+        return _path_dtw(x, y, None)
+    xs = (x[: len(x) - len(x) % 2 : 2] + x[1 : len(x) - len(x) % 2 : 2]) / 2.0
+    ys = (y[: len(y) - len(y) % 2 : 2] + y[1 : len(y) - len(y) % 2 : 2]) / 2.0
+    _, low = _fastdtw(xs, ys, radius)
+    return _path_dtw(x, y, _expand_window(low, len(x), len(y), radius))
+
+
+def _expand_window(path: list[tuple[int, int]], n: int, m: int, radius: int) -> set[tuple[int, int]]:
+    """fastdtw's window: grow the coarse path by ``radius``, project to the finer grid, then keep
+    per row the contiguous run of window cells starting at or after the previous row's start."""
+    grown = set(path)
+    for i, j in path:
+        for a in range(-radius, radius + 1):
+            for b in range(-radius, radius + 1):
+                grown.add((i + a, j + b))
+    fine: set[tuple[int, int]] = set()
+    for i, j in grown:
+        for a, b in ((0, 0), (0, 1), (1, 0), (1, 1)):
+            fine.add((i * 2 + a, j * 2 + b))
+    out: set[tuple[int, int]] = set()
+    start_j = 0
+    for i in range(n):
+        new_start: int | None = None
+        for j in range(start_j, m):
+            if (i, j) in fine:
+                out.add((i, j))
+                if new_start is None:
+                    new_start = j
+            elif new_start is not None:
+                break
+        start_j = start_j if new_start is None else new_start
+    return out
+
+
+def ndtw(P: np.ndarray, R: np.ndarray, d_th: float = 3.0, *, method: DtwMethod = "exact") -> float:
+    """nDTW = ``exp(−DTW(P, R) / (|R| · d_th))`` in [0, 1]; ``R`` are the reference locations."""
+    if method == "exact":
+        d = dtw(P, R)
+    elif method == "fastdtw":
+        d = fastdtw(P, R)
+    else:
+        raise ValueError(f"unknown DTW method {method!r} (exact | fastdtw)")
+    return math.exp(-d / (len(R) * d_th))
+
+
+def sdtw(succeeded: bool, ndtw_value: float) -> float:
+    """SDTW = ``S · nDTW``."""
+    return float(succeeded) * ndtw_value

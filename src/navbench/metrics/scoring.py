@@ -1,0 +1,287 @@
+"""Scoring of external runs: prediction files → trajectories → metrics table (SPEC §4, §5).
+
+Prediction formats:
+
+- ``r2r`` (VLN-CE): one JSON object ``{episode_id: [{"position": [x,y,z], "heading": yaw,
+  "stop": bool}, ...]}``; the first entry is the start; the trajectory ends at the first
+  ``"stop": true`` (stopped) or at the last entry (not stopped);
+- ``rxr`` (RxR-Habitat): JSON lines ``{"instruction_id": ..., "path": [[x,y,z], ...]}``; the
+  path ends where the agent stopped; ``instruction_id`` matches the episode's
+  ``instruction.instruction_id`` (kept in ``info["instruction"]``) or else its episode id;
+- ``navbench``: a navbench trajectory file (:mod:`navbench.metrics.trajectory`).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Literal
+
+import numpy as np
+
+from navbench.episodes import Episode
+from navbench.errors import EpisodeFormatError
+from navbench.io import atomic_write_text, read_json, write_json
+from navbench.metrics.aggregate import aggregate, branch_confusion_counts, label_counts
+from navbench.metrics.episode import METRIC_KEYS, compute_episode_metrics
+from navbench.metrics.fidelity import DtwMethod
+from navbench.metrics.trajectory import EpisodeFacts, Trajectory, load_trajectories
+
+PredictionFormat = Literal["auto", "r2r", "rxr", "navbench"]
+#: ``fn(episode, positions (T, 3)) -> (T,)`` geodesic distances to the episode's nearest goal.
+GeodesicFn = Callable[[Episode, np.ndarray], np.ndarray]
+
+
+def detect_format(path: str | Path) -> str:
+    """Guess a prediction format from the file name and content."""
+    p = Path(path)
+    if p.suffix == ".npz":
+        return "navbench"
+    if p.name.endswith((".jsonl", ".jsonl.gz")):
+        return "rxr"
+    try:
+        data = read_json(p)
+    except ValueError:
+        return "rxr"  # JSON lines do not parse as one document
+    except OSError as e:
+        raise EpisodeFormatError(path, "<file>", "a readable prediction file", str(e)) from e
+    return "navbench" if isinstance(data, dict) and "schema" in data else "r2r"
+
+
+def _step_position(v: Any, file: str, where: str) -> list[float]:
+    if not (isinstance(v, list) and len(v) == 3 and all(
+        isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x) for x in v
+    )):
+        raise EpisodeFormatError(file, where, "[x, y, z] of finite numbers", v)
+    return [float(x) for x in v]
+
+
+def read_r2r_predictions(path: str | Path) -> dict[str, Trajectory]:
+    """Read a VLN-CE ``r2r`` prediction file (validated; errors name the episode and step)."""
+    file = str(path)
+    try:
+        data = read_json(path)
+    except (OSError, ValueError) as e:
+        raise EpisodeFormatError(file, "<file>", "a JSON object {episode_id: [steps]}", str(e)) from e
+    if not isinstance(data, dict):
+        raise EpisodeFormatError(file, "<root>", "a JSON object {episode_id: [steps]}", type(data).__name__)
+    out: dict[str, Trajectory] = {}
+    for eid, steps in data.items():
+        if not isinstance(steps, list) or not steps:
+            raise EpisodeFormatError(file, str(eid), "a non-empty list of steps", steps)
+        pos, head, stopped = [], [], False
+        for i, s in enumerate(steps):
+            w = f"{eid}[{i}]"
+            if not isinstance(s, dict) or "position" not in s:
+                raise EpisodeFormatError(file, w, "an object with position, heading, stop", s)
+            pos.append(_step_position(s["position"], file, f"{w}.position"))
+            h = s.get("heading", 0.0)
+            if isinstance(h, list) and len(h) == 1:  # some exporters wrap the heading
+                h = h[0]
+            if isinstance(h, bool) or not isinstance(h, (int, float)):
+                raise EpisodeFormatError(file, f"{w}.heading", "a number (radians)", h)
+            head.append(float(h))
+            stop = s.get("stop", False)
+            if not isinstance(stop, bool):
+                raise EpisodeFormatError(file, f"{w}.stop", "true or false", stop)
+            if stop:
+                stopped = True
+                break
+        out[str(eid)] = Trajectory(str(eid), np.array(pos), stopped, headings=np.array(head))
+    return out
+
+
+def read_rxr_predictions(path: str | Path) -> dict[str, Trajectory]:
+    """Read an RxR-Habitat JSON-lines prediction file, keyed by ``str(instruction_id)``."""
+    file = str(path)
+    raw = Path(path).read_bytes()
+    if file.endswith(".gz"):
+        import gzip
+
+        raw = gzip.decompress(raw)
+    out: dict[str, Trajectory] = {}
+    for n, line in enumerate(io.StringIO(raw.decode("utf-8")), start=1):
+        if not line.strip():
+            continue
+        try:
+            rec = json.loads(line)
+        except ValueError as e:
+            raise EpisodeFormatError(file, f"line {n}", "a JSON object", line[:60]) from e
+        if not isinstance(rec, dict) or "instruction_id" not in rec or "path" not in rec:
+            raise EpisodeFormatError(file, f"line {n}", "an object with instruction_id and path", rec)
+        path_ = rec["path"]
+        if not isinstance(path_, list) or not path_:
+            raise EpisodeFormatError(file, f"line {n}.path", "a non-empty list of [x, y, z]", path_)
+        pts = [_step_position(p, file, f"line {n}.path[{i}]") for i, p in enumerate(path_)]
+        key = str(rec["instruction_id"])
+        out[key] = Trajectory(key, np.array(pts), True)
+    return out
+
+
+def read_predictions(path: str | Path, fmt: PredictionFormat = "auto") -> dict[str, Trajectory]:
+    """Prediction file → ``{key: Trajectory}`` (key = episode id, or instruction id for rxr)."""
+    if not Path(path).is_file():
+        raise EpisodeFormatError(path, "<file>", "an existing prediction file")
+    f = detect_format(path) if fmt == "auto" else fmt
+    if f == "r2r":
+        return read_r2r_predictions(path)
+    if f == "rxr":
+        return read_rxr_predictions(path)
+    if f == "navbench":
+        return {t.episode_id: t for t in load_trajectories(path)}
+    raise EpisodeFormatError(path, "<format>", "one of auto, r2r, rxr, navbench", fmt)
+
+
+def _prediction_key(ep: Episode, fmt: str) -> str:
+    if fmt == "rxr":
+        instr = ep.info.get("instruction")
+        if isinstance(instr, dict) and "instruction_id" in instr:
+            return str(instr["instruction_id"])
+    return ep.episode_id
+
+
+@dataclass
+class ScoreResult:
+    """Per-episode rows, aggregates and diagnostics of one scored run."""
+
+    rows: list[dict[str, Any]]
+    summary: dict[str, Any]
+    terminations: dict[str, int]
+    branch_confusion: dict[str, int]
+    missing: list[str]
+    unmatched: list[str]
+    settings: dict[str, Any]
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def unreachable(self) -> list[str]:
+        """Ids of episodes whose goal is unreachable (flagged, excluded from means)."""
+        return [r["episode_id"] for r in self.rows if not r["reachable"]]
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``metrics.json`` document."""
+        return {
+            "settings": self.settings,
+            "notes": self.notes,
+            "summary": self.summary,
+            "terminations": self.terminations,
+            "branch_confusion": self.branch_confusion,
+            "unreachable": self.unreachable,
+            "missing_predictions": self.missing,
+            "unmatched_predictions": self.unmatched,
+            "episodes": self.rows,
+        }
+
+
+def score_episodes(
+    episodes: Sequence[Episode],
+    predictions: Mapping[str, Trajectory],
+    *,
+    fmt: str = "r2r",
+    tau: float | None = 3.0,
+    strict: bool = True,
+    require_stop: bool = True,
+    dtw_method: DtwMethod = "exact",
+    geodesic: GeodesicFn | None = None,
+) -> ScoreResult:
+    """Score predictions against episodes (defaults follow VLN-CE: τ = 3.0 m, ``d < τ``).
+
+    ``tau=None`` uses each episode's own success distance. With ``geodesic`` the distance to goal
+    is geodesic per step, else the 3D Euclidean (NavVerse) form. Episodes without a prediction
+    are listed in ``missing`` and not scored; predictions matching no episode in ``unmatched``.
+    """
+    rows: list[dict[str, Any]] = []
+    missing: list[str] = []
+    used: set[str] = set()
+    for ep in episodes:
+        key = _prediction_key(ep, fmt)
+        traj = predictions.get(key)
+        if traj is None:
+            missing.append(ep.episode_id)
+            continue
+        used.add(key)
+        facts = EpisodeFacts.from_episode(ep, success_distance=tau)
+        gd = None
+        if geodesic is not None:
+            gd = geodesic(ep, traj.positions)
+            if math.isnan(facts.geodesic_distance):  # unknown L: take it from the navmesh
+                L = float(geodesic(ep, np.asarray([ep.start_position]))[0])
+                facts = replace(facts, geodesic_distance=L)
+        row = compute_episode_metrics(
+            Trajectory(ep.episode_id, traj.positions, traj.stopped, traj.timestamps,
+                       traj.headings, traj.collisions, traj.obstacle_distances,
+                       traj.surfaces, traj.termination),
+            facts, strict=strict, require_stop=require_stop, goal_distances=gd,
+            dtw_method=dtw_method,
+        )
+        rows.append({**{k: v for k, v in facts.fields.items() if k not in row}, **row})
+    unmatched = sorted(set(predictions) - used)
+    if predictions and not rows:
+        raise EpisodeFormatError(
+            "<predictions>", "episode ids", "ids matching the episodes file",
+            sorted(predictions)[:5],
+        )
+    settings = {
+        "format": fmt, "tau": tau, "comparison": "<" if strict else "<=",
+        "require_stop": require_stop, "dtw_method": dtw_method,
+        "distance_to_goal": "geodesic" if geodesic is not None else "euclidean",
+    }
+    return ScoreResult(
+        rows=rows, summary=aggregate(rows), terminations=label_counts(rows),
+        branch_confusion=branch_confusion_counts(rows), missing=missing,
+        unmatched=unmatched, settings=settings,
+    )
+
+
+def per_episode_csv(rows: Sequence[Mapping[str, Any]]) -> str:
+    """CSV text of the rows (columns: id, metrics, then the other fields; empty = undefined)."""
+    cols = ["episode_id", "reachable", *METRIC_KEYS]
+    for r in rows:
+        cols.extend(k for k in r if k not in cols)
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(cols)
+    for r in rows:
+        w.writerow(["" if r.get(c) is None else _cell(r.get(c)) for c in cols])
+    return buf.getvalue()
+
+
+def _cell(v: Any) -> Any:
+    return repr(v) if isinstance(v, float) else v
+
+
+def write_score(result: ScoreResult, out_dir: str | Path) -> tuple[Path, Path]:
+    """Write ``metrics.json`` and ``per_episode.csv`` into ``out_dir`` (atomically)."""
+    out = Path(out_dir)
+    j = write_json(out / "metrics.json", result.to_json())
+    c = atomic_write_text(out / "per_episode.csv", per_episode_csv(result.rows))
+    return j, c
+
+
+def navmesh_geodesic(navmesh_dir: str | Path) -> GeodesicFn | None:
+    """A :data:`GeodesicFn` over ``navmesh_dir/<scene>.npz`` files, or ``None`` if the folder is
+    absent. The scene key is ``info["navbench"]["scene"]``, else the stem of ``scene_id``."""
+    root = Path(navmesh_dir)
+    if not root.is_dir() or not any(root.glob("*.npz")):
+        return None
+    from navbench.nav import NavMesh  # lazy: metrics never import the navmesh at module level
+
+    cache: dict[str, Any] = {}
+
+    def fn(ep: Episode, positions: np.ndarray) -> np.ndarray:
+        key = str(ep.navbench.get("scene") or Path(ep.scene_id).name.split(".")[0])
+        if key not in cache:
+            f = root / f"{key}.npz"
+            if not f.is_file():
+                raise EpisodeFormatError(f, "<file>", f"the navmesh of scene {key!r} for episode {ep.episode_id}")
+            cache[key] = NavMesh.load(f)
+        nm = cache[key]
+        goals = [g.position for g in ep.goals]
+        return np.array([nm.geodesic_distance(p, goals) for p in np.asarray(positions)], dtype=float)
+
+    return fn
