@@ -1,0 +1,114 @@
+"""Reading ``.npz`` archives whose object arrays are pickled, without trusting the pickle.
+
+``np.load(..., allow_pickle=True)`` executes any callable a pickle names (``os.system``,
+``subprocess.Popen``, ...). :func:`load_npz` instead parses each ``.npy`` member itself and
+unpickles object arrays with :class:`RestrictedUnpickler`, which admits only numpy's array
+reconstructors (plus ``set`` / ``frozenset``); anything else raises
+:class:`~navbench.errors.SceneFormatError` naming the file, the member and the refused global.
+"""
+
+from __future__ import annotations
+
+import importlib
+import io
+import pickle
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from numpy.lib import format as npformat
+
+from navbench.errors import SceneFormatError
+
+#: (module, name) pairs the unpickler may resolve. ``numpy.core`` was renamed ``numpy._core``
+#: in numpy 2; pickles written by either version name one of the two.
+ALLOWED_GLOBALS: frozenset[tuple[str, str]] = frozenset({
+    ("numpy.core.multiarray", "_reconstruct"),
+    ("numpy._core.multiarray", "_reconstruct"),
+    ("numpy.core.multiarray", "scalar"),
+    ("numpy._core.multiarray", "scalar"),
+    ("numpy.core.numeric", "_frombuffer"),
+    ("numpy._core.numeric", "_frombuffer"),
+    ("numpy", "ndarray"),
+    ("numpy", "dtype"),
+    ("builtins", "set"),
+    ("builtins", "frozenset"),
+    ("__builtin__", "set"),
+    ("__builtin__", "frozenset"),
+})
+
+
+class RefusedGlobal(pickle.UnpicklingError):
+    """The pickle names a global outside :data:`ALLOWED_GLOBALS`."""
+
+
+class RestrictedUnpickler(pickle.Unpickler):
+    """An unpickler that resolves only :data:`ALLOWED_GLOBALS`."""
+
+    def find_class(self, module: str, name: str) -> Any:
+        if (module, name) not in ALLOWED_GLOBALS:
+            raise RefusedGlobal(f"{module}.{name}")
+        if module == "__builtin__":
+            module = "builtins"
+        if module.startswith("numpy.core") or module.startswith("numpy._core"):
+            tail = module.split(".", 2)[2]
+            for prefix in ("numpy._core.", "numpy.core."):
+                try:
+                    return getattr(importlib.import_module(prefix + tail), name)
+                except (ImportError, AttributeError):
+                    continue
+        return getattr(importlib.import_module(module), name)
+
+
+def _read_npy(data: bytes, file: str, member: str) -> np.ndarray:
+    f = io.BytesIO(data)
+    try:
+        version = npformat.read_magic(f)
+        if version == (1, 0):
+            _shape, _fortran, dtype = npformat.read_array_header_1_0(f)
+        else:
+            _shape, _fortran, dtype = npformat.read_array_header_2_0(f)
+    except (ValueError, OSError, EOFError) as e:
+        raise SceneFormatError(file, f"{member} (header)", "a .npy array header", str(e)) from e
+    if not dtype.hasobject:
+        f.seek(0)
+        try:
+            return npformat.read_array(f, allow_pickle=False)
+        except (ValueError, OSError, EOFError) as e:
+            raise SceneFormatError(file, member, "a complete .npy array (truncated?)", str(e)) from e
+    try:
+        arr = RestrictedUnpickler(f, encoding="latin1").load()
+    except RefusedGlobal as e:
+        raise SceneFormatError(
+            file, member, "a pickle using only numpy array reconstructors (refused to unpickle)",
+            f"global {e}",
+        ) from e
+    except Exception as e:  # truncated / corrupt pickles raise many kinds
+        raise SceneFormatError(file, member, "a complete pickled object array (truncated?)",
+                               f"{type(e).__name__}: {e}") from e
+    if not isinstance(arr, np.ndarray):
+        raise SceneFormatError(file, member, "a pickled numpy array", type(arr).__name__)
+    return arr
+
+
+def load_npz(path: str | Path) -> dict[str, np.ndarray]:
+    """All arrays of an ``.npz`` archive, unpickling object arrays with the restricted unpickler."""
+    path = Path(path)
+    name = path.name
+    try:
+        with zipfile.ZipFile(path) as z:
+            out: dict[str, np.ndarray] = {}
+            for info in z.infolist():
+                if not info.filename.endswith(".npy"):
+                    continue
+                try:
+                    data = z.read(info)
+                except (zipfile.BadZipFile, OSError, EOFError) as e:
+                    raise SceneFormatError(name, info.filename, "a readable archive member", str(e)) from e
+                out[info.filename[:-4]] = _read_npy(data, name, info.filename)
+            return out
+    except FileNotFoundError as e:
+        raise SceneFormatError(name, "<file>", "an existing .npz file", str(path)) from e
+    except (zipfile.BadZipFile, EOFError) as e:
+        raise SceneFormatError(name, "<file>", "an .npz (zip) archive (truncated?)", str(e)) from e
