@@ -1,0 +1,1 @@
+"""Task generators (conditional instructions, ObjectNav, PlaceNav, route VLN)."""

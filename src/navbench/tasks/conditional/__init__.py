@@ -1,0 +1,75 @@
+"""Conditional navigation instructions (CondVLN §3.1.4, §4; SPEC §3)."""
+
+from navbench.tasks.conditional.instruction import (
+    CATEGORIES,
+    Instruction,
+    dumps_instructions,
+    read_instructions,
+    write_instructions,
+)
+from navbench.tasks.conditional.linearize import linearize
+from navbench.tasks.conditional.parser import ParseError, parse
+from navbench.tasks.conditional.program import (
+    Condition,
+    Evaluation,
+    Go,
+    If,
+    ObjectRef,
+    Presence,
+    Program,
+    Qualifier,
+    Relation,
+    Seq,
+    chain_length,
+    conditions,
+    depth,
+    evaluate,
+    follow,
+    outcomes,
+    program_from_dict,
+    program_to_dict,
+    targets,
+)
+from navbench.tasks.conditional.sampler import (
+    InstructionSettings,
+    SamplingError,
+    SceneIndex,
+    generate_instructions,
+)
+from navbench.tasks.conditional.templates import TemplateError, realise
+
+__all__ = [
+    "CATEGORIES",
+    "Condition",
+    "Evaluation",
+    "Go",
+    "If",
+    "Instruction",
+    "InstructionSettings",
+    "ObjectRef",
+    "ParseError",
+    "Presence",
+    "Program",
+    "Qualifier",
+    "Relation",
+    "SamplingError",
+    "SceneIndex",
+    "Seq",
+    "TemplateError",
+    "chain_length",
+    "conditions",
+    "depth",
+    "dumps_instructions",
+    "evaluate",
+    "follow",
+    "generate_instructions",
+    "linearize",
+    "outcomes",
+    "parse",
+    "program_from_dict",
+    "program_to_dict",
+    "read_instructions",
+    "realise",
+    "targets",
+    "write_instructions",
+]
