@@ -1,0 +1,373 @@
+"""The results database of an evaluation run: one SQLite file (WAL mode) in the run folder.
+
+Tables: ``runs`` (one row per agent + dataset + settings + seed), ``episodes`` (one row per
+finished episode, primary key ``(run_id, episode_id)``), ``trajectories`` (zlib-compressed
+``.npz`` blobs). Every episode is committed in its own transaction together with its
+trajectory, so killing the writer loses only episodes that were still running, and a re-run
+skips what is already there. Only one process (the runner) writes; any number may read.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as _dt
+import hashlib
+import io
+import json
+import logging
+import math
+import sqlite3
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from navbench.errors import ConfigError, FormatError, NavbenchError
+from navbench.eval.records import (
+    EpisodeResult,
+    MetricValue,
+    check_json_able,
+    decode_trajectory,
+    encode_trajectory,
+    natural_key,
+)
+from navbench.io import atomic_write_bytes, atomic_write_text, atomic_write_with, dumps_json
+
+log = logging.getLogger(__name__)
+
+DB_NAME = "results.sqlite"
+SCHEMA = "navbench.results/1"
+EXPORT_FORMATS = ("csv", "parquet", "json")
+BASE_COLUMNS = ("run_id", "episode_id", "scene_id", "label", "error")
+
+_DDL = """
+CREATE TABLE IF NOT EXISTS navbench_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS runs (
+  run_id TEXT PRIMARY KEY, agent TEXT NOT NULL, dataset_hash TEXT NOT NULL,
+  settings TEXT NOT NULL, code_version TEXT NOT NULL, seed INTEGER NOT NULL, created TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS episodes (
+  run_id TEXT NOT NULL REFERENCES runs(run_id), episode_id TEXT NOT NULL, scene_id TEXT NOT NULL,
+  label TEXT NOT NULL, metrics TEXT NOT NULL, error TEXT, wall_time_s REAL NOT NULL,
+  sim_time_s REAL NOT NULL, extra TEXT NOT NULL, PRIMARY KEY (run_id, episode_id));
+CREATE TABLE IF NOT EXISTS trajectories (
+  run_id TEXT NOT NULL, episode_id TEXT NOT NULL, blob BLOB NOT NULL,
+  PRIMARY KEY (run_id, episode_id), FOREIGN KEY (run_id, episode_id) REFERENCES episodes);
+"""
+
+
+class DuplicateEpisodeError(NavbenchError):
+    """An episode is already in the database for this run (results are never overwritten)."""
+
+
+def resolve_db_path(run: str | Path) -> Path:
+    """``RUN/results.sqlite`` for a run folder, or the path itself for a file."""
+    p = Path(run)
+    return p if p.suffix in (".sqlite", ".db") or p.is_file() else p / DB_NAME
+
+
+def make_run_id(agent: str, dataset_hash: str, settings: Mapping[str, Any], seed: int) -> str:
+    """Deterministic run id: the same agent, dataset, settings and seed give the same id."""
+    text = check_json_able(
+        {"agent": agent, "dataset": dataset_hash, "settings": settings, "seed": seed}, "settings"
+    )
+    return "run-" + hashlib.blake2b(text.encode(), digest_size=6).hexdigest()
+
+
+def _clean_metrics(episode_id: str, metrics: Mapping[str, MetricValue]) -> dict[str, MetricValue]:
+    out: dict[str, MetricValue] = {}
+    for k, v in metrics.items():
+        if v is not None and not isinstance(v, (bool, int, float)):
+            v = float(v)  # numpy scalars
+        if isinstance(v, float) and not math.isfinite(v):
+            log.warning("episode %s: metric %s is %r, stored as null", episode_id, k, v)
+            v = None
+        out[str(k)] = v
+    return out
+
+
+class ResultsDB:
+    """A results database (see the module docstring).
+
+    Args:
+        path: the ``.sqlite`` file or a run folder (``RUN/results.sqlite``).
+        create: create the file when missing; with ``False`` a missing file is a
+            :class:`ConfigError`.
+    """
+
+    def __init__(self, path: str | Path, *, create: bool = True) -> None:
+        self.path = resolve_db_path(path)
+        if not self.path.exists():
+            if not create:
+                raise ConfigError(
+                    f"{self.path}: no results database here (run 'navbench evaluate' first)"
+                )
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._conn = sqlite3.connect(self.path, timeout=30.0, isolation_level=None)
+        try:
+            self._conn.execute("PRAGMA journal_mode=WAL")
+            self._conn.execute("PRAGMA synchronous=NORMAL")  # durable against process kills
+            tables = {
+                r[0]
+                for r in self._conn.execute("SELECT name FROM sqlite_master WHERE type='table'")
+            }
+            if tables and "navbench_meta" not in tables:
+                raise FormatError(
+                    self.path, "navbench_meta", "a navbench results database", sorted(tables)
+                )
+            self._conn.executescript(_DDL)
+            self._conn.execute(
+                "INSERT OR IGNORE INTO navbench_meta VALUES ('schema', ?)", (SCHEMA,)
+            )
+            (schema,) = self._conn.execute(
+                "SELECT value FROM navbench_meta WHERE key='schema'"
+            ).fetchone()
+            if schema != SCHEMA:
+                raise FormatError(self.path, "navbench_meta.schema", repr(SCHEMA), schema)
+        except sqlite3.DatabaseError as e:
+            self._conn.close()
+            raise FormatError(self.path, "<file>", "an SQLite results database", str(e)) from e
+        except NavbenchError:
+            self._conn.close()
+            raise
+
+    # -- lifecycle ---------------------------------------------------------------------------
+    def close(self) -> None:
+        """Close the connection."""
+        self._conn.close()
+
+    def __enter__(self) -> ResultsDB:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- runs --------------------------------------------------------------------------------
+    def get_or_create_run(
+        self,
+        agent: str,
+        dataset_hash: str,
+        settings: Mapping[str, Any],
+        seed: int,
+        code_version: str,
+    ) -> str:
+        """The run id for these inputs, inserting the run row the first time.
+
+        ``settings`` should hold everything that changes results (split, episode filter,
+        timeouts, simulator settings), not how they are computed (workers, executor).
+        """
+        run_id = make_run_id(agent, dataset_hash, settings, seed)
+        old = self._conn.execute(
+            "SELECT code_version FROM runs WHERE run_id=?", (run_id,)
+        ).fetchone()
+        if old is None:
+            created = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
+            self._conn.execute(
+                "INSERT INTO runs VALUES (?,?,?,?,?,?,?)",
+                (
+                    run_id,
+                    agent,
+                    dataset_hash,
+                    check_json_able(settings, "settings"),
+                    code_version,
+                    int(seed),
+                    created,
+                ),
+            )
+        elif old[0] != code_version:
+            log.warning("resuming run %s made by %s with %s", run_id, old[0], code_version)
+        return run_id
+
+    def runs(self) -> list[dict[str, Any]]:
+        """All runs, oldest first, with ``settings`` decoded and an ``episodes`` count."""
+        cur = self._conn.execute(
+            "SELECT r.*, (SELECT COUNT(*) FROM episodes e WHERE e.run_id=r.run_id) AS episodes "
+            "FROM runs r ORDER BY created, run_id"
+        )
+        names = [d[0] for d in cur.description]
+        out = [dict(zip(names, row, strict=True)) for row in cur.fetchall()]
+        for r in out:
+            r["settings"] = json.loads(r["settings"])
+        return out
+
+    def resolve_run(self, run_id: str | None) -> str:
+        """``run_id`` if it exists; with ``None``, the only run (else a :class:`ConfigError`)."""
+        ids = [r["run_id"] for r in self.runs()]
+        if run_id is None:
+            if len(ids) != 1:
+                raise ConfigError(
+                    f"{self.path}: holds {len(ids)} runs {ids}; choose one with --run-id"
+                )
+            return ids[0]
+        if run_id not in ids:
+            raise ConfigError(f"{self.path}: --run-id: expected one of {ids}, got {run_id!r}")
+        return run_id
+
+    # -- episodes ----------------------------------------------------------------------------
+    def finished_episode_ids(self, run_id: str) -> set[str]:
+        """Ids of the episodes already recorded for ``run_id``."""
+        return {
+            r[0]
+            for r in self._conn.execute("SELECT episode_id FROM episodes WHERE run_id=?", (run_id,))
+        }
+
+    def add_episode(self, run_id: str, result: EpisodeResult) -> None:
+        """Insert one episode (and its trajectory) in one transaction.
+
+        Raises :class:`DuplicateEpisodeError` if the episode is already recorded.
+        """
+        what = f"episode {result.episode_id}"
+        metrics = check_json_able(
+            _clean_metrics(result.episode_id, result.metrics), f"{what} metrics"
+        )
+        extra = check_json_able(dict(result.extra), f"{what} extra")
+        blob = None if result.trajectory is None else encode_trajectory(result.trajectory)
+        row = (
+            run_id,
+            result.episode_id,
+            result.scene_id,
+            result.label,
+            metrics,
+            result.error,
+            float(result.wall_time_s),
+            float(result.sim_time_s),
+            extra,
+        )
+        try:
+            with self._conn:  # BEGIN ... COMMIT (ROLLBACK on error)
+                self._conn.execute("BEGIN IMMEDIATE")
+                self._conn.execute("INSERT INTO episodes VALUES (?,?,?,?,?,?,?,?,?)", row)
+                if blob is not None:
+                    self._conn.execute(
+                        "INSERT INTO trajectories VALUES (?,?,?)", (run_id, result.episode_id, blob)
+                    )
+        except sqlite3.IntegrityError as e:
+            raise DuplicateEpisodeError(
+                f"{self.path}: run {run_id} already has episode {result.episode_id}"
+            ) from e
+
+    def rows(self, run_id: str) -> list[dict[str, Any]]:
+        """Episode rows of ``run_id`` sorted by episode id (natural order), JSON fields decoded."""
+        cur = self._conn.execute(
+            "SELECT run_id, episode_id, scene_id, label, error, metrics, wall_time_s, sim_time_s, extra "
+            "FROM episodes WHERE run_id=?",
+            (run_id,),
+        )
+        names = [d[0] for d in cur.description]
+        out = []
+        for row in cur.fetchall():
+            d = dict(zip(names, row, strict=True))
+            d["metrics"] = json.loads(d["metrics"])
+            d["extra"] = json.loads(d["extra"])
+            out.append(d)
+        out.sort(key=lambda d: natural_key(d["episode_id"]))
+        return out
+
+    def results(self, run_id: str) -> list[EpisodeResult]:
+        """The recorded episodes as :class:`EpisodeResult` (without trajectories)."""
+        return [
+            EpisodeResult(
+                r["episode_id"],
+                r["scene_id"],
+                r["label"],
+                r["metrics"],
+                r["error"],
+                r["wall_time_s"],
+                r["sim_time_s"],
+                None,
+                r["extra"],
+            )
+            for r in self.rows(run_id)
+        ]
+
+    def trajectory(self, run_id: str, episode_id: str) -> dict[str, Any] | None:
+        """The stored arrays of one episode, or ``None`` when it has none."""
+        row = self._conn.execute(
+            "SELECT blob FROM trajectories WHERE run_id=? AND episode_id=?",
+            (run_id, str(episode_id)),
+        ).fetchone()
+        return None if row is None else decode_trajectory(row[0])
+
+    # -- export ------------------------------------------------------------------------------
+    def table(self, run_id: str, *, timings: bool = True) -> tuple[list[str], list[list[Any]]]:
+        """Flat table: base columns, one column per metric (sorted), times, ``extra`` as JSON.
+
+        A metric named like a base column gets a ``metric_`` prefix. Rows sorted by episode id.
+        """
+        rows = self.rows(run_id)
+        metric_names = sorted({k for r in rows for k in r["metrics"]})
+        reserved = {*BASE_COLUMNS, "wall_time_s", "sim_time_s", "extra"}
+        metric_cols = [f"metric_{m}" if m in reserved else m for m in metric_names]
+        times = ["sim_time_s", *(["wall_time_s"] if timings else [])]
+        columns = [*BASE_COLUMNS, *metric_cols, *times, "extra"]
+        data = [
+            [
+                *(r[c] for c in BASE_COLUMNS),
+                *(r["metrics"].get(m) for m in metric_names),
+                *(r[t] for t in times),
+                json.dumps(r["extra"], sort_keys=True, ensure_ascii=False),
+            ]
+            for r in rows
+        ]
+        return columns, data
+
+    def export(self, run_id: str, fmt: str, path: str | Path, *, timings: bool = True) -> Path:
+        """Write the episodes of ``run_id`` as ``csv``, ``parquet`` or ``json`` (atomically).
+
+        With ``timings=False`` the wall-clock columns (and the run's creation time) are left
+        out, so exports of a resumed and an uninterrupted run are byte-identical.
+        """
+        if fmt not in EXPORT_FORMATS:
+            raise ConfigError(f"--format: expected one of {', '.join(EXPORT_FORMATS)}, got {fmt!r}")
+        path = Path(path)
+        if fmt == "json":
+            run = next(r for r in self.runs() if r["run_id"] == run_id)
+            run.pop("episodes")
+            rows = self.rows(run_id)
+            if not timings:
+                run.pop("created")
+                for r in rows:
+                    r.pop("wall_time_s")
+            return atomic_write_text(
+                path, dumps_json({"schema": SCHEMA, "run": run, "episodes": rows})
+            )
+        columns, data = self.table(run_id, timings=timings)
+        if fmt == "csv":
+            buf = io.StringIO()
+            w = csv.writer(buf, lineterminator="\n")
+            w.writerow(columns)
+            w.writerows(
+                [
+                    ["" if v is None else repr(v) if isinstance(v, float) else v for v in row]
+                    for row in data
+                ]
+            )
+            return atomic_write_bytes(path, buf.getvalue().encode("utf-8"))
+        return _write_parquet(path, columns, data)
+
+
+def _write_parquet(path: Path, columns: list[str], data: list[list[Any]]) -> Path:
+    try:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+    except ImportError as e:
+        from navbench.errors import MissingDependencyError
+
+        raise MissingDependencyError(
+            "parquet export needs pyarrow: pip install 'navbench[parquet]'"
+        ) from e
+    arrays = []
+    for j, _name in enumerate(columns):
+        values = [row[j] for row in data]
+        present = [v for v in values if v is not None]
+        if present and all(isinstance(v, bool) for v in present):
+            typ = pa.bool_()
+        elif present and all(isinstance(v, int) and not isinstance(v, bool) for v in present):
+            typ = pa.int64()
+        elif present and all(isinstance(v, (int, float)) for v in present):
+            typ = pa.float64()
+            values = [None if v is None else float(v) for v in values]
+        else:
+            typ = pa.string()
+            values = [None if v is None else str(v) for v in values]
+        arrays.append(pa.array(values, type=typ))
+    table = pa.Table.from_arrays(arrays, names=columns)
+    return atomic_write_with(path, lambda p: pq.write_table(table, p))

@@ -1,0 +1,302 @@
+"""Executors: run shards in worker processes and stream their results back to the parent.
+
+The parent (the caller of :meth:`Executor.run`) is the only writer of the results database; an
+executor just yields :class:`EpisodeResult` objects as they arrive. Both executors share the
+retry policy of :class:`ShardBook`: when a worker process dies (segfault, SIGKILL, out of
+memory, or killed by the parent after ``episode_timeout_s + grace_s`` without any message), the
+episode it was running gets ``max_retries`` more attempts in a fresh process, after which it is
+recorded as ``agent_error`` "worker died"; the rest of the shard always continues.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import multiprocessing as mp
+import signal
+import sys
+import time
+from abc import ABC, abstractmethod
+from collections import Counter, deque
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field, replace
+from multiprocessing.connection import Connection, wait
+from typing import Any
+
+from navbench.errors import ConfigError, NavbenchError
+from navbench.eval.records import EpisodeResult, ShardSpec, agent_error
+from navbench.eval.worker import add_sys_path, execute_shard
+
+log = logging.getLogger(__name__)
+
+
+class Executor(ABC):
+    """Runs shards somewhere and yields one result per episode, in arrival order."""
+
+    workers: int = 1
+
+    @abstractmethod
+    def run(
+        self, shards: Sequence[ShardSpec], episode_timeout_s: float | None
+    ) -> Iterator[EpisodeResult]:
+        """Yield exactly one :class:`EpisodeResult` per episode of ``shards``.
+
+        Raises :class:`NavbenchError` when a shard cannot start at all (worker function missing).
+        Closing the iterator early stops the workers.
+        """
+
+
+@dataclass
+class _Attempt:
+    shard: ShardSpec
+    done: set[str] = field(default_factory=set)
+
+
+class ShardBook:
+    """Bookkeeping shared by the executors: which results came back, what to retry.
+
+    Args:
+        max_retries: extra attempts given to an episode whose worker died while running it.
+    """
+
+    def __init__(self, max_retries: int = 1) -> None:
+        if max_retries < 0:
+            raise ConfigError(f"max_retries: expected an integer >= 0, got {max_retries}")
+        self.max_retries = max_retries
+        self._attempts: dict[int, _Attempt] = {}
+        self._deaths: Counter[tuple[str, str]] = Counter()
+        self._next = 0
+
+    def start(self, shard: ShardSpec) -> int:
+        """Register an attempt at ``shard``; returns its key."""
+        key = self._next
+        self._next += 1
+        self._attempts[key] = _Attempt(shard)
+        return key
+
+    def shard(self, key: int) -> ShardSpec:
+        """The shard of attempt ``key``."""
+        return self._attempts[key].shard
+
+    def record(self, key: int, result: EpisodeResult) -> bool:
+        """Note a result; ``False`` if it is not an unfinished episode of that attempt (drop it)."""
+        att = self._attempts.get(key)
+        if (
+            att is None
+            or result.episode_id not in att.shard.episode_ids
+            or result.episode_id in att.done
+        ):
+            return False
+        att.done.add(result.episode_id)
+        return True
+
+    def finish(self, key: int) -> list[EpisodeResult]:
+        """The attempt ended normally; results for any episode it failed to report."""
+        att = self._attempts.pop(key)
+        return [
+            agent_error(e, att.shard.scene_id, "worker finished the shard without a result")
+            for e in att.shard.episode_ids
+            if e not in att.done
+        ]
+
+    def died(
+        self, key: int, reason: str, detail: str = ""
+    ) -> tuple[list[EpisodeResult], ShardSpec | None]:
+        """The attempt's process died: results to record now and the shard to retry (or None).
+
+        ``reason`` goes into the recorded error and must not depend on the executor or on
+        timing (``"crashed"``, ``"unresponsive for 30 s"``), so that every executor records the
+        same table; ``detail`` (exit signal, Ray's message) is only logged.
+        """
+        att = self._attempts.pop(key)
+        remaining = [e for e in att.shard.episode_ids if e not in att.done]
+        if not remaining:
+            return [], None
+        first = remaining[0]
+        log.warning("worker died (%s) running episode %s of scene %s: %s",
+                    reason, first, att.shard.scene_id, detail or "no detail")  # fmt: skip
+        self._deaths[(att.shard.run_id, first)] += 1
+        n = self._deaths[(att.shard.run_id, first)]
+        out: list[EpisodeResult] = []
+        if n > self.max_retries:
+            out.append(
+                agent_error(first, att.shard.scene_id, f"worker died ({reason}); {n} attempt(s)")
+            )
+            remaining = remaining[1:]
+        retry = replace(att.shard, episode_ids=tuple(remaining)) if remaining else None
+        return out, retry
+
+
+def _local_worker_main(conn: Connection, sys_path: list[str], timeout_s: float | None) -> None:
+    """Entry point of a local worker process: run shards received on ``conn`` until ``None``."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and stops us
+    add_sys_path(sys_path)
+    conn.send(("ready", None, None))
+    while True:
+        try:
+            msg = conn.recv()
+        except EOFError:
+            return
+        if msg is None:
+            return
+        key, shard = msg
+        try:
+            execute_shard(shard, lambda r, key=key: conn.send(("result", key, r)), timeout_s)
+        except Exception as e:
+            conn.send(("fail", key, f"{type(e).__name__}: {e}"))
+            continue
+        conn.send(("done", key, None))
+
+
+@dataclass
+class _Slot:
+    proc: Any = None
+    conn: Connection | None = None
+    key: int | None = None
+    last_msg: float = 0.0
+    ready: bool = False
+
+
+class LocalExecutor(Executor):
+    """Worker processes on this machine (``multiprocessing``, spawn start method by default).
+
+    Args:
+        workers: number of worker processes; with 1, shards run one after another in a single
+            subprocess (a crash never takes the parent down).
+        max_retries: extra attempts for an episode whose worker process died.
+        grace_s: the parent kills a worker that sent nothing for ``episode_timeout_s + grace_s``
+            (a hang inside C code that the in-worker deadline cannot interrupt).
+        start_method: ``"spawn"`` or ``"forkserver"`` (``"fork"`` is unsafe with threads).
+    """
+
+    def __init__(
+        self,
+        workers: int = 1,
+        *,
+        max_retries: int = 1,
+        grace_s: float = 30.0,
+        start_method: str = "spawn",
+    ) -> None:
+        if workers < 1:
+            raise ConfigError(f"--workers: expected an integer >= 1, got {workers}")
+        if start_method not in ("spawn", "forkserver"):
+            raise ConfigError(
+                f"start_method: expected 'spawn' or 'forkserver', got {start_method!r}"
+            )
+        self.workers = workers
+        self.max_retries = max_retries
+        self.grace_s = grace_s
+        self.start_method = start_method
+
+    def _spawn(self, ctx: Any, slot: _Slot, timeout_s: float | None) -> None:
+        parent, child = ctx.Pipe(duplex=True)
+        proc = ctx.Process(
+            target=_local_worker_main, args=(child, list(sys.path), timeout_s), name="navbench-eval"
+        )
+        proc.start()
+        child.close()  # only the child holds its end: its death gives EOF here
+        slot.proc, slot.conn = proc, parent
+
+    @staticmethod
+    def _stop(slot: _Slot, kill: bool) -> None:
+        if slot.proc is None:
+            return
+        if not kill and slot.conn is not None:
+            with contextlib.suppress(OSError):
+                slot.conn.send(None)
+            slot.proc.join(2.0)
+        if slot.proc.is_alive():
+            slot.proc.kill()
+            slot.proc.join(5.0)
+        if slot.conn is not None:
+            slot.conn.close()
+        slot.proc, slot.conn, slot.key, slot.ready = None, None, None, False
+
+    def run(
+        self, shards: Sequence[ShardSpec], episode_timeout_s: float | None
+    ) -> Iterator[EpisodeResult]:
+        ctx = mp.get_context(self.start_method)
+        book = ShardBook(self.max_retries)
+        queue: deque[ShardSpec] = deque(s for s in shards if s.episode_ids)
+        slots = [_Slot() for _ in range(min(self.workers, max(len(queue), 1)))]
+        hard = None if episode_timeout_s is None else episode_timeout_s + self.grace_s
+        try:
+            while queue or any(s.key is not None for s in slots):
+                for slot in slots:
+                    if slot.key is None and queue:
+                        if slot.proc is None or not slot.proc.is_alive():
+                            self._stop(slot, kill=True)
+                            self._spawn(ctx, slot, episode_timeout_s)
+                        shard = queue.popleft()
+                        slot.key = book.start(shard)
+                        slot.last_msg = time.monotonic()
+                        assert slot.conn is not None
+                        slot.conn.send((slot.key, shard))
+                busy = [s for s in slots if s.key is not None]
+                wait([s.conn for s in busy] + [s.proc.sentinel for s in busy], timeout=0.5)  # type: ignore[misc]
+                for slot in busy:
+                    yield from self._service(slot, book, queue, hard)
+        finally:
+            for slot in slots:
+                self._stop(slot, kill=slot.key is not None)
+
+    def _service(
+        self, slot: _Slot, book: ShardBook, queue: deque[ShardSpec], hard: float | None
+    ) -> Iterator[EpisodeResult]:
+        assert slot.conn is not None and slot.key is not None
+        reason: str | None = None
+        try:
+            while slot.key is not None and slot.conn.poll():
+                kind, key, payload = slot.conn.recv()
+                slot.last_msg = time.monotonic()
+                if kind == "ready":
+                    slot.ready = True
+                elif kind == "result":
+                    if book.record(key, payload):
+                        yield payload
+                elif kind == "done":
+                    yield from book.finish(key)
+                    slot.key = None
+                else:
+                    raise NavbenchError(
+                        f"evaluation worker failed on scene {book.shard(key).scene_id!r}: {payload}"
+                    )
+        except (EOFError, OSError):
+            reason = "crashed"
+        if slot.key is None:
+            return
+        if reason is None and not slot.proc.is_alive():
+            reason = "crashed"
+        if reason is None and hard is not None and time.monotonic() - slot.last_msg > hard:
+            reason = f"unresponsive for {hard:g} s, killed by the runner"
+        if reason is None:
+            return
+        slot.proc.kill()
+        slot.proc.join(5.0)
+        code = slot.proc.exitcode
+        detail = f"exit code {code}"
+        if code is not None and code < 0:
+            detail = f"signal {signal.Signals(-code).name}"
+        key, ready = slot.key, slot.ready
+        self._stop(slot, kill=True)
+        if not ready and reason == "crashed":
+            raise NavbenchError(
+                f"an evaluation worker process failed to start ({detail}); see its output above"
+            )
+        results, retry = book.died(key, reason, detail)
+        yield from results
+        if retry is not None:
+            queue.appendleft(retry)
+
+
+def make_executor(
+    kind: str, workers: int, ray_address: str | None = None, **kwargs: Any
+) -> Executor:
+    """``"local"`` → :class:`LocalExecutor`, ``"ray"`` → :class:`~navbench.eval.ray_executor.RayExecutor`."""
+    if kind == "local":
+        return LocalExecutor(workers, **kwargs)
+    if kind == "ray":
+        from navbench.eval.ray_executor import RayExecutor
+
+        return RayExecutor(ray_address, num_cpus=workers if ray_address is None else None, **kwargs)
+    raise ConfigError(f"--executor: expected 'local' or 'ray', got {kind!r}")

@@ -1,0 +1,164 @@
+"""What runs inside a worker process (local or Ray): one shard, episode by episode.
+
+:func:`execute_shard` calls the shard's worker function, which builds its world once and emits
+one :class:`EpisodeResult` per episode, in the shard's order. The episode in flight is the first
+one not yet emitted; everything that goes wrong while it runs is charged to it:
+
+- the deadline passes (``episode_timeout_s`` since the shard started or since the previous
+  result) → ``agent_error`` "timeout ...";
+- an exception escapes the worker function → ``agent_error`` with the exception text.
+
+Either way the worker function is called again for the remaining episodes (a fresh world: the
+old one may be in a broken state). If it returns without emitting some episodes, those are
+recorded as ``agent_error`` too, so a shard always yields exactly one result per episode.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import sys
+import time
+import traceback
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+
+from navbench.errors import ConfigError
+from navbench.eval.records import EpisodeResult, ShardSpec, agent_error
+from navbench.eval.timeouts import Deadline, EpisodeTimeout
+
+log = logging.getLogger(__name__)
+
+WorkerFn = Callable[[ShardSpec, Callable[[EpisodeResult], None]], None]
+
+
+def resolve_worker_fn(spec: str) -> WorkerFn:
+    """Import ``"package.module:function"``; :class:`ConfigError` if it does not exist."""
+    module_name, _, attr = spec.partition(":")
+    if not module_name or not attr:
+        raise ConfigError(f"worker function: expected 'module:function', got {spec!r}")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as e:
+        raise ConfigError(f"worker function {spec!r}: cannot import {module_name!r}: {e}") from e
+    fn = getattr(module, attr, None)
+    if not callable(fn):
+        raise ConfigError(f"worker function {spec!r}: {module_name} has no function {attr!r}")
+    return fn  # type: ignore[no-any-return]
+
+
+def add_sys_path(paths: list[str] | tuple[str, ...]) -> None:
+    """Append import paths of the parent process that this process lacks (keeps its own first)."""
+    for p in paths:
+        if p not in sys.path:
+            sys.path.append(p)
+
+
+class Emitter:
+    """The ``emit`` callable handed to a worker function.
+
+    Calling it with a result forwards the result to the parent and restarts the deadline for the
+    next episode. ``begin(episode_id)`` may be called by the worker function right before an
+    episode starts (after a slow world build) to restart the deadline there.
+    """
+
+    def __init__(
+        self,
+        shard: ShardSpec,
+        send: Callable[[EpisodeResult], None],
+        deadline: Deadline,
+        timeout_s: float | None,
+    ) -> None:
+        self.shard = shard
+        self._send = send
+        self._deadline = deadline
+        self._timeout_s = timeout_s
+        self._pending = list(shard.episode_ids)
+        self._pending_set = set(shard.episode_ids)
+        self.started = time.perf_counter()
+
+    @property
+    def current(self) -> str | None:
+        """The episode in flight (first one not emitted), or ``None`` when all are done."""
+        return self._pending[0] if self._pending else None
+
+    @property
+    def remaining(self) -> list[str]:
+        """Episodes not emitted yet, in shard order."""
+        return list(self._pending)
+
+    def _arm(self) -> None:
+        cur = self.current
+        if cur is None:
+            self._deadline.disarm()
+            return
+        msg = f"timeout: episode {cur} exceeded the {self._timeout_s:g} s wall-clock limit"
+        self._deadline.arm(self._timeout_s, msg)
+
+    def begin(self, episode_id: str) -> None:
+        """Restart the deadline: episode ``episode_id`` starts now."""
+        self._deadline.disarm()
+        self.started = time.perf_counter()
+        self._arm()
+
+    def __call__(self, result: EpisodeResult) -> None:
+        self._deadline.disarm()
+        eid = result.episode_id
+        if eid not in self._pending_set:
+            raise ValueError(
+                f"worker {self.shard.worker_fn} emitted episode {eid!r}, which is not pending in "
+                f"shard {self.shard.scene_id!r} (unknown or emitted twice)"
+            )
+        self._pending.remove(eid)
+        self._pending_set.discard(eid)
+        self._send(result)
+        self.started = time.perf_counter()
+        self._arm()
+
+
+def _describe(exc: BaseException) -> str:
+    tb = traceback.extract_tb(exc.__traceback__)
+    where = f" (at {Path(tb[-1].filename).name}:{tb[-1].lineno})" if tb else ""
+    text = str(exc)
+    return f"{type(exc).__name__}: {text}{where}" if text else f"{type(exc).__name__}{where}"
+
+
+def execute_shard(
+    shard: ShardSpec, send: Callable[[EpisodeResult], None], episode_timeout_s: float | None
+) -> None:
+    """Run every episode of ``shard``; ``send`` receives exactly one result per episode."""
+    fn = resolve_worker_fn(shard.worker_fn)
+    remaining = list(shard.episode_ids)
+    with Deadline() as deadline:
+        while remaining:
+            sub = replace(shard, episode_ids=tuple(remaining))
+            emitter = Emitter(sub, send, deadline, episode_timeout_s)
+            failure: str | None = None
+            try:
+                emitter.begin(remaining[0])
+                fn(sub, emitter)
+                deadline.disarm()
+            except EpisodeTimeout:
+                deadline.disarm()
+                failure = deadline.message
+            except (Exception, SystemExit) as e:
+                deadline.disarm()
+                failure = _describe(e)
+                log.debug("episode %s failed", emitter.current, exc_info=True)
+            remaining = emitter.remaining
+            if not remaining:
+                break
+            elapsed = time.perf_counter() - emitter.started
+            if failure is None:  # returned early: nothing more will come for these episodes
+                for eid in remaining:
+                    send(
+                        agent_error(
+                            eid,
+                            shard.scene_id,
+                            f"worker {shard.worker_fn} returned without a result",
+                        )
+                    )
+                break
+            send(agent_error(remaining[0], shard.scene_id, failure, elapsed))
+            remaining = remaining[1:]
