@@ -18,6 +18,7 @@ from navbench.cli import (  # noqa: F401  (each module registers its commands)
     graph,
     instructions,
     nav,
+    outdoor,
     scenes,
     score,
     sim,

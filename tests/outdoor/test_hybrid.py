@@ -1,0 +1,85 @@
+"""Indoor-to-outdoor assembly with the hand-built two-room house (exit at x = 8, facing +X)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import navbench.scene as ns
+from navbench.geometry import heading_vector, point_in_polygon
+from navbench.scene.procgen.hybrid import HybridSettings, generate_hybrid
+from navbench.scene.stages import classify_positions
+from tests.conftest import two_room_scene
+
+
+@pytest.fixture(scope="module")
+def hyb() -> ns.Scene:
+    return generate_hybrid(3, house=two_room_scene())
+
+
+def test_exit_portal_faces_a_sidewalk(hyb: ns.Scene) -> None:
+    ex = [p for p in hyb.portals if p.kind == "exit"]
+    assert len(ex) == 1 and ex[0].regions == ("h_r1", "outdoor") and hyb.kind == "hybrid"
+    e = ex[0]
+    f = heading_vector(e.yaw)
+    out = np.array([e.center[0], e.center[2]]) + f * 1.5  # 1.5 m outside: on the sidewalk
+    inside = np.array([e.center[0], e.center[2]]) - f * 1.0
+    cls = {s.cls for s in hyb.surfaces if point_in_polygon(out, s.polygon)
+           and not any(point_in_polygon(out, h) for h in s.holes)}
+    assert "sidewalk" in cls
+    assert list(classify_positions(hyb, [(inside[0], 0.0, inside[1]), (out[0], 0.0, out[1])])) == ["indoor", "outdoor"]
+    assert all(r.floor_y == 0.0 for r in hyb.rooms)  # floor height = sidewalk height
+    assert hyb.meta["indoor_anchor"] == pytest.approx(list(e.center))
+
+
+def test_rigid_transform_preserves_house(hyb: ns.Scene) -> None:
+    src = two_room_scene()
+    a = {r.id: r for r in src.rooms}
+    for r in hyb.rooms:
+        assert r.area == pytest.approx(a[r.id[2:]].area)
+    d_src = math.dist(src.portals[0].center, src.portals[1].center)
+    d_h = math.dist(hyb.portals[0].center, hyb.portals[1].center)
+    assert d_h == pytest.approx(d_src)
+
+
+def test_facade_is_open_only_at_exit(hyb: ns.Scene) -> None:
+    """Walls (height > 1 m) block every ray leaving the house except the one through the exit."""
+    ex = next(p for p in hyb.portals if p.kind == "exit")
+    walls = [b for b in hyb.boxes if b.kind == "wall"]
+
+    def blocked(p: np.ndarray, q: np.ndarray) -> bool:
+        for t in np.linspace(0, 1, 400):
+            x, z = p + (q - p) * t
+            for b in walls:
+                c, s = math.cos(b.yaw), math.sin(b.yaw)
+                dx, dz = x - b.center[0], z - b.center[2]
+                lx, lz = dx * c - dz * s, dx * s + dz * c
+                if abs(lx) <= b.size[0] / 2 and abs(lz) <= b.size[2] / 2:
+                    return True
+        return False
+
+    r1 = hyb.room_index["h_r1"]
+    c = np.array(r1.centroid)
+    e = np.array([ex.center[0], ex.center[2]])
+    f = heading_vector(ex.yaw)
+    assert not blocked(c, e + f * 2.0)
+    side = np.array([f[1], -f[0]])
+    assert blocked(c, e + side * 1.5 + f * 2.0)
+    assert blocked(c, c - f * 10.0)
+
+
+def test_objects_within_radius_and_no_building_overlap(hyb: ns.Scene) -> None:
+    a = np.array(hyb.meta["indoor_anchor"])[[0, 2]]
+    outdoor = [o for o in hyb.objects if o.room_id is None]
+    assert outdoor and all(np.hypot(*(np.array([o.center[0], o.center[2]]) - a)) <= 50.0 + 3.0 for o in outdoor)
+    rooms = [r.floor_polygon for r in hyb.rooms]
+    for b in hyb.boxes:
+        if b.kind == "building" and b.ref != "house":
+            assert not any(point_in_polygon((b.center[0], b.center[2]), p) for p in rooms)
+
+
+def test_hybrid_deterministic() -> None:
+    s = HybridSettings(radius=30.0)
+    assert ns.dumps(generate_hybrid(4, s, house=two_room_scene())) == ns.dumps(generate_hybrid(4, s, house=two_room_scene()))
