@@ -1,0 +1,127 @@
+"""Simulator speed: physics real-time factor (no rendering) in a 6-room house, and RGB-D-S fps.
+
+Prints: raw MuJoCo stepping (mj_step only, the reference), the full control loop
+(follower/servos + contact scan + per-step records) as a ratio of it, and frames per second of
+RGB + depth + segmentation at 640×480 through Mesa (MUJOCO_GL, osmesa by default).
+Targets (issue 7): full loop ≥ 200× real time, ≥ 20 fps.
+
+    .venv/bin/python benchmarks/bench_sim.py [--seconds 60] [--frames 30]
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import time
+
+import mujoco
+import numpy as np
+
+from navbench.scene import Box, Room, Scene
+from navbench.sim import SPOT, SimSettings, Simulator
+from navbench.sim.actions import WaypointAction
+
+
+def house() -> Scene:
+    """The procedural 6-room house, or a synthetic box house if procgen is unavailable."""
+    try:
+        from navbench.scene.procgen.indoor import generate_house
+
+        return generate_house(0, n_rooms=6)
+    except ImportError:
+        boxes = [Box("floor", "floor", (6.0, -0.05, -4.0), (12.0, 0.1, 8.0), label="floor")]
+        rooms = []
+        for i in range(6):
+            x0, z0 = 4.0 * (i % 3), -4.0 * (i // 3)
+            rooms.append(Room(f"r{i}", "room", ((x0, z0), (x0 + 4, z0), (x0 + 4, z0 - 4),
+                                                (x0, z0 - 4))))
+            boxes.append(Box(f"t{i}", "furniture", (x0 + 1, 0.4, z0 - 1), (1, 0.8, 0.6),
+                             label="table", ref=f"o{i}"))
+        return Scene("box_house", "indoor", "bench", rooms=tuple(rooms), boxes=tuple(boxes))
+
+
+def free_point(sim: Simulator, room: Room) -> tuple[float, float]:
+    """The grid point of the room farthest (in XZ) from any obstacle geom's bounding box."""
+    from navbench.geometry import point_in_polygon
+
+    w = sim.world
+    lo, hi = w.aabb_lo[w.obstacle_geoms][:, [0, 2]], w.aabb_hi[w.obstacle_geoms][:, [0, 2]]
+    poly = np.asarray(room.floor_polygon)
+    best, best_d = room.centroid, -1.0
+    for x in np.arange(poly[:, 0].min(), poly[:, 0].max(), 0.1):
+        for z in np.arange(poly[:, 1].min(), poly[:, 1].max(), 0.1):
+            if not point_in_polygon((x, z), room.floor_polygon):
+                continue
+            gap = np.maximum(np.maximum(lo - (x, z), (x, z) - hi), 0.0)
+            dmin = float(np.sqrt((gap**2).sum(axis=1)).min())
+            if dmin > best_d:
+                best, best_d = (float(x), float(z)), dmin
+    return best
+
+
+def loop_path(c: tuple[float, float], r: float = 0.5) -> list[tuple[float, float, float]]:
+    cx, cz = c
+    return [(cx + r * math.cos(a), cz + r * math.sin(a), math.nan)
+            for a in np.linspace(0, 2 * math.pi, 12, endpoint=False)]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--seconds", type=float, default=60.0, help="simulated seconds")
+    ap.add_argument("--frames", type=int, default=30)
+    a = ap.parse_args()
+    scene = house()
+    room = max(scene.rooms, key=lambda r: r.area)
+    sim = Simulator(scene, SPOT, SimSettings(render=False))
+    c = free_point(sim, room)
+    start = (c[0], room.floor_y, c[1])
+    print(f"scene {scene.id}: {len(scene.boxes)} boxes, {sim.model.ngeom} geoms")
+
+    sim.reset_to(start, 0.0)
+    m, d = sim.model, sim.data
+    d.ctrl[:] = [0.3, 0.2, 0.4]
+    n = round(a.seconds / m.opt.timestep)
+    t0 = time.perf_counter()
+    mujoco.mj_step(m, d, nstep=n)
+    raw = a.seconds / (time.perf_counter() - t0)
+    print(f"raw mj_step           : {raw:8.0f}x real time (reference)")
+
+    sim.reset_to(start, 0.0)
+    path = loop_path(c)
+    t0 = time.perf_counter()
+    sim.step(WaypointAction.of(path))
+    while sim.time < a.seconds:
+        if sim.follower.reached:
+            sim.step(WaypointAction.of(path))
+        else:
+            sim.step(WaypointAction((), append=True))
+    full = sim.time / (time.perf_counter() - t0)
+    print(f"full loop (no render) : {full:8.0f}x real time  = {full / raw:.2f} of raw "
+          f"(target >= 200x)")
+
+    rsim = Simulator(scene, SPOT, SimSettings(render=True, width=640, height=480))
+    rsim.reset_to(start, 0.0)
+    cam = rsim._camera
+    cam.render(rsim.data)  # warm up
+    t0 = time.perf_counter()
+    for i in range(a.frames):
+        d = rsim.data
+        d.qpos[3] = 2 * math.pi * i / a.frames
+        mujoco.mj_forward(rsim.model, d)
+        cam.render(d)
+    fps = a.frames / (time.perf_counter() - t0)
+    t0 = time.perf_counter()
+    for _ in range(a.frames):
+        mujoco.mjv_updateScene(rsim.model, rsim.data, cam._opt, None, cam._cam,
+                               mujoco.mjtCatBit.mjCAT_ALL, cam._scn)
+        mujoco.mjr_render(cam._rect, cam._scn, cam._mjr)
+        mujoco.mjr_readPixels(cam._rgb, None, cam._rect, cam._mjr)
+    rgb_only = a.frames / (time.perf_counter() - t0)
+    print(f"RGB-only pass         : {rgb_only:8.1f} fps at 640x480 (reference)")
+    print(f"RGB + depth + semantic: {fps:8.1f} fps at 640x480 = {fps / rgb_only:.2f} of RGB-only "
+          f"(target >= 20 fps)")
+    rsim.close()
+
+
+if __name__ == "__main__":
+    main()

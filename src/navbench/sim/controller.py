@@ -1,0 +1,222 @@
+"""Waypoint follower and PID (NavVerse App. 6.3): pure Python, no MuJoCo.
+
+The follower tracks a world-frame waypoint path ``[(x, z, yaw), ...]`` (yaw may be ``nan`` =
+"any heading") with a lookahead distance (0.3 m): the target is the point of the remaining
+path 0.3 m ahead of the robot's projection on it, or the last waypoint once that is nearer.
+Intermediate waypoints are passed when the robot is within the lookahead of them; the *last*
+waypoint is reached when the position error is < 0.03 m and the yaw error < 3°. A PID per body
+axis turns the error to the target into a body-frame velocity ``(vx, vy, ω)`` (vx forward =
+−Z of the body, vy left, ω counter-clockwise seen from above), clipped to |vx| ≤ 1.5 m/s,
+|vy| ≤ 0.3 m/s, |ω| ≤ 1.5 rad/s. Non-holonomic bases (vy ≡ 0) turn towards the target first.
+Runs at 50 Hz in the simulator; paths can be replaced or extended at any time (streaming).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from navbench.geometry import wrap_angle
+
+
+@dataclass(frozen=True)
+class FollowerSettings:
+    """Tracking and PID parameters (defaults: NavVerse App. 6.3 plus our gains).
+
+    Attributes:
+        lookahead: lookahead distance (m).
+        pos_tol: position tolerance of the final waypoint (m).
+        yaw_tol: yaw tolerance of the final waypoint (radians).
+        vx_max, vy_max, omega_max: output clip limits (m/s, m/s, rad/s).
+        kp_lin, ki_lin, kd_lin: PID gains on the body-frame position error (1/s, 1/s², -).
+        kp_ang, ki_ang, kd_ang: PID gains on the yaw error.
+        i_limit: anti-windup clamp of each integral term (m·s or rad·s).
+        face_path_distance: beyond this distance from the final waypoint, the heading target
+            is the direction of travel; nearer, it is the final waypoint's yaw (m).
+        turn_in_place: non-holonomic bases stop translating while the bearing to the target
+            exceeds this angle (radians).
+        settle_speed, settle_turn: the final waypoint counts as reached only once the base
+            moves slower than these (m/s, rad/s), so it stops inside the tolerance, not on it.
+    """
+
+    lookahead: float = 0.3
+    pos_tol: float = 0.03
+    yaw_tol: float = math.radians(3.0)
+    vx_max: float = 1.5
+    vy_max: float = 0.3
+    omega_max: float = 1.5
+    kp_lin: float = 2.5
+    ki_lin: float = 0.3
+    kd_lin: float = 0.05
+    kp_ang: float = 3.0
+    ki_ang: float = 0.2
+    kd_ang: float = 0.05
+    i_limit: float = 0.2
+    face_path_distance: float = 0.5
+    turn_in_place: float = math.radians(35.0)
+    settle_speed: float = 0.05
+    settle_turn: float = 0.05
+
+
+@dataclass
+class PID:
+    """Scalar PID with integral clamp; ``update(err, dt)`` returns the (unclipped) output."""
+
+    kp: float
+    ki: float
+    kd: float
+    i_limit: float = math.inf
+    _i: float = 0.0
+    _prev: float | None = None
+
+    def reset(self) -> None:
+        """Forget the integral and derivative state."""
+        self._i, self._prev = 0.0, None
+
+    def update(self, err: float, dt: float) -> float:
+        """One step with error ``err`` over ``dt`` seconds."""
+        self._i = max(-self.i_limit, min(self.i_limit, self._i + err * dt))
+        d = 0.0 if self._prev is None or dt <= 0 else (err - self._prev) / dt
+        self._prev = err
+        return self.kp * err + self.ki * self._i + self.kd * d
+
+
+def clip(v: float, limit: float) -> float:
+    """Clip ``v`` to ``[-limit, limit]``."""
+    return max(-limit, min(limit, v))
+
+
+def world_to_body(dx: float, dz: float, yaw: float) -> tuple[float, float]:
+    """A world XZ vector in body coordinates ``(forward, left)`` for a base with ``yaw``."""
+    s, c = math.sin(yaw), math.cos(yaw)
+    # forward = (-sin, -cos), left = (-cos, +sin) in (x, z)
+    return -s * dx - c * dz, -c * dx + s * dz
+
+
+def body_to_world(vx: float, vy: float, yaw: float) -> tuple[float, float]:
+    """A body-frame planar vector ``(forward, left)`` in world XZ."""
+    s, c = math.sin(yaw), math.cos(yaw)
+    return -s * vx - c * vy, -c * vx + s * vy
+
+
+@dataclass
+class WaypointFollower:
+    """Tracks a streamed waypoint path; call :meth:`command` at the control rate."""
+
+    settings: FollowerSettings = field(default_factory=FollowerSettings)
+    holonomic: bool = True
+    _path: list[tuple[float, float, float]] = field(default_factory=list)
+    _i: int = 0  # index of the next waypoint not yet passed
+    _seg_start: tuple[float, float] | None = None
+    _prev: tuple[float, float, float] | None = None
+    reached: bool = True
+
+    def __post_init__(self) -> None:
+        s = self.settings
+        self._pid_f = PID(s.kp_lin, s.ki_lin, s.kd_lin, s.i_limit)
+        self._pid_l = PID(s.kp_lin, s.ki_lin, s.kd_lin, s.i_limit)
+        self._pid_w = PID(s.kp_ang, s.ki_ang, s.kd_ang, s.i_limit)
+
+    @property
+    def path(self) -> list[tuple[float, float, float]]:
+        """Remaining waypoints (x, z, yaw)."""
+        return self._path[self._i :]
+
+    def set_path(self, waypoints: Sequence[Sequence[float]], start: Sequence[float] | None = None,
+                 append: bool = False) -> None:
+        """Replace (or extend) the path; ``start`` = current (x, z) starts the first segment."""
+        pts = [(float(w[0]), float(w[1]), float(w[2]) if len(w) > 2 else math.nan)
+               for w in waypoints]
+        if append and not self.reached:
+            self._path.extend(pts)
+        else:
+            self._path, self._i = pts, 0
+            self._seg_start = None if start is None else (float(start[0]), float(start[1]))
+            for p in (self._pid_f, self._pid_l, self._pid_w):
+                p.reset()
+            self._prev = None
+        self.reached = not self._path[self._i :]
+
+    def clear(self) -> None:
+        """Drop the path (the next command is zero velocity)."""
+        self._path, self._i, self.reached = [], 0, True
+
+    def _target(self, x: float, z: float) -> tuple[float, float, bool]:
+        """Lookahead target (x, z) and whether it is the final waypoint."""
+        look = self.settings.lookahead
+        path = self._path
+        # Pass intermediate waypoints within the lookahead.
+        while self._i < len(path) - 1 and math.hypot(path[self._i][0] - x,
+                                                      path[self._i][1] - z) < look:
+            self._seg_start = path[self._i][:2]
+            self._i += 1
+        last = len(path) - 1
+        if self._i == last and math.hypot(path[last][0] - x, path[last][1] - z) < look:
+            return path[last][0], path[last][1], True
+        # Project onto the current segment, then walk `look` metres along the remaining path.
+        a = self._seg_start if self._seg_start is not None else (x, z)
+        b = path[self._i][:2]
+        sx, sz = b[0] - a[0], b[1] - a[1]
+        seg = math.hypot(sx, sz)
+        t = 0.0 if seg < 1e-9 else max(0.0, min(1.0, ((x - a[0]) * sx + (z - a[1]) * sz) / seg**2))
+        px, pz = a[0] + t * sx, a[1] + t * sz
+        remaining = look
+        k = self._i
+        cx, cz = px, pz
+        while True:
+            nx, nz = path[k][0], path[k][1]
+            d = math.hypot(nx - cx, nz - cz)
+            if d >= remaining:
+                f = remaining / d
+                return cx + f * (nx - cx), cz + f * (nz - cz), False
+            remaining -= d
+            cx, cz = nx, nz
+            if k == last:
+                return nx, nz, True
+            k += 1
+
+    def command(self, x: float, z: float, yaw: float, dt: float) -> tuple[float, float, float]:
+        """Body-frame velocity ``(vx, vy, ω)`` for the pose ``(x, z, yaw)``; updates ``reached``."""
+        s = self.settings
+        if self.reached or not self._path:
+            self.reached = True
+            return 0.0, 0.0, 0.0
+        speed = turn = 0.0
+        if self._prev is not None and dt > 0:
+            speed = math.hypot(x - self._prev[0], z - self._prev[1]) / dt
+            turn = abs(wrap_angle(yaw - self._prev[2])) / dt
+        self._prev = (x, z, yaw)
+        tx, tz, final = self._target(x, z)
+        fx, fz, fyaw = self._path[-1]
+        dist_final = math.hypot(fx - x, fz - z)
+        yaw_goal = fyaw if (final and dist_final < s.face_path_distance) else math.nan
+        if final and dist_final < s.pos_tol and speed < s.settle_speed and turn < s.settle_turn:
+            yaw_err = 0.0 if math.isnan(fyaw) else wrap_angle(fyaw - yaw)
+            if abs(yaw_err) < s.yaw_tol:
+                self.reached = True
+                self._i = len(self._path)
+                return 0.0, 0.0, 0.0
+        ef, el = world_to_body(tx - x, tz - z, yaw)
+        if not math.isnan(yaw_goal):
+            yaw_err = wrap_angle(yaw_goal - yaw)
+        elif math.hypot(ef, el) > s.pos_tol:
+            yaw_err = math.atan2(el, ef)  # face the target (direction of travel)
+        else:
+            yaw_err = 0.0
+        vx = self._pid_f.update(ef, dt)
+        vy = self._pid_l.update(el, dt)
+        w = self._pid_w.update(yaw_err, dt)
+        if not self.holonomic:
+            vy = 0.0
+            if final and dist_final < s.lookahead and abs(el) < s.pos_tol:
+                pass  # straight in/out along the heading; ω from the final yaw (if any)
+            elif math.hypot(ef, el) >= s.pos_tol:
+                bearing = math.atan2(el, ef)
+                if final and dist_final < s.face_path_distance and abs(bearing) > math.pi / 2:
+                    bearing = wrap_angle(bearing + math.pi)  # back up onto a close final target
+                w = self._pid_w.kp * bearing
+                vx = vx if abs(bearing) < s.turn_in_place else 0.0
+            else:
+                vx = 0.0
+        return clip(vx, s.vx_max), clip(vy, s.vy_max), clip(w, s.omega_max)

@@ -1,0 +1,216 @@
+"""RGB, depth and semantic segmentation from MuJoCo's renderer on the CPU (Mesa).
+
+Two GL passes per frame: a shaded RGB pass, then a segmentation pass (flat ID colours) whose
+colour and depth buffers are read together. Depth is metric z-depth along the camera's optical
+axis (m), ``0`` where nothing was hit, clipped to [near, far] = [0.1, 1000] m by default.
+Segmentation pixels hold *segment ids* (0 = nothing / the robot): one id per scene entity
+(object, surface, room, or geom without a scene id); :attr:`Camera.segmentation_labels` maps
+them to ``(scene id, label)``. Static geoms farther than ``cull_distance`` from the camera are
+hidden (geom group 5) before rendering.
+
+``MUJOCO_GL`` picks the GL backend (``osmesa`` by default, set only here, when the first
+renderer is created in this process; ``egl`` and ``glfw`` also work).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import weakref
+from typing import Any
+
+import mujoco
+import numpy as np
+
+from navbench.errors import MissingDependencyError
+from navbench.sim.embodiments import GROUP_HFIELD, GROUP_HIDDEN, GROUP_ROBOT, GROUP_VISUAL
+from navbench.sim.world import World
+
+_APT = {
+    "osmesa": "apt-get install libosmesa6",
+    "egl": "apt-get install libegl1 libopengl0 libgl1-mesa-dri",
+    "glfw": "apt-get install libglfw3 libgl1",
+}
+
+
+def _free(ctx: Any, mjr: mujoco.MjrContext) -> None:
+    ctx.make_current()
+    mjr.free()
+    ctx.free()
+
+
+def gl_context(width: int, height: int) -> Any:
+    """Create and make current an off-screen GL context for ``MUJOCO_GL`` (default osmesa).
+
+    Raises:
+        MissingDependencyError: the GL library cannot be loaded; names the apt package.
+    """
+    backend = os.environ.setdefault("MUJOCO_GL", "osmesa").lower().strip()
+    if backend not in _APT:
+        raise MissingDependencyError(
+            f"MUJOCO_GL={backend!r} is not supported for rendering; use osmesa, egl or glfw"
+        )
+    try:
+        if backend == "osmesa":
+            from mujoco.osmesa import GLContext
+        elif backend == "egl":
+            from mujoco.egl import GLContext
+        else:
+            from mujoco.glfw import GLContext
+        ctx = GLContext(width, height)
+        ctx.make_current()
+    except Exception as e:  # ImportError, OSError, RuntimeError from PyOpenGL / the loader
+        raise MissingDependencyError(
+            f"cannot create a {backend} OpenGL context for rendering ({type(e).__name__}: {e}). "
+            f"Install the system library with `sudo {_APT[backend]}` (or run `make setup`), "
+            "or set MUJOCO_GL to another backend (osmesa, egl)."
+        ) from e
+    return ctx
+
+
+class Camera:
+    """Renders one model camera (by name) into RGB (H,W,3 uint8), depth (H,W float32) and
+    segment ids (H,W int32).
+
+    Args:
+        world: the compiled world.
+        camera: camera name in the model (the robot head camera by default).
+        width, height: image size (px).
+        cull_distance: hide static geoms whose AABB is farther than this from the camera (m).
+        show_robot: draw the robot's own geoms (off for the head camera).
+        depth_range: (near, far) clip distances (m).
+    """
+
+    def __init__(self, world: World, camera: str = "robot/head", width: int = 640,
+                 height: int = 480, cull_distance: float | None = 80.0,
+                 show_robot: bool = False, depth_range: tuple[float, float] = (0.1, 1000.0)):
+        m = world.model
+        if width > m.vis.global_.offwidth or height > m.vis.global_.offheight:
+            raise ValueError(f"image {width}x{height} exceeds the model's offscreen buffer")
+        self.world, self.width, self.height = world, width, height
+        self.cam_id = mujoco.mj_name2id(m, mujoco.mjtObj.mjOBJ_CAMERA, camera)
+        if self.cam_id < 0:
+            raise ValueError(f"no camera named {camera!r}")
+        self.cull_distance = cull_distance
+        self.near, self.far = depth_range
+        ext = float(m.stat.extent)
+        m.vis.map.znear = self.near / ext
+        m.vis.map.zfar = self.far / ext
+        self._ctx = gl_context(width, height)
+        self._mjr = mujoco.MjrContext(m, mujoco.mjtFontScale.mjFONTSCALE_100)
+        # Free GL objects before interpreter shutdown (PyOpenGL cannot free them afterwards).
+        self._finalizer = weakref.finalize(self, _free, self._ctx, self._mjr)
+        mujoco.mjr_setBuffer(mujoco.mjtFramebuffer.mjFB_OFFSCREEN, self._mjr)
+        self._mjr.readDepthMap = mujoco.mjtDepthMap.mjDEPTH_ZEROFAR
+        self._scn = mujoco.MjvScene(m, maxgeom=max(1000, 2 * m.ngeom + 100))
+        self._cam = mujoco.MjvCamera()
+        self._cam.type = mujoco.mjtCamera.mjCAMERA_FIXED
+        self._cam.fixedcamid = self.cam_id
+        self._opt = mujoco.MjvOption()
+        self._opt.geomgroup[:] = 1
+        self._opt.geomgroup[GROUP_HIDDEN] = 0
+        self._opt.geomgroup[GROUP_ROBOT] = 1 if show_robot else 0
+        # Mesh scenes render their visual meshes, not the collision heightfield.
+        has_visual = bool(np.any(m.geom_group == GROUP_VISUAL))
+        self._opt.geomgroup[GROUP_HFIELD] = 0 if has_visual else 1
+        self._rect = mujoco.MjrRect(0, 0, width, height)
+        self._rgb = np.empty((height, width, 3), np.uint8)
+        self._seg = np.empty((height, width, 3), np.uint8)
+        self._depth = np.empty((height, width), np.float32)
+        # Segment ids: one per scene entity.
+        keys: dict[tuple[str | None, str], int] = {}
+        self.segmentation_labels: dict[int, tuple[str | None, str]] = {}
+        self._geom_seg = np.zeros(m.ngeom + 1, np.int32)
+        for gid, info in enumerate(world.geoms):
+            if info.kind == "robot":
+                continue
+            key = (info.ref if info.ref is not None else info.name, info.label)
+            if key not in keys:
+                keys[key] = len(keys) + 1
+                self.segmentation_labels[keys[key]] = (info.ref, info.label)
+            self._geom_seg[gid] = keys[key]
+        self._static = world.static_geoms
+        self._lo, self._hi = world.aabb_lo[self._static], world.aabb_hi[self._static]
+
+    @property
+    def geom_segments(self) -> np.ndarray:
+        """Lookup table: MuJoCo geom id → segment id (0 for robot geoms)."""
+        return self._geom_seg[:-1]
+
+    def intrinsics(self) -> np.ndarray:
+        """3×3 pinhole matrix K (pixels; OpenCV convention: pixel centres at integers,
+        u right, v down), from the camera's vertical field of view."""
+        fovy = math.radians(float(self.world.model.cam_fovy[self.cam_id]))
+        f = (self.height / 2.0) / math.tan(fovy / 2.0)
+        return np.array([[f, 0.0, (self.width - 1) / 2.0],
+                         [0.0, f, (self.height - 1) / 2.0],
+                         [0.0, 0.0, 1.0]])
+
+    def _cull(self, data: mujoco.MjData) -> np.ndarray | None:
+        if self.cull_distance is None or len(self._static) == 0:
+            return None
+        p = data.cam_xpos[self.cam_id]
+        gap = np.maximum(np.maximum(self._lo - p, p - self._hi), 0.0)
+        far = np.einsum("ij,ij->i", gap, gap) > self.cull_distance**2
+        if not far.any():
+            return None
+        m = self.world.model
+        saved = m.geom_group.copy()
+        m.geom_group[self._static[far]] = GROUP_HIDDEN
+        return saved
+
+    def render(self, data: mujoco.MjData) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """RGB, depth and segment ids of the current state (copies)."""
+        m = self.world.model
+        self._ctx.make_current()
+        saved = self._cull(data)
+        try:
+            mujoco.mjv_updateScene(m, data, self._opt, None, self._cam,
+                                   mujoco.mjtCatBit.mjCAT_ALL, self._scn)
+        finally:
+            if saved is not None:
+                m.geom_group[:] = saved
+        scn = self._scn
+        mujoco.mjr_render(self._rect, scn, self._mjr)
+        mujoco.mjr_readPixels(self._rgb, None, self._rect, self._mjr)
+        flags = scn.flags.copy()
+        scn.flags[mujoco.mjtRndFlag.mjRND_SEGMENT] = 1
+        scn.flags[mujoco.mjtRndFlag.mjRND_IDCOLOR] = 1
+        try:
+            mujoco.mjr_render(self._rect, scn, self._mjr)
+            mujoco.mjr_readPixels(self._seg, self._depth, self._rect, self._mjr)
+        finally:
+            scn.flags[:] = flags
+        # Segment colour -> scene geom index -> model geom id -> segment id.
+        n = scn.ngeom
+        seg_to_geom = np.full(n + 2, -1, np.int64)
+        for i in range(n):
+            g = scn.geoms[i]
+            if g.segid >= 0 and g.objtype == mujoco.mjtObj.mjOBJ_GEOM:
+                seg_to_geom[g.segid + 1] = g.objid
+        if n + 1 < 256:  # ids fit in the red channel
+            code = self._seg[..., 0]
+        else:
+            s = self._seg.astype(np.int64)
+            code = (s[..., 0] + (s[..., 1] << 8) + (s[..., 2] << 16)).clip(0, n + 1)
+        semantic = self._geom_seg[seg_to_geom[code]]  # index -1 hits the trailing 0
+        depth = self._linear_depth(self._depth)
+        return np.flipud(self._rgb).copy(), np.flipud(depth).copy(), np.flipud(semantic).copy()
+
+    def _linear_depth(self, zbuf: np.ndarray) -> np.ndarray:
+        """Reverse-Z depth buffer → metric z-depth (m); 0 where nothing was drawn."""
+        ext = float(self.world.model.stat.extent)
+        znear = np.float32(self.world.model.vis.map.znear * ext)
+        zfar = np.float32(self.world.model.vis.map.zfar * ext)
+        c = -(zfar + znear) / (zfar - znear)
+        d = -(np.float32(2) * zfar * znear) / (zfar - znear)
+        c, d = np.float32(-0.5) * c - np.float32(0.5), np.float32(-0.5) * d
+        z = zbuf.astype(np.float64)
+        with np.errstate(divide="ignore"):
+            out = d / (z + c)
+        out[(zbuf <= 0.0) | ~np.isfinite(out) | (out >= 0.999 * zfar)] = 0.0
+        return out.astype(np.float32)
+
+    def close(self) -> None:
+        """Free GL resources (idempotent)."""
+        self._finalizer()

@@ -1,0 +1,422 @@
+"""The episode loop: :class:`Simulator` (reset / step / records), termination labels.
+
+Time: physics 200 Hz, control (waypoint follower + PID) 50 Hz, one agent step = 0.1 s
+(10 Hz, SPEC §6). Discrete primitives run whole agent steps until reached or timed out.
+
+Labels (exactly one per episode): ``success`` (stop with DTG ≤ τ, or reaching when
+``end_on_success``), ``perception_error`` (stop with DTG > τ), ``fall`` (body tilt > 45°, or an
+unsupported drop larger than the embodiment's ``max_drop``), ``timeout`` (300 s simulated),
+``stopped`` (stop in an episode without goals). DTG is :func:`navbench.geometry.
+goal_surface_distance` from the base's ground point, τ = 1.0 + r_robot unless configured.
+
+Per-step records (every 0.1 s, plus t = 0): collision = any contact of the robot with a
+non-ground geom, or a contact whose normal is more than 60° from vertical, during the step;
+obstacle_distance = surface distance from the robot's collision geoms to the nearest obstacle
+geom (``mj_geomDistance``, capped at ``obstacle_cutoff``) unless an ``obstacle_distance_fn``
+is given; surface = class of the first static geom below the base (``mj_ray``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import mujoco
+import numpy as np
+
+from navbench.geometry import goal_surface_distance, quaternion_to_yaw
+from navbench.scene.model import Scene
+from navbench.sim.actions import (
+    Action,
+    DiscreteAction,
+    DiscreteConfig,
+    StopAction,
+    VelocityAction,
+    WaypointAction,
+    discrete_target,
+)
+from navbench.sim.controller import FollowerSettings, WaypointFollower, body_to_world, clip
+from navbench.sim.embodiments import GROUP_HFIELD, GROUP_STATIC, SPOT, Embodiment, camera_to_body
+from navbench.sim.world import World, build_world
+
+LABELS = ("success", "perception_error", "fall", "timeout", "stopped")
+_SIDE = math.cos(math.radians(60.0))
+_SUPPORT = math.cos(math.radians(45.0))
+
+
+class GoalLike(Protocol):
+    """What the simulator reads from a goal (``navbench.episodes.Goal`` fits)."""
+
+    position: Sequence[float]
+    radius: float | None
+
+
+class EpisodeLike(Protocol):
+    """What the simulator reads from an episode (``navbench.episodes.Episode`` fits)."""
+
+    episode_id: str
+    start_position: Sequence[float]
+    start_rotation: Sequence[float]
+    goals: Sequence[Any]
+
+
+@dataclass(frozen=True)
+class SimSettings:
+    """Simulator settings (defaults: NavVerse App. 6 / SPEC §6).
+
+    Attributes:
+        render: produce rgb/depth/semantic observations (off: no GL context at all).
+        width, height: image size (px).
+        agent_dt, control_dt: agent step and control period (s); physics is 200 Hz.
+        max_time: timeout (simulated s).
+        success_distance: τ (m); ``None`` = 1.0 + r_robot.
+        goal_radius: ``"size"`` (r = ½ max(sx, sz) of the goal's size) or ``"radius"`` (the
+            goal's ``radius``, VLN-CE style); 0 when unknown.
+        end_on_success: end with ``success`` as soon as DTG ≤ τ (no stop needed).
+        discrete: discrete primitive sizes.
+        follower: follower settings (``None`` = defaults clipped to the embodiment's limits).
+        obstacle_cutoff: obstacle distances are capped here (m).
+        obstacle_distance_fn: optional ``f(position xyz) -> metres`` replacing the MuJoCo one.
+        cull_distance: renderer hides static geoms farther than this (m).
+        max_tilt: tilt that counts as a fall (radians).
+        settle_time: physics time run at reset before t = 0 (s).
+    """
+
+    render: bool = False
+    width: int = 640
+    height: int = 480
+    agent_dt: float = 0.1
+    control_dt: float = 0.02
+    max_time: float = 300.0
+    success_distance: float | None = None
+    goal_radius: str = "size"
+    end_on_success: bool = False
+    discrete: DiscreteConfig = field(default_factory=DiscreteConfig)
+    follower: FollowerSettings | None = None
+    obstacle_cutoff: float = 5.0
+    obstacle_distance_fn: Callable[[np.ndarray], float] | None = None
+    cull_distance: float | None = 80.0
+    max_tilt: float = math.radians(45.0)
+    settle_time: float = 0.2
+
+
+def goal_arrays(goals: Sequence[Any], mode: str = "size") -> tuple[np.ndarray, np.ndarray]:
+    """Goal positions (N, 3) and radii (N,) from goal records (``size`` or ``radius`` mode)."""
+    pos, rad = [], []
+    for g in goals:
+        pos.append([float(v) for v in g.position])
+        r = 0.0
+        size = getattr(g, "size", None)
+        if mode == "size" and size is not None:
+            r = 0.5 * max(float(size[0]), float(size[2] if len(size) > 2 else size[1]))
+        elif mode == "radius" and getattr(g, "radius", None) is not None:
+            r = float(g.radius)
+        rad.append(r)
+    return np.asarray(pos, float).reshape(-1, 3), np.asarray(rad, float)
+
+
+class Simulator:
+    """Physical execution of one scene with one embodiment (see module docs)."""
+
+    def __init__(self, scene: Scene, embodiment: Embodiment = SPOT,
+                 settings: SimSettings | None = None) -> None:
+        self.scene, self.embodiment = scene, embodiment
+        self.settings = s = settings or SimSettings()
+        self.world: World = build_world(scene, embodiment, offscreen=(s.width, s.height))
+        self.model = m = self.world.model
+        self.data = mujoco.MjData(m)
+        self._substeps = max(1, round(s.control_dt / m.opt.timestep))
+        self._ticks = max(1, round(s.agent_dt / s.control_dt))
+        fs = s.follower or FollowerSettings(
+            vx_max=embodiment.vx_max, vy_max=embodiment.vy_max, omega_max=embodiment.omega_max)
+        self.follower = WaypointFollower(fs, holonomic=embodiment.holonomic)
+        self.tau = s.success_distance if s.success_distance is not None else 1.0 + embodiment.radius
+        self._is_robot = np.zeros(m.ngeom, bool)
+        self._is_robot[self.world.robot_geoms] = True
+        self._ground = np.array([g.ground for g in self.world.geoms] + [True])
+        self._friction = np.array([g.friction for g in self.world.geoms] + [1.0])
+        self._act = [mujoco.mj_name2id(m, mujoco.mjtObj.mjOBJ_ACTUATOR, "robot/v" + n)
+                     for n in ("x", "z", "yaw")]
+        self._cap = embodiment.force_cap * embodiment.weight
+        self._camera = None
+        if s.render:
+            from navbench.sim.sensors import Camera
+
+            self._camera = Camera(self.world, width=s.width, height=s.height,
+                                  cull_distance=s.cull_distance)
+        self._ray_groups = np.zeros(6, np.uint8)
+        self._ray_groups[[GROUP_STATIC, GROUP_HFIELD]] = 1
+        self._geomid = np.zeros(1, np.int32)
+        self._label: str | None = None
+        self._rec: dict[str, list[Any]] = {}
+        self._goals = (np.zeros((0, 3)), np.zeros(0))
+
+    # ------------------------------------------------------------------ state
+    @property
+    def segmentation_labels(self) -> dict[int, tuple[str | None, str]]:
+        """Segment id (pixel value of ``obs["semantic"]``) → (scene id, label); needs render."""
+        return {} if self._camera is None else self._camera.segmentation_labels
+
+    @property
+    def time(self) -> float:
+        """Simulated seconds since the episode start."""
+        return float(self.data.time)
+
+    def pose(self) -> np.ndarray:
+        """Ground point and yaw ``(x, y, z, yaw)`` of the base (Habitat frame, m, rad)."""
+        q = self.data.qpos
+        return np.array([q[0], q[1], q[2], q[3]])
+
+    def tilt(self) -> float:
+        """Angle between the body's up axis and world up (radians)."""
+        up_y = self.data.xmat[self.world.robot_body][4]
+        return math.acos(max(-1.0, min(1.0, float(up_y))))
+
+    def distance_to_goal(self) -> float:
+        """NavVerse DTG from the base ground point (m); ``inf`` without goals."""
+        return goal_surface_distance(self.pose()[:3], *self._goals)
+
+    # ------------------------------------------------------------------ episode
+    def reset(self, episode: EpisodeLike) -> dict[str, Any]:
+        """Place the robot at the episode start, settle it, and return the first observation."""
+        return self.reset_to(episode.start_position, quaternion_to_yaw(episode.start_rotation),
+                             episode.goals)
+
+    def reset_to(self, position: Sequence[float], yaw: float,
+                 goals: Sequence[Any] = ()) -> dict[str, Any]:
+        """Like :meth:`reset` from an explicit start ``(x, y, z)``, yaw and goal records."""
+        m, d = self.model, self.data
+        mujoco.mj_resetData(m, d)
+        d.qpos[:4] = [position[0], position[1] + 0.005, position[2], yaw]
+        mujoco.mj_forward(m, d)
+        mujoco.mj_step(m, d, nstep=max(1, round(self.settings.settle_time / m.opt.timestep)))
+        d.qvel[:] = 0.0
+        d.time = 0.0
+        mujoco.mj_forward(m, d)
+        self._goals = goal_arrays(goals, self.settings.goal_radius)
+        self._label = None
+        self._support_y = float(d.qpos[1])
+        self._collided = False
+        self._contacts()  # traction caps and support from the settled state
+        self._label, self._collided = None, False
+        self._vel_cmd = (0.0, 0.0, 0.0)
+        self._ix = self._iz = 0.0
+        self._mode = "idle"
+        self.follower.clear()
+        self._rec = {k: [] for k in ("t", "position", "yaw", "tilt", "collision",
+                                     "obstacle_distance", "surface", "preferred", "stop", "dtg")}
+        self._record(stop=False)
+        return self._observe()
+
+    def step(self, action: Action) -> tuple[dict[str, Any], bool, dict[str, Any]]:
+        """Apply one agent action; returns ``(observation, done, info)``."""
+        if self._label is not None:
+            raise RuntimeError("the episode has ended; call reset() first")
+        info: dict[str, Any] = {}
+        if isinstance(action, StopAction) or (
+                isinstance(action, DiscreteAction) and action.kind == "stop"):
+            self._stop()
+        elif isinstance(action, VelocityAction):
+            e = self.embodiment
+            self._mode = "velocity"
+            vy = action.vy if e.holonomic else 0.0
+            self._vel_cmd = (clip(action.vx, e.vx_max), clip(vy, e.vy_max),
+                             clip(action.omega, e.omega_max))
+            self._advance()
+        elif isinstance(action, WaypointAction):
+            self._mode = "follow"
+            if action.waypoints:
+                p = self.pose()
+                self.follower.set_path(action.waypoints, start=(p[0], p[2]), append=action.append)
+            self._advance()
+            info["reached"] = self.follower.reached
+        elif isinstance(action, DiscreteAction):
+            p = self.pose()
+            target = discrete_target(action.kind, p[0], p[2], p[3], self.settings.discrete)
+            self._mode = "follow"
+            self.follower.set_path([target], start=(p[0], p[2]))
+            t0 = self.time
+            while self._label is None and not self.follower.reached and \
+                    self.time - t0 < self.settings.discrete.timeout - 1e-9:
+                self._advance()
+            info["primitive_completed"] = self.follower.reached
+            self.follower.clear()
+        else:
+            raise TypeError(f"unsupported action {action!r}")
+        info.update(label=self._label, time=self.time, distance_to_goal=self.distance_to_goal(),
+                    collision=bool(self._rec["collision"][-1]))
+        return self._observe(), self._label is not None, info
+
+    # ------------------------------------------------------------------ internals
+    def _stop(self) -> None:
+        dtg = self.distance_to_goal()
+        if len(self._goals[0]) == 0:
+            self._label = "stopped"
+        else:
+            self._label = "success" if dtg <= self.tau else "perception_error"
+        self._record(stop=True, replace_last=False)
+
+    def _advance(self) -> None:
+        """Run one agent step (``agent_dt``) of control ticks, then record."""
+        m, d, e = self.model, self.data, self.embodiment
+        dt = self.settings.control_dt
+        for _ in range(self._ticks):
+            q = d.qpos
+            if self._mode == "follow":
+                vx, vy, w = self.follower.command(q[0], q[2], q[3], dt)
+            elif self._mode == "velocity":
+                vx, vy, w = self._vel_cmd
+            else:
+                vx = vy = w = 0.0
+            wx, wz = body_to_world(vx, vy, q[3])
+            # PI velocity loop: the integral shifts the servo reference (anti-windup at the cap).
+            ki, lim = e.servo_integral * dt, self._cap / (e.mass * e.servo_rate)
+            self._ix = max(-lim, min(lim, self._ix + ki * (wx - d.qvel[0])))
+            self._iz = max(-lim, min(lim, self._iz + ki * (wz - d.qvel[2])))
+            d.ctrl[self._act[0]] = wx + self._ix
+            d.ctrl[self._act[1]] = wz + self._iz
+            d.ctrl[self._act[2]] = w
+            mujoco.mj_step(m, d, nstep=self._substeps)
+            if self._contacts():
+                break
+        if self._label is None and self.time >= self.settings.max_time - 1e-9:
+            self._label = "timeout"
+        if self._label is None and self.settings.end_on_success and \
+                self.distance_to_goal() <= self.tau:
+            self._label = "success"
+        self._record(stop=False)
+
+    def _contacts(self) -> bool:
+        """Scan contacts: collisions, support, traction; returns True on a fall."""
+        d, e = self.data, self.embodiment
+        n = d.ncon
+        supported, mu = False, 0.0
+        if n:
+            con = d.contact
+            pair = con.geom
+            robot = self._is_robot[pair]
+            mine = robot[:, 0] != robot[:, 1]
+            if mine.any():
+                other = np.where(robot[:, 0], pair[:, 1], pair[:, 0])[mine]
+                ny = np.abs(con.frame[mine, 1])
+                if not self._collided:
+                    self._collided = bool(((~self._ground[other]) | (ny < _SIDE)).any())
+                sup = ny > _SUPPORT
+                supported = bool(sup.any())
+                if supported and e.traction_limited:
+                    mu = float(self._friction[other[sup]].max())
+        y = float(d.qpos[1])
+        if e.traction_limited:
+            cap = min(self._cap, mu * e.weight) if supported else 0.0
+            for a in self._act[:2]:
+                self.model.actuator_forcerange[a] = (-cap, cap)
+        if supported:
+            if self._support_y - y > e.max_drop:
+                self._label = "fall"
+            self._support_y = y
+        elif self._support_y - y > e.max_drop:
+            self._label = "fall"
+        if self._label is None and self.tilt() > self.settings.max_tilt:
+            self._label = "fall"
+        return self._label is not None
+
+    def _obstacle_distance(self, pos: np.ndarray) -> float:
+        s = self.settings
+        if s.obstacle_distance_fn is not None:
+            return float(s.obstacle_distance_fn(pos))
+        w = self.world
+        ids = w.obstacle_geoms
+        if len(ids) == 0:
+            return s.obstacle_cutoff
+        base = self.data.xpos[w.robot_body]
+        gap = np.maximum(np.maximum(w.aabb_lo[ids] - base, base - w.aabb_hi[ids]), 0.0)
+        gap[:, 1] = 0.0
+        g = np.sqrt(np.einsum("ij,ij->i", gap, gap))
+        reach = max(self.embodiment.hull_size) + self.embodiment.sole_radius
+        order = np.argsort(g)
+        best = s.obstacle_cutoff
+        for k in order:
+            if g[k] - reach > best:
+                break
+            for r in w.robot_geoms:
+                dist = mujoco.mj_geomDistance(self.model, self.data, int(r), int(ids[k]),
+                                              best, None)
+                best = min(best, max(dist, 0.0))
+        return best
+
+    def _surface(self) -> tuple[str, bool]:
+        w = self.world
+        pnt = self.data.xpos[w.robot_body].copy()
+        dist = mujoco.mj_ray(self.model, self.data, pnt, np.array([0.0, -1.0, 0.0]),
+                             self._ray_groups, 1, w.robot_body, self._geomid)
+        if dist < 0:
+            return "none", False
+        g = w.geoms[int(self._geomid[0])]
+        return g.surface, g.preferred
+
+    def _record(self, stop: bool, replace_last: bool = False) -> None:
+        r = self._rec
+        p = self.pose()
+        surf, pref = self._surface()
+        r["t"].append(self.time)
+        r["position"].append(p[:3])
+        r["yaw"].append(p[3])
+        r["tilt"].append(self.tilt())
+        r["collision"].append(self._collided)
+        r["obstacle_distance"].append(self._obstacle_distance(p[:3]))
+        r["surface"].append(surf)
+        r["preferred"].append(pref)
+        r["stop"].append(stop)
+        r["dtg"].append(self.distance_to_goal())
+        self._collided = False
+
+    def _observe(self) -> dict[str, Any]:
+        obs: dict[str, Any] = {
+            "pose": self.pose(),
+            "time": self.time,
+            "cam_to_body": camera_to_body(self.embodiment),
+            "robot_radius": self.embodiment.radius,
+        }
+        if self._camera is not None:
+            rgb, depth, sem = self._camera.render(self.data)
+            obs.update(rgb=rgb, depth=depth, semantic=sem, intrinsics=self._camera.intrinsics())
+        return obs
+
+    @property
+    def label(self) -> str | None:
+        """The termination label, ``None`` while the episode runs."""
+        return self._label
+
+    def records(self) -> dict[str, np.ndarray]:
+        """Per-step arrays: t, position (N,3), yaw, tilt, collision, obstacle_distance,
+        surface (str), preferred, stop, dtg, label (the final label on the last row, else "")."""
+        r = self._rec
+        n = len(r["t"])
+        out = {
+            "t": np.asarray(r["t"], float),
+            "position": np.asarray(r["position"], float).reshape(n, 3),
+            "yaw": np.asarray(r["yaw"], float),
+            "tilt": np.asarray(r["tilt"], float),
+            "collision": np.asarray(r["collision"], bool),
+            "obstacle_distance": np.asarray(r["obstacle_distance"], float),
+            "surface": np.asarray(r["surface"], dtype=object).astype(str),
+            "preferred": np.asarray(r["preferred"], bool),
+            "stop": np.asarray(r["stop"], bool),
+            "dtg": np.asarray(r["dtg"], float),
+        }
+        label = np.full(n, "", dtype=object)
+        if n and self._label is not None:
+            label[-1] = self._label
+        out["label"] = label.astype(str)
+        return out
+
+    def close(self) -> None:
+        """Release the renderer (if any)."""
+        if self._camera is not None:
+            self._camera.close()
+            self._camera = None
+
+
+__all__ = ["LABELS", "EpisodeLike", "GoalLike", "SimSettings", "Simulator", "goal_arrays"]
