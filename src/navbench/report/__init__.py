@@ -1,0 +1,1 @@
+"""Reports: paper-style tables, figures (bird's-eye views, charts) and HTML."""
