@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Annotated
 
 import typer
 
 from navbench.cli._app import nav_app
 
-_PRESET = typer.Option("indoor", "--preset", "-p",
-                       help="Navmesh preset: indoor, outdoor, spot, turtlebot.")
+_Preset = Annotated[str, typer.Option("--preset", "-p",
+                                      help="Navmesh preset: indoor, outdoor, spot, turtlebot.")]
+_ScenePath = Annotated[Path, typer.Argument(help="scene.json file.")]
 
 
 def _build(scene_path: Path, preset: str):  # type: ignore[no-untyped-def]
@@ -27,9 +29,9 @@ def _build(scene_path: Path, preset: str):  # type: ignore[no-untyped-def]
 
 @nav_app.command("build")
 def build_cmd(
-    scene_path: Path = typer.Argument(..., help="scene.json file."),
-    out: Path = typer.Option(..., "--out", "-o", help="Output navmesh .npz."),
-    preset: str = _PRESET,
+    scene_path: _ScenePath,
+    out: Annotated[Path, typer.Option("--out", "-o", help="Output navmesh .npz.")],
+    preset: _Preset = "indoor",
 ) -> None:
     """Build a navigation mesh from SCENE.json and save it as .npz."""
     nm, _ = _build(scene_path, preset)
@@ -41,11 +43,11 @@ def build_cmd(
 
 @nav_app.command("show")
 def show_cmd(
-    scene_path: Path = typer.Argument(..., help="scene.json file."),
-    out: Path = typer.Option(..., "--out", "-o", help="Output image (.png, .pdf, .svg)."),
-    preset: str = _PRESET,
-    navmesh: Path | None = typer.Option(None, "--navmesh", help="Use a saved navmesh .npz."),
-    seed: int = typer.Option(0, help="Seed of the sample path's end points."),
+    scene_path: _ScenePath,
+    out: Annotated[Path, typer.Option("--out", "-o", help="Output image (.png, .pdf, .svg).")],
+    preset: _Preset = "indoor",
+    navmesh: Annotated[Path | None, typer.Option("--navmesh", help="Use a saved navmesh .npz.")] = None,
+    seed: Annotated[int, typer.Option(help="Seed of the sample path's end points.")] = 0,
 ) -> None:
     """Draw the walkable area, islands and a sample shortest path over a bird's-eye view."""
     import matplotlib

@@ -1,0 +1,204 @@
+"""Navigation-core benchmark: build time, query times and path-length error.
+
+Scenes: a generated 6-room house (``navbench.scene.procgen.indoor``; a synthetic house of
+boxes if that module is unavailable) with the ``indoor`` preset, and a synthetic 1 km x 1 km
+block grid (buildings as boxes on a ground slab) with the ``outdoor`` preset.
+
+Reference, computed in the same run: the exact free space from the scene's boxes with
+shapely (floor footprints minus every box that meets the headroom column, eroded by the agent
+radius with round joins) and a brute-force visibility graph over *all* its vertices (every
+pair checked with ``covers``), Dijkstra by networkx. Run:
+
+    .venv/bin/python benchmarks/bench_nav.py [--queries 200] [--ref-queries 40]
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import math
+import time
+
+import networkx as nx
+import numpy as np
+import shapely
+import shapely.ops
+from shapely.geometry import LineString, Polygon
+
+from navbench.geometry import box_corners_xz
+from navbench.nav import NavMesh, NavSettings
+from navbench.scene import Box, Scene
+
+
+def synthetic_house() -> Scene:
+    """Six 4 x 4 m rooms (3 x 2) with 0.1 m walls and 1 m doors, plus a few furniture boxes."""
+    boxes = [Box("floor", "floor", (6, -0.05, 4), (12, 0.1, 8))]
+    k = 0
+    for x in (4.0, 8.0):  # vertical walls with a door in each room row
+        for z0 in (0.0, 4.0):
+            boxes += [Box(f"w{k}", "wall", (x, 1.25, z0 + 0.75), (0.1, 2.5, 1.5)),
+                      Box(f"w{k + 1}", "wall", (x, 1.25, z0 + 3.0), (0.1, 2.5, 2.0))]
+            k += 2
+    for x0 in (0.0, 4.0, 8.0):  # horizontal wall z = 4 with a door per room column
+        boxes += [Box(f"w{k}", "wall", (x0 + 0.75, 1.25, 4), (1.5, 2.5, 0.1)),
+                  Box(f"w{k + 1}", "wall", (x0 + 3.0, 1.25, 4), (2.0, 2.5, 0.1))]
+        k += 2
+    for i, (x, z) in enumerate([(2, 2), (6, 1.5), (10, 2.5), (2, 6), (6.5, 6), (10, 6)]):
+        boxes.append(Box(f"f{i}", "furniture", (x, 0.4, z), (1.2, 0.8, 0.7), yaw=0.3 * i))
+    return Scene(id="synthetic_house", kind="indoor", source="bench", boxes=tuple(boxes))
+
+
+def house() -> tuple[Scene, str]:
+    try:
+        from navbench.scene.procgen.indoor import generate_house
+
+        return generate_house(0, n_rooms=6), "procgen generate_house(0, n_rooms=6)"
+    except Exception as e:  # report and fall back
+        return synthetic_house(), f"synthetic (procgen unavailable: {e})"
+
+
+def city(seed: int = 0) -> Scene:
+    """1 km x 1 km: 10 x 10 blocks of 100 m, one building of random size per block."""
+    rng = np.random.default_rng(seed)
+    boxes = [Box("ground", "ground", (500, -0.05, 500), (1000, 0.1, 1000))]
+    for i, j in itertools.product(range(10), range(10)):
+        w, d = rng.uniform(50, 82, size=2)
+        cx = 100 * i + 50 + rng.uniform(-5, 5)
+        cz = 100 * j + 50 + rng.uniform(-5, 5)
+        boxes.append(Box(f"b{i}_{j}", "building", (cx, 10, cz), (w, 20, d)))
+    return Scene(id="city_1km", kind="outdoor", source="bench", boxes=tuple(boxes))
+
+
+def free_space(scene: Scene, s: NavSettings) -> shapely.Geometry:
+    """Exact eroded free space (flat floors at y = 0) from the scene's boxes."""
+    def poly(b: Box) -> Polygon:
+        return Polygon(box_corners_xz(b.center, b.size, b.yaw))
+
+    floors = [poly(b) for b in scene.boxes if b.kind in s.walkable_box_kinds]
+    blocks = [poly(b) for b in scene.boxes
+              if b.center[1] - b.size[1] / 2 < s.agent_height
+              and b.center[1] + b.size[1] / 2 > s.max_climb]
+    # floor slabs of adjacent rooms may leave float-sized gaps: close them (0.1 mm)
+    floor = shapely.union_all([f.buffer(1e-4, join_style="mitre") for f in floors])
+    free = floor.difference(shapely.union_all(blocks))
+    return free.buffer(-s.agent_radius, quad_segs=8 if s.cell_size < 0.1 else 2)
+
+
+class Reference:
+    """Brute-force visibility graph over every vertex of the free-space polygons."""
+
+    def __init__(self, free: shapely.Geometry) -> None:
+        self.free = free
+        shapely.prepare(free)
+        polys = list(free.geoms) if hasattr(free, "geoms") else [free]
+        pts = []
+        for p in polys:
+            for ring in (p.exterior, *p.interiors):
+                pts.extend(ring.coords[:-1])
+        self.pts = np.asarray(pts)
+        n = len(self.pts)
+        i, j = np.triu_indices(n, 1)
+        segs = shapely.linestrings(np.stack([self.pts[i], self.pts[j]], axis=1))
+        ok = shapely.covers(free, segs)
+        self.g = nx.Graph()
+        self.g.add_nodes_from(range(n))
+        w = np.hypot(*(self.pts[i] - self.pts[j]).T)
+        self.g.add_weighted_edges_from(zip(i[ok].tolist(), j[ok].tolist(), w[ok].tolist(), strict=True))
+        self.pairs = len(i)
+
+    def _inside(self, p: np.ndarray) -> np.ndarray:
+        """p, or its nearest point in the free space (a grid point may lie a hair outside)."""
+        if self.free.covers(shapely.Point(p)):
+            return p
+        q = shapely.ops.nearest_points(self.free, shapely.Point(p))[0]
+        return np.array([q.x, q.y])
+
+    def distance(self, a: np.ndarray, b: np.ndarray) -> float:
+        a, b = self._inside(a), self._inside(b)
+        if self.free.covers(LineString([a, b])):
+            return float(np.hypot(*(a - b)))
+        g = self.g.copy()
+        for name, p in (("a", a), ("b", b)):
+            segs = shapely.linestrings(np.stack([np.broadcast_to(p, self.pts.shape), self.pts], 1))
+            ok = np.nonzero(shapely.covers(self.free, segs))[0]
+            d = np.hypot(*(self.pts[ok] - p).T)
+            g.add_weighted_edges_from((name, int(k), float(w)) for k, w in zip(ok, d, strict=True))
+        try:
+            return float(nx.shortest_path_length(g, "a", "b", weight="weight"))
+        except (nx.NetworkXNoPath, nx.NodeNotFound):
+            return math.inf
+
+
+def pct(a: list[float], q: float) -> float:
+    return float(np.percentile(np.asarray(a), q))
+
+
+def run(name: str, scene: Scene, s: NavSettings, queries: int, ref_queries: int) -> None:
+    t = time.perf_counter()
+    nm = NavMesh.build(scene, s)
+    build = time.perf_counter() - t
+    nr, nc = nm.layers[0].labels.shape
+    g = nm.graphs[0]
+    print(f"\n== {name}: {nr}x{nc} cells ({nr * nc / 1e6:.2f} M), {len(nm.islands)} islands, "
+          f"{len(g.nodes.pos)} graph nodes, {len(g.indices) // 2} edges")
+    print(f"build: {build:.3f} s")
+    rng = np.random.default_rng(1)
+    pairs = [(nm.sample_point(rng), nm.sample_point(rng)) for _ in range(queries)]
+    times, lengths = [], []
+    for a, b in pairs:
+        t = time.perf_counter()
+        d = nm.geodesic_distance(a, b)
+        times.append(time.perf_counter() - t)
+        lengths.append(d)
+    print(f"geodesic query: median {pct(times, 50) * 1e3:.3f} ms, p95 {pct(times, 95) * 1e3:.3f} ms "
+          f"(mean path {np.mean(lengths):.1f} m)")
+    pts = [p for ab in pairs for p in ab]
+    for qname, fn in (("is_navigable", nm.is_navigable), ("snap_point", nm.snap_point),
+                      ("distance_to_obstacle", nm.distance_to_obstacle),
+                      ("island_of", nm.island_of)):
+        ts = []
+        for p in pts:
+            t = time.perf_counter()
+            fn(p)
+            ts.append(time.perf_counter() - t)
+        print(f"{qname}: median {pct(ts, 50) * 1e6:.1f} µs")
+    t = time.perf_counter()
+    ref = Reference(free_space(scene, s))
+    print(f"reference: {len(ref.pts)} vertices, {ref.pairs} pairs checked, "
+          f"{ref.g.number_of_edges()} visible, {time.perf_counter() - t:.1f} s")
+    errs, worst, rt = [], 0.0, []
+    for (a, b), d in list(zip(pairs, lengths, strict=True))[:ref_queries]:
+        t = time.perf_counter()
+        r = ref.distance(np.array([a[0], a[2]]), np.array([b[0], b[2]]))
+        rt.append(time.perf_counter() - t)
+        if not (math.isfinite(r) and math.isfinite(d)) or r < 1e-6:
+            continue
+        e = (d - r) / r
+        errs.append(e)
+        worst = max(worst, abs(e))
+    print(f"path length error vs exact reference ({len(errs)} paths): mean {np.mean(errs) * 100:+.3f}%, "
+          f"mean |err| {np.mean(np.abs(errs)) * 100:.3f}%, worst {worst * 100:.3f}%")
+    print(f"reference query (shapely + networkx): median {pct(rt, 50) * 1e3:.1f} ms -> "
+          f"navmesh is {pct(rt, 50) / pct(times, 50):.0f}x faster")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--queries", type=int, default=200)
+    ap.add_argument("--ref-queries", type=int, default=40)
+    ap.add_argument("--skip-city", action="store_true")
+    args = ap.parse_args()
+    hs, how = house()
+    t = time.perf_counter()
+    NavMesh.build(hs, NavSettings.preset("indoor"))  # JIT warm-up (numba cache)
+    print(f"warm-up build (includes JIT on a fresh machine): {time.perf_counter() - t:.2f} s")
+    print(f"house: {how}")
+    run("6-room house, indoor preset", hs, NavSettings.preset("indoor"), args.queries,
+        args.ref_queries)
+    if not args.skip_city:
+        run("1 km² block grid, outdoor preset", city(), NavSettings.preset("outdoor"),
+            args.queries, args.ref_queries)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,189 @@
+"""Numba kernels: clearance sampling, line of sight, reduced visibility graph and lazy A*.
+
+All coordinates are XZ metres in the Habitat frame; the clearance grid ``C`` follows the
+grid convention of :mod:`navbench.nav.raster` (``C[row, col]``, row along +Z, col along +X)
+and holds, per cell centre, the distance (m) to the nearest non-walkable cell boundary.
+
+Line of sight: a segment is free when the bilinear clearance stays ``>= thr`` along it,
+checked by sphere tracing (the field is Lipschitz with constant ``√2``), so open streets
+cost a few steps and segments hugging walls step half a cell at a time.
+
+Graph nodes are the reflex vertices of the boundary polygons (free space on the left of
+each ring). Two nodes are joined when the segment is free and tangent at both ends
+(bitangent). Queries run A* with a Euclidean heuristic; the edges from the start and to
+the goals are added lazily and checked for line of sight only when popped.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+
+import numba as nb
+import numpy as np
+
+_LIP = 1.4143  # Lipschitz bound of bilinear interpolation of a 1-Lipschitz grid
+
+
+@nb.njit(cache=True)
+def bilinear(C, x0, z0, cs, x, z):  # type: ignore[no-untyped-def]
+    """Bilinear sample of ``C`` at (x, z); ``-cs/2`` outside the grid."""
+    nr, nc = C.shape
+    u = (x - x0) / cs - 0.5
+    v = (z - z0) / cs - 0.5
+    if u < 0.0 or v < 0.0 or u > nc - 1 or v > nr - 1:
+        return -0.5 * cs
+    c0 = min(int(u), nc - 2)
+    r0 = min(int(v), nr - 2)
+    fu = u - c0
+    fv = v - r0
+    a = C[r0, c0] * (1 - fu) + C[r0, c0 + 1] * fu
+    b = C[r0 + 1, c0] * (1 - fu) + C[r0 + 1, c0 + 1] * fu
+    return a * (1 - fv) + b * fv
+
+
+@nb.njit(cache=True)
+def line_of_sight(C, x0, z0, cs, ax, az, bx, bz, thr):  # type: ignore[no-untyped-def]
+    """True when the clearance along segment a→b stays ``>= thr`` (sphere tracing)."""
+    dx, dz = bx - ax, bz - az
+    length = math.sqrt(dx * dx + dz * dz)
+    if length < 1e-12:
+        return bilinear(C, x0, z0, cs, ax, az) >= thr
+    ux, uz = dx / length, dz / length
+    hmin = 0.5 * cs
+    t = 0.0
+    while True:
+        v = bilinear(C, x0, z0, cs, ax + ux * t, az + uz * t) - thr
+        if v < 0.0:
+            return False
+        if t >= length:
+            return True
+        t = min(length, t + max(v / _LIP, hmin))
+
+
+@nb.njit(cache=True)
+def _tangent(pos, prv, nxt, i, qx, qz):  # type: ignore[no-untyped-def]
+    """Is the line from node ``i`` towards q tangent to the boundary at ``i``?"""
+    vx, vz = pos[i, 0], pos[i, 1]
+    dx, dz = qx - vx, qz - vz
+    s1 = dx * (prv[i, 1] - vz) - dz * (prv[i, 0] - vx)
+    s2 = dx * (nxt[i, 1] - vz) - dz * (nxt[i, 0] - vx)
+    return s1 * s2 >= -1e-12
+
+
+@nb.njit(cache=True)
+def build_edges(pos, prv, nxt, isl, C, x0, z0, cs, thr):  # type: ignore[no-untyped-def]
+    """Bitangent, mutually visible node pairs ``(i, j)`` (i < j) of the same island."""
+    n = len(pos)
+    cap = max(16, 8 * n)
+    out = np.empty((cap, 2), np.int64)
+    m = 0
+    for i in range(n):
+        for j in range(i + 1, n):
+            if isl[i] != isl[j]:
+                continue
+            if not _tangent(pos, prv, nxt, i, pos[j, 0], pos[j, 1]):
+                continue
+            if not _tangent(pos, prv, nxt, j, pos[i, 0], pos[i, 1]):
+                continue
+            if not line_of_sight(C, x0, z0, cs, pos[i, 0], pos[i, 1], pos[j, 0], pos[j, 1], thr):
+                continue
+            if m == cap:
+                bigger = np.empty((2 * cap, 2), np.int64)
+                bigger[:m] = out[:m]
+                out = bigger
+                cap *= 2
+            out[m, 0] = i
+            out[m, 1] = j
+            m += 1
+    return out[:m]
+
+
+@nb.njit(cache=True)
+def _h(x, z, goals):  # type: ignore[no-untyped-def]
+    best = np.inf
+    for k in range(len(goals)):
+        d = math.hypot(goals[k, 0] - x, goals[k, 1] - z)
+        if d < best:
+            best = d
+    return best
+
+
+@nb.njit(cache=True)
+def astar(pos, prv, nxt, isl, indptr, indices, weights, C, x0, z0, cs, thr,  # type: ignore[no-untyped-def]
+          sx, sz, island, goals):
+    """Shortest free polyline from s to the nearest of ``goals`` (K, 2).
+
+    Returns ``(length, goal_index, nodes)``: ``nodes`` lists the path from start to goal,
+    with ``-1`` for the start, ``-2 - k`` for goal ``k`` and node ids in between.
+    ``length`` is ``inf`` (goal ``-1``) when no goal is reachable.
+    """
+    n = len(pos)
+    k_goals = len(goals)
+    total = n + 1 + k_goals
+    start = n
+    closed = np.zeros(total, np.bool_)
+    parent = np.full(total, -1, np.int64)
+    px = np.empty(total)
+    pz = np.empty(total)
+    px[:n] = pos[:, 0]
+    pz[:n] = pos[:, 1]
+    px[start], pz[start] = sx, sz
+    for k in range(k_goals):
+        px[n + 1 + k], pz[n + 1 + k] = goals[k, 0], goals[k, 1]
+    heap = [(0.0, 0.0, 0, 0, 0)]
+    heap.pop()
+    for k in range(k_goals):
+        d = math.hypot(goals[k, 0] - sx, goals[k, 1] - sz)
+        heapq.heappush(heap, (d, d, n + 1 + k, start, 0))
+    for i in range(n):
+        if isl[i] != island or not _tangent(pos, prv, nxt, i, sx, sz):
+            continue
+        g = math.hypot(pos[i, 0] - sx, pos[i, 1] - sz)
+        heapq.heappush(heap, (g + _h(pos[i, 0], pos[i, 1], goals), g, i, start, 0))
+    closed[start] = True
+    found = -1
+    length = np.inf
+    while len(heap) > 0:
+        _f, g, node, par, verified = heapq.heappop(heap)
+        if closed[node]:
+            continue
+        if verified == 0 and not line_of_sight(C, x0, z0, cs, px[par], pz[par], px[node],
+                                               pz[node], thr):
+            continue
+        closed[node] = True
+        parent[node] = par
+        if node > n:
+            found = node
+            length = g
+            break
+        ux, uz = px[node], pz[node]
+        for e in range(indptr[node], indptr[node + 1]):
+            w = indices[e]
+            if not closed[w]:
+                g2 = g + weights[e]
+                heapq.heappush(heap, (g2 + _h(px[w], pz[w], goals), g2, w, node, 1))
+        for k in range(k_goals):
+            gi = n + 1 + k
+            if closed[gi] or not _tangent(pos, prv, nxt, node, goals[k, 0], goals[k, 1]):
+                continue
+            g2 = g + math.hypot(goals[k, 0] - ux, goals[k, 1] - uz)
+            heapq.heappush(heap, (g2, g2, gi, node, 0))
+    if found < 0:
+        return np.inf, -1, np.empty(0, np.int64)
+    count = 0
+    cur = found
+    while cur != -1:
+        count += 1
+        cur = parent[cur] if cur != start else -1
+    nodes = np.empty(count, np.int64)
+    cur = found
+    for i in range(count - 1, -1, -1):
+        if cur == start:
+            nodes[i] = -1
+        elif cur > n:
+            nodes[i] = -2 - (cur - n - 1)
+        else:
+            nodes[i] = cur
+        cur = parent[cur] if cur != start else -1
+    return length, found - n - 1, nodes
