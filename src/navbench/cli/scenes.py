@@ -30,9 +30,31 @@ def _indoor(seed: int, rooms: tuple[int, int] | None) -> tuple[Scene, dict[str, 
     return generate_house(seed, None, settings), settings.to_dict(), GENERATOR_VERSION
 
 
+def _outdoor(seed: int, rooms: tuple[int, int] | None) -> tuple[Scene, dict[str, Any], str]:
+    from navbench.scene.procgen.outdoor import GENERATOR_VERSION, OutdoorSettings, generate_city
+
+    scene = generate_city(seed, OutdoorSettings())
+    return scene, scene.meta["settings"], GENERATOR_VERSION
+
+
+def _hybrid(seed: int, rooms: tuple[int, int] | None) -> tuple[Scene, dict[str, Any], str]:
+    from navbench.rng import derive
+    from navbench.scene.procgen.hybrid import GENERATOR_VERSION, HybridSettings, generate_hybrid
+
+    settings = HybridSettings()
+    if rooms:
+        n = int(derive(seed, "hybrid-rooms").integers(rooms[0], rooms[1] + 1))
+        settings = HybridSettings(n_rooms=n)
+    scene = generate_hybrid(seed, settings)
+    return scene, {"n_rooms": settings.n_rooms, "radius": settings.radius,
+                   "city": scene.meta["settings"]}, GENERATOR_VERSION
+
+
 #: kind → ``builder(scene_seed, rooms_range) -> (scene, parameters, generator_version)``.
 GENERATORS: dict[str, Callable[[int, tuple[int, int] | None], tuple[Scene, dict[str, Any], str]]] = {
     "indoor": _indoor,
+    "outdoor": _outdoor,
+    "hybrid": _hybrid,
 }
 
 

@@ -29,6 +29,9 @@ from navbench.scene.procgen.urban import SIDEWALK_Y, Rect
 PREFIX = "h_"
 
 
+#: Bumped whenever the same seed would give a different scene.
+GENERATOR_VERSION = "hybrid/1"
+
 @dataclass(frozen=True)
 class HybridSettings:
     """Parameters of :func:`generate_hybrid` (metres).
@@ -259,6 +262,7 @@ def generate_hybrid(seed: int, settings: HybridSettings | None = None, scene_id:
     populate(plan, focus=(ax, az, cfg.radius), exclude=exclude)
     meta = {
         "generator": "navbench.scene.procgen.hybrid",
+        "hybrid_version": GENERATOR_VERSION,
         "house_id": house.id,
         "exit_portal": exit_p.id,
         "indoor_anchor": [float(v) for v in exit_p.center],

@@ -46,6 +46,8 @@ from navbench.scene.procgen.urban import (
     slab,
 )
 
+#: Bumped whenever the same seed would give a different city.
+GENERATOR_VERSION = "outdoor/1"
 
 @dataclass(frozen=True)
 class OutdoorSettings:
@@ -243,6 +245,7 @@ def assemble(plan: CityPlan, scene_id: str, kind: str = "outdoor", rooms: tuple 
     surfaces += plan.extra_surfaces
     m = {
         "generator": "navbench.scene.procgen.outdoor",
+        "version": GENERATOR_VERSION,
         "seed": plan.seed,
         "settings": _jsonable(dataclasses.asdict(plan.settings)),
         "bounds": list(plan.layout.bounds),
