@@ -19,6 +19,7 @@ from navbench.cli import (  # noqa: F401  (each module registers its commands)
     instructions,
     nav,
     outdoor,
+    report,
     scenes,
     score,
     sim,

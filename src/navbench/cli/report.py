@@ -1,0 +1,59 @@
+"""CLI command ``navbench report RUN [RUN ...] -o DIR`` (tables, figures, self-contained HTML)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from navbench.cli._app import app
+
+
+@app.command("report")
+def report_cmd(
+    runs: Annotated[list[Path], typer.Argument(help="Run folders (holding results.sqlite) or .sqlite files.")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="Output folder.")] = Path("report"),
+    dataset: Annotated[
+        Path | None,
+        typer.Option(help="Dataset folder (SPLIT/SPLIT.json.gz and scenes/): episode fields, "
+                          "goals, reference paths and scenes for BEV maps."),
+    ] = None,
+    split: Annotated[str, typer.Option(help="Split of --dataset.")] = "val",
+    episodes: Annotated[
+        Path | None, typer.Option(help="Episodes file (VLN-CE R2R .json.gz); overrides --dataset/--split.")
+    ] = None,
+    scenes: Annotated[
+        list[Path] | None, typer.Option(help="Extra folder to look for scenes in (repeatable).")
+    ] = None,
+    oracle: Annotated[
+        str | None, typer.Option(help="Name of the oracle run for the gap table [default: the only run named *oracle*].")
+    ] = None,
+    max_bev: Annotated[int, typer.Option(help="At most this many BEV maps.", min=0)] = 6,
+    title: Annotated[str, typer.Option(help="Report title.")] = "navbench report",
+) -> None:
+    """Write OUT/report.html (self-contained), OUT/report.md, OUT/tables/*.md|csv and
+    OUT/figures/*.png: CondVLN Tables 2–3, NavVerse task × scene, safety, termination,
+    indoor-to-outdoor stages, difficulty tertiles, branch confusion and the oracle gap.
+    """
+    from rich.progress import Progress, SpinnerColumn, TextColumn
+
+    from navbench.errors import ConfigError
+    from navbench.report.build import build_report
+
+    ep_file = episodes
+    roots = list(scenes or [])
+    if dataset is not None:
+        if ep_file is None:
+            ep_file = dataset / split / f"{split}.json.gz"
+        roots.insert(0, dataset)
+    if ep_file is not None and not ep_file.is_file():
+        raise ConfigError(f"{ep_file}: episodes file not found (--episodes / --dataset --split)")
+    if ep_file is not None:
+        roots.append(ep_file.parent.parent)
+    with Progress(SpinnerColumn(), TextColumn("{task.description}"), transient=True) as bar:
+        task = bar.add_task("reading runs")
+        html = build_report(runs, out, episodes_file=ep_file, scene_roots=roots, oracle=oracle,
+                            title=title, max_bev=max_bev,
+                            progress=lambda msg: bar.update(task, description=msg))
+    typer.echo(f"wrote {html} (tables in {out / 'tables'}, figures in {out / 'figures'})")

@@ -1,0 +1,272 @@
+"""Build a report folder from evaluation runs (or from plain rows).
+
+``OUT/report.html`` (self-contained), ``OUT/report.md`` (every table), ``OUT/tables/<key>.md``
+and ``.csv``, ``OUT/figures/<key>.png``. Same inputs → byte-identical files.
+
+Rows are the metric dicts of :mod:`navbench.metrics` merged with episode fields (see
+:mod:`navbench.report.tables`). :func:`build_report` reads them from run folders through
+:class:`navbench.eval.ResultsDB`; episode fields missing from the database are filled from the
+episodes file, and indoor-to-outdoor stage fields are derived from the scene and the trajectory
+when the rows lack them.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from navbench.episodes import Episode, read_r2r
+from navbench.errors import ConfigError
+from navbench.io import atomic_write_bytes, atomic_write_text
+from navbench.metrics import EpisodeFacts
+from navbench.metrics.efficiency import coverage_efficiency
+from navbench.report.figures import BevEpisode, bar_charts, bev_map, success_vs_length
+from navbench.report.html import FigureImage, render_html, table_markdown, write_tables
+from navbench.report.tables import RowsByRun, all_tables
+from navbench.scene.io import load as load_scene
+from navbench.scene.model import Scene
+from navbench.scene.stages import classify_positions, first_outdoor_index
+
+log = logging.getLogger(__name__)
+Row = dict[str, Any]
+Trajectories = Mapping[str, Mapping[str, np.ndarray]]
+_SCALARS = (str, int, float, bool)
+
+
+def with_episode_fields(rows: Sequence[Row], episodes: Mapping[str, Episode]) -> list[Row]:
+    """Rows completed with the grouping fields of their episode (row values win)."""
+    out = []
+    for r in rows:
+        ep = episodes.get(str(r.get("episode_id")))
+        if ep is None:
+            out.append(dict(r))
+            continue
+        f = EpisodeFacts.from_episode(ep).fields
+        out.append({**{k: v for k, v in f.items() if v is not None}, **{k: v for k, v in r.items()
+                                                                        if v is not None or k not in f}})
+    return out
+
+
+def stage_fields(scene: Scene, positions: np.ndarray, row: Mapping[str, Any]) -> dict[str, Any]:
+    """Indoor-to-outdoor stage fields of one trajectory in a scene with rooms.
+
+    ``reached_outdoor`` (went from a room to outside), ``ce_before_exit`` / ``ce_after_exit``
+    (coverage efficiency of the positions up to / from the exit step, cells per metre) and
+    ``post_exit_failure`` (the termination label when the episode failed after the exit).
+    Empty when the trajectory did not start indoors.
+    """
+    p = np.asarray(positions, dtype=float).reshape(-1, 3)
+    labels = classify_positions(scene, p)
+    if not len(labels) or labels[0] != "indoor":
+        return {}
+    i = first_outdoor_index(labels)
+    out: dict[str, Any] = {"reached_outdoor": i is not None,
+                           "ce_before_exit": coverage_efficiency(p if i is None else p[: i + 1])}
+    if i is not None:
+        out["ce_after_exit"] = coverage_efficiency(p[i:])
+        if not row.get("success"):
+            out["post_exit_failure"] = str(row.get("termination") or row.get("label") or "n/a")
+    return out
+
+
+def _bev_episodes(rows_by_run: RowsByRun, scenes: Mapping[str, Scene], trajectories: Trajectories,
+                  episodes: Mapping[str, Episode], limit: int) -> list[BevEpisode]:
+    """Up to ``limit`` episodes with a scene and at least one trajectory; episodes where some run
+    ended at another branch's goal come first, then natural episode-id order."""
+    from navbench.eval.records import natural_key
+
+    outcomes: dict[str, dict[str, str]] = {}
+    for run, rows in rows_by_run.items():
+        for r in rows:
+            eid = str(r.get("episode_id"))
+            if eid in episodes and eid in trajectories.get(run, {}):
+                outcomes.setdefault(eid, {})[run] = str(r.get("branch_outcome") or "")
+    cands = [e for e in outcomes if _scene_for(episodes[e], scenes) is not None]
+    cands.sort(key=lambda e: ("other_branch" not in outcomes[e].values(), natural_key(e)))
+    out = []
+    for eid in cands[:limit]:
+        ep = episodes[eid]
+        facts = EpisodeFacts.from_episode(ep)
+        scene = _scene_for(ep, scenes)
+        assert scene is not None
+        out.append(BevEpisode(
+            scene, eid, facts.start_position, facts.goal_positions, facts.branch_goals,
+            facts.reference_path, facts.subgoals,
+            {run: trajectories[run][eid] for run in rows_by_run if eid in trajectories.get(run, {})},
+            outcomes[eid]))
+    return out
+
+
+def _scene_for(ep: Episode, scenes: Mapping[str, Scene]) -> Scene | None:
+    sid = ep.scene_id
+    for k in (sid, Path(sid).stem, Path(sid).parent.name, ep.navbench.get("scene")):
+        if k and k in scenes:
+            return scenes[k]
+    return None
+
+
+def build_report_from_rows(
+    rows_by_run: RowsByRun,
+    out: str | Path,
+    scenes: Mapping[str, Scene] | None = None,
+    trajectories: Trajectories | None = None,
+    *,
+    episodes: Mapping[str, Episode] | Sequence[Episode] | None = None,
+    oracle: str | None = None,
+    title: str = "navbench report",
+    max_bev: int = 6,
+    meta: Mapping[str, str] | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> Path:
+    """Write the report folder ``out`` from rows; returns the path of ``report.html``.
+
+    Args:
+        rows_by_run: run name → per-episode rows (metrics + episode fields).
+        out: output folder (created).
+        scenes: scene id → Scene, for BEV maps and stage fields.
+        trajectories: run name → episode id → positions ``(T, 3)`` (m, world frame).
+        episodes: the episodes (for fields missing from rows, goals and reference paths).
+        oracle: name of the oracle run for the gap table (default: the only '*oracle*' run).
+        title: report title.
+        max_bev: at most this many BEV maps.
+        meta: extra key/value lines shown at the top of the HTML report.
+        progress: called with a short message before each step.
+    """
+    step = progress or (lambda _msg: None)
+    out = Path(out)
+    if not rows_by_run:
+        raise ConfigError("report: no run given")
+    eps: dict[str, Episode] = {}
+    if episodes is not None:
+        seq = episodes.values() if isinstance(episodes, Mapping) else episodes
+        eps = {str(e.episode_id): e for e in seq}
+    scenes = scenes or {}
+    trajectories = trajectories or {}
+    rows: dict[str, list[Row]] = {}
+    for run, rs in rows_by_run.items():
+        full = with_episode_fields(rs, eps) if eps else [dict(r) for r in rs]
+        for r in full:
+            eid = str(r.get("episode_id"))
+            pos = trajectories.get(run, {}).get(eid)
+            ep = eps.get(eid)
+            scene = _scene_for(ep, scenes) if ep is not None else scenes.get(str(r.get("scene_id")))
+            if pos is not None and scene is not None and scene.rooms and scene.kind == "hybrid" \
+                    and r.get("reached_outdoor") is None:
+                r.update({k: v for k, v in stage_fields(scene, pos, r).items() if r.get(k) is None})
+        rows[run] = full
+    step("tables")
+    tables = all_tables(rows, oracle)
+    write_tables(tables, out / "tables")
+    md = [f"# {title}", "", "Cells: value (n episodes); rates in %.", ""]
+    atomic_write_text(out / "report.md", "\n".join(md + [table_markdown(t) for t in tables]))
+    step("figures")
+    figs: list[FigureImage] = [f for f in (bar_charts(rows), success_vs_length(rows)) if f]
+    for bev in _bev_episodes(rows, scenes, trajectories, eps, max_bev):
+        step(f"BEV map of episode {bev.episode_id}")
+        figs.append(bev_map(bev))
+    for f in figs:
+        atomic_write_bytes(out / "figures" / f"{f.key}.png", f.png)
+    info = {"runs": ", ".join(f"{k} ({len(v)} episodes)" for k, v in rows.items()), **(meta or {})}
+    return atomic_write_text(out / "report.html", render_html(title, tables, figs, info))
+
+
+def _positions(arrays: Mapping[str, np.ndarray]) -> np.ndarray | None:
+    for k in ("positions", "position", "poses", "pose"):
+        if k in arrays:
+            a = np.asarray(arrays[k], dtype=float)
+            if a.ndim == 2 and a.shape[1] >= 3:
+                return a[:, :3]
+    return None
+
+
+def _flat_extra(extra: Mapping[str, Any]) -> dict[str, Any]:
+    """Scalar fields of ``extra``, of ``extra['fields']`` / ``extra['navbench']`` and of
+    ``extra['info']['navbench']`` (outer keys win)."""
+    out: dict[str, Any] = {}
+    info = extra.get("info")
+    for d in (info.get("navbench") if isinstance(info, Mapping) else None,
+              extra.get("navbench"), extra.get("fields"), extra):
+        if isinstance(d, Mapping):
+            out.update({k: v for k, v in d.items() if isinstance(v, _SCALARS)})
+    return out
+
+
+def read_runs(runs: Sequence[str | Path]) -> tuple[dict[str, list[Row]], dict[str, dict[str, np.ndarray]]]:
+    """Rows and trajectory positions of every run in the given run folders (or .sqlite files).
+
+    A run is named by its agent; when two runs share an agent the run id is appended.
+    """
+    from navbench.eval import ResultsDB
+
+    found: list[tuple[str, str, list[Row], dict[str, np.ndarray]]] = []
+    for path in runs:
+        with ResultsDB(path, create=False) as db:
+            for run in db.runs():
+                rows, traj = [], {}
+                for r in db.rows(run["run_id"]):
+                    row = {**_flat_extra(r["extra"]), **r["metrics"]}
+                    row.update(episode_id=r["episode_id"], scene_id=r["scene_id"], label=r["label"],
+                               run_id=run["run_id"])
+                    rows.append(row)
+                    arrays = db.trajectory(run["run_id"], r["episode_id"])
+                    pos = None if arrays is None else _positions(arrays)
+                    if pos is not None:
+                        traj[r["episode_id"]] = pos
+                found.append((run["agent"], run["run_id"], rows, traj))
+    if not found:
+        raise ConfigError(f"report: no run in {', '.join(str(p) for p in runs)}")
+    agents = [a for a, *_ in found]
+    rows_by_run, traj_by_run = {}, {}
+    for agent, rid, rows, traj in found:
+        name = agent if agents.count(agent) == 1 else f"{agent} ({rid})"
+        rows_by_run[name], traj_by_run[name] = rows, traj
+    return rows_by_run, traj_by_run
+
+
+def load_scenes_for(episodes: Sequence[Episode], roots: Sequence[Path]) -> dict[str, Scene]:
+    """Scenes of the episodes found under ``roots`` (``ROOT/<scene_id>``,
+    ``ROOT/scenes/<name>/scene.json``, ``ROOT/<name>/scene.json`` or ``ROOT/<name>.json``)."""
+    out: dict[str, Scene] = {}
+    for sid in sorted({e.scene_id for e in episodes}):
+        names = {Path(sid).stem, Path(sid).parent.name} - {"", "."}
+        cands = [root / sid for root in roots] + [
+            p for root in roots for n in sorted(names)
+            for p in (root / "scenes" / n / "scene.json", root / n / "scene.json", root / f"{n}.json")]
+        hit = next((p for p in cands if p.is_file()), None)
+        if hit is None:
+            log.warning("scene %s not found under %s: no BEV map or stage fields", sid, roots)
+            continue
+        out[sid] = load_scene(hit)
+    return out
+
+
+def build_report(
+    runs: Sequence[str | Path],
+    out: str | Path,
+    *,
+    episodes_file: str | Path | None = None,
+    scene_roots: Sequence[str | Path] = (),
+    oracle: str | None = None,
+    title: str = "navbench report",
+    max_bev: int = 6,
+    progress: Callable[[str], None] | None = None,
+) -> Path:
+    """Report of the runs in ``runs`` (run folders or ``.sqlite`` files) into ``out``.
+
+    ``episodes_file`` (VLN-CE R2R ``.json.gz``) supplies episode fields, goals and reference
+    paths; scenes are looked up under ``scene_roots`` (see :func:`load_scenes_for`).
+    Returns the path of ``report.html``.
+    """
+    rows_by_run, traj = read_runs(runs)
+    eps = read_r2r(episodes_file) if episodes_file is not None else []
+    roots = [Path(r) for r in scene_roots]
+    scenes = load_scenes_for(eps, roots) if eps and roots else {}
+    meta = {"run folders": ", ".join(str(r) for r in runs)}
+    if episodes_file is not None:
+        meta["episodes"] = str(episodes_file)
+    return build_report_from_rows(rows_by_run, out, scenes, traj, episodes=eps, oracle=oracle,
+                                  title=title, max_bev=max_bev, meta=meta, progress=progress)
