@@ -1,3 +1,70 @@
 """CLI commands of this area (registered on the groups of :mod:`navbench.cli._app`)."""
 
 from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from navbench.cli._app import dataset_app
+
+
+@dataset_app.command("build")
+def build_cmd(
+    scenes: Annotated[Path, typer.Option("--scenes", help="Directory of scene.json files (searched recursively).")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="Output dataset directory.")],
+    tasks: Annotated[str, typer.Option("--tasks", help="Comma list of conditional,objectnav,placenav.")] = "conditional",
+    split_by_scene: Annotated[str, typer.Option("--split-by-scene", help="Scene-disjoint splits NAME=FRACTION,...")] = "train=0.8,eval=0.2",
+    seed: Annotated[int, typer.Option("--seed", help="Master seed (same seed -> identical files).")] = 0,
+    episodes_per_scene: Annotated[int, typer.Option("--episodes-per-scene", "-n", help="Episodes drawn per scene and task.")] = 100,
+    categories: Annotated[str | None, typer.Option("--categories", help="Conditional categories (comma list; default all).")] = None,
+    start_facing: Annotated[str, typer.Option("--start-facing", help="random or path.")] = "random",
+    success_distance: Annotated[float | None, typer.Option("--success-distance", help="Conditional τ in m (default 0.5 single-room / 1.0).")] = None,
+    workers: Annotated[int, typer.Option("--workers", "-j", help="Worker processes.")] = 1,
+    force: Annotated[bool, typer.Option("--force", help="Replace a non-empty output directory.")] = False,
+) -> None:
+    """Generate episodes for every scene and write a VLN-CE / habitat dataset directory."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from navbench.episodes.conditional import ConditionalEpisodeSettings
+    from navbench.episodes.dataset import DatasetSettings, build_dataset
+
+    cats = tuple(c.strip() for c in categories.split(",") if c.strip()) if categories else None
+    settings = DatasetSettings(
+        episodes_per_scene=episodes_per_scene, categories=cats,
+        conditional=ConditionalEpisodeSettings(success_distance=success_distance, start_facing=start_facing),
+    )
+    task_list = [t.strip() for t in tasks.split(",") if t.strip()]
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                  TimeElapsedColumn(), transient=True) as prog:
+        bar = prog.add_task("scenes", total=None)
+        m = build_dataset(scenes, out, tasks=task_list, split=split_by_scene, seed=seed,
+                          workers=workers, settings=settings, overwrite=force,
+                          progress=lambda done, total: prog.update(bar, completed=done, total=total))
+    for task, per in m.counts.items():
+        typer.echo(f"{task}: " + ", ".join(f"{s}={c['total']}" for s, c in per.items()))
+    typer.echo(f"wrote {out}")
+
+
+@dataset_app.command("stats")
+def stats_cmd(
+    dataset: Annotated[Path, typer.Argument(help="Dataset directory (with manifest.json).")],
+) -> None:
+    """Print counts by task, category, depth, chain length and the path-length distribution."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from navbench.episodes.loader import load_dataset
+    from navbench.episodes.stats import dataset_tables
+
+    console = Console()
+    for name, rows in dataset_tables(load_dataset(dataset)).items():
+        if not rows:
+            continue
+        t = Table(title=name)
+        for col in rows[0]:
+            t.add_column(col, justify="right" if isinstance(rows[0][col], (int, float)) else "left")
+        for r in rows:
+            t.add_row(*("" if v is None else str(v) for v in r.values()))
+        console.print(t)

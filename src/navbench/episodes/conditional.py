@@ -1,0 +1,210 @@
+"""Conditional VLN episodes from conditional instructions (CondVLN §3.1.5, SPEC §4).
+
+For each :class:`~navbench.tasks.conditional.Instruction`: a start is sampled on the largest
+navmesh island; the reference path runs start → each subgoal's approach point → the goal's
+approach point (:mod:`navbench.episodes.approach`; approach points are navigable points within
+``approach_fraction × τ`` of the object's XZ footprint). ``geodesic_distance`` is the length of
+that path (through the subgoals; the direct start→goal distance is kept as
+``info.navbench.direct_geodesic_distance``). Instructions whose pathfinding fails are dropped
+and counted by reason. The oracle-linear copy differs only in ``instruction_text``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+import numpy as np
+
+from navbench.episodes.approach import Approach, join_legs, object_approach, path_through
+from navbench.episodes.model import Episode, Goal
+from navbench.errors import ConfigError
+from navbench.geometry import yaw_of_direction, yaw_to_quaternion
+from navbench.nav import NavMesh
+from navbench.rng import derive
+from navbench.scene.model import Scene
+from navbench.tasks.conditional import Instruction, program_to_dict
+
+_SCALAR_AXES = ("cross_room", "evidence_observability", "horizon")
+
+
+@dataclass(frozen=True)
+class ConditionalEpisodeSettings:
+    """Options of :func:`conditional_episodes`.
+
+    Attributes:
+        success_distance: τ (m); ``None`` = CondVLN's 0.5 for single-room scenes, 1.0 otherwise.
+        start_facing: ``"random"`` (uniform yaw) or ``"path"`` (faces the reference path).
+        min_start_distance: shortest allowed first leg (m); must exceed τ so no target is
+            reached at the start.
+        approach_fraction: approach points lie within this fraction of τ of the target (XZ).
+        start_tries: start samples per instruction before it is dropped.
+    """
+
+    success_distance: float | None = None
+    start_facing: str = "random"
+    min_start_distance: float = 1.0
+    approach_fraction: float = 0.8
+    start_tries: int = 8
+
+    def __post_init__(self) -> None:
+        if self.start_facing not in ("random", "path"):
+            raise ConfigError(f"start_facing: expected 'random' or 'path', got {self.start_facing!r}")
+        if self.success_distance is not None and not self.success_distance > 0:
+            raise ConfigError(f"success_distance: expected > 0 m, got {self.success_distance}")
+        if not 0 < self.approach_fraction <= 1:
+            raise ConfigError(f"approach_fraction: expected a value in (0, 1], got {self.approach_fraction}")
+        if self.start_tries < 1 or self.min_start_distance < 0:
+            raise ConfigError("start_tries: expected >= 1; min_start_distance: expected >= 0")
+
+
+def default_success_distance(scene: Scene) -> float:
+    """CondVLN τ: 0.5 m for single-room scenes, 1.0 m for multi-room ones."""
+    return 0.5 if len(scene.rooms) <= 1 else 1.0
+
+
+def scene_path(scene_id: str) -> str:
+    """Episode ``scene_id``: the scene file relative to the dataset root (habitat-style path)."""
+    return f"scenes/{scene_id}/scene.json"
+
+
+def path_yaw(path: np.ndarray, min_step: float = 0.1) -> float:
+    """Yaw (rad) facing from the path's first point to the first point ≥ ``min_step`` m away (XZ)."""
+    for p in path[1:]:
+        d = p - path[0]
+        if math.hypot(d[0], d[2]) >= min_step:
+            return yaw_of_direction(d[0], d[2])
+    return 0.0
+
+
+def _vec(p: np.ndarray) -> list[float]:
+    return [float(v) for v in p]
+
+
+def conditional_episodes(
+    scene: Scene,
+    navmesh: NavMesh,
+    instructions: Sequence[Instruction],
+    seed: int,
+    settings: ConditionalEpisodeSettings | None = None,
+) -> tuple[list[Episode], Counter[str]]:
+    """Episodes for ``instructions`` and the count of dropped ones by reason.
+
+    Episode ids are the instruction ids (``"{scene}:{k}"``); dataset writers renumber them.
+    Reasons: ``no_approach`` (a target has no navigable point within reach on the largest
+    island), ``no_path`` (no start on the largest island reaches the targets with a first leg
+    ≥ ``min_start_distance``), ``no_island`` (empty navmesh).
+    """
+    s = settings or ConditionalEpisodeSettings()
+    tau = s.success_distance if s.success_distance is not None else default_success_distance(scene)
+    objs = scene.object_index
+    dropped: Counter[str] = Counter()
+    out: list[Episode] = []
+    if not navmesh.islands:
+        dropped["no_island"] += len(instructions)
+        return out, dropped
+    cache: dict[str, Approach | None] = {}
+
+    def approach(oid: str) -> Approach | None:
+        if oid not in cache:
+            o = objs.get(oid)
+            cache[oid] = None if o is None else object_approach(navmesh, o, 0, s.approach_fraction * tau)
+        return cache[oid]
+
+    for ins in instructions:
+        ids = [*ins.subgoal_ids, ins.goal_id]
+        targets = [approach(i) for i in ids]
+        if any(t is None for t in targets):
+            dropped["no_approach"] += 1
+            continue
+        rng = derive(seed, scene.id, "conditional", ins.id)
+        legs = None
+        for _ in range(s.start_tries):
+            start = navmesh.sample_point(rng, island=0)
+            legs = path_through(navmesh, start, targets)  # type: ignore[arg-type]
+            if legs is not None and legs[0].length >= max(s.min_start_distance, tau):
+                break
+            legs = None
+        if legs is None:
+            dropped["no_path"] += 1
+            continue
+        path = join_legs(legs[0].points[0], legs)
+        yaw = path_yaw(path) if s.start_facing == "path" else float(rng.uniform(-math.pi, math.pi))
+        out.append(_episode(scene, navmesh, ins, path, legs, yaw, tau, approach))
+    return out, dropped
+
+
+def _episode(scene: Scene, navmesh: NavMesh, ins: Instruction, path: np.ndarray, legs: list,
+             yaw: float, tau: float, approach: Any) -> Episode:
+    objs = scene.object_index
+    start = path[0]
+    goal_obj = objs[ins.goal_id]
+    subgoals = [
+        {"position": _vec(leg.end), "object_id": oid, "label": objs[oid].label}
+        for oid, leg in zip(ins.subgoal_ids, legs[:-1], strict=True)
+    ]
+    branch_goals = []
+    for oid in ins.branch_goal_ids:
+        ap = approach(oid)
+        sp = navmesh.find_path(start, ap.points) if ap is not None else None
+        ok = sp is not None and sp.goal_index is not None and math.isfinite(sp.geodesic_distance)
+        pos = ap.points[sp.goal_index] if ok else np.asarray(objs[oid].center)  # type: ignore[union-attr,index]
+        branch_goals.append({"position": _vec(pos), "object_id": oid, "label": objs[oid].label,
+                             "reachable": bool(ok)})
+    direct = navmesh.geodesic_distance(start, approach(ins.goal_id).points)
+    start_room = scene.room_at(float(start[0]), float(start[2]), float(start[1]))
+    evaluated = ins.axes.get("evaluated", [])
+    cond_rooms = ins.axes.get("condition_rooms", {})
+    nb: dict[str, Any] = {
+        "task": "conditional",
+        "scene": scene.id,
+        "scene_kind": scene.kind,
+        "source": scene.source,
+        "success_distance": tau,
+        "instruction_id": ins.id,
+        "category": ins.category,
+        "depth": ins.depth,
+        "chain_length": ins.chain_length,
+        **{k: ins.axes[k] for k in _SCALAR_AXES if k in ins.axes},
+        "start_room": None if start_room is None else start_room.id,
+        "evidence_at_start": bool(start_room is not None
+                                  and any(cond_rooms.get(c) == start_room.id for c in evaluated)),
+        "goal_object_id": ins.goal_id,
+        "goal_label": goal_obj.label,
+        "direct_geodesic_distance": float(direct),
+        "program": program_to_dict(ins.program),
+        "truths": dict(ins.truths),
+        "branch_path": list(ins.branch_path),
+        "branch_index": ins.branch_index,
+        "n_branches": ins.n_branches,
+        "subgoals": subgoals,
+        "branch_goals": branch_goals,
+        "axes": dict(ins.axes),
+        "conditional_text": ins.text,
+        "oracle_text": ins.linear_text,
+    }
+    return Episode(
+        episode_id=ins.id,
+        scene_id=scene_path(scene.id),
+        start_position=tuple(_vec(start)),
+        start_rotation=tuple(yaw_to_quaternion(yaw)),
+        goals=(Goal(tuple(_vec(legs[-1].end)), tau, ins.goal_id),),
+        instruction_text=ins.text,
+        reference_path=tuple(tuple(_vec(p)) for p in path),
+        geodesic_distance=float(sum(leg.length for leg in legs)),
+        info={"navbench": nb},
+    )
+
+
+def oracle_linear(episodes: Sequence[Episode]) -> list[Episode]:
+    """The oracle-linear copy (CondVLN §4): only ``instruction_text`` changes (to ``oracle_text``)."""
+    out = []
+    for e in episodes:
+        text = e.navbench.get("oracle_text")
+        if not isinstance(text, str) or not text:
+            raise ConfigError(f"episode {e.episode_id}: info.navbench.oracle_text missing; not a conditional episode")
+        out.append(replace(e, instruction_text=text))
+    return out

@@ -1,0 +1,302 @@
+"""Build a navbench dataset directory (layout below), scene-disjoint splits, in parallel.
+
+Layout (``DATASET/``)::
+
+    manifest.json                          counts, dropped, splits, settings, seed, versions
+    scenes/<scene_id>/scene.json           the scenes (episode ``scene_id`` points here)
+    navmeshes/<scene_id>.npz               NavMesh.save
+    <task>/<split>/<split>.json.gz         VLN-CE R2R (conditional, conditional_oracle, route)
+    <task>/<split>/<split>_gt.json.gz      GT locations/actions (0.25 m / 15° follower)
+    objectnav|placenav/<split>/<split>.json.gz (+ content/<scene>.json.gz)   habitat ObjectNav
+
+Episode ids are renumbered ``0..n-1`` per file in (scene id, generation order) order; the
+generator's id is kept in ``info.navbench.source_id``. Same scenes, settings and seed →
+byte-identical directory (no timestamps; every file canonical and written atomically).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import shutil
+import tempfile
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from navbench import __version__
+from navbench.episodes.conditional import ConditionalEpisodeSettings
+from navbench.episodes.model import Episode
+from navbench.errors import ConfigError
+from navbench.rng import child_seed, derive
+from navbench.scene.model import Scene
+
+SCHEMA = "navbench.dataset/1"
+GENERATOR = f"navbench.dataset/{__version__}"
+TASKS = ("conditional", "objectnav", "placenav")  # route VLN: not implemented yet
+R2R_TASKS = ("conditional", "conditional_oracle", "route")
+GROUP_KEYS = ("category", "depth", "chain_length", "scene_kind", "object_category", "horizon",
+              "cross_room")
+
+
+@dataclass(frozen=True)
+class DatasetSettings:
+    """What :func:`build_dataset` generates per scene.
+
+    Attributes:
+        episodes_per_scene: instructions / episodes drawn per scene and task (before drops).
+        categories: conditional instruction categories (``None`` = all six).
+        conditional: conditional episode options (τ, start facing, ...).
+        gt_step, gt_turn_deg: the GT follower's forward step (m) and turn (°).
+        navmesh_preset: NavSettings preset per scene kind.
+    """
+
+    episodes_per_scene: int = 100
+    categories: tuple[str, ...] | None = None
+    conditional: ConditionalEpisodeSettings = field(default_factory=ConditionalEpisodeSettings)
+    gt_step: float = 0.25
+    gt_turn_deg: float = 15.0
+    navmesh_preset: dict[str, str] = field(default_factory=lambda: {
+        "indoor": "indoor", "outdoor": "outdoor", "hybrid": "outdoor"})
+
+    def __post_init__(self) -> None:
+        if self.episodes_per_scene < 0:
+            raise ConfigError(f"episodes_per_scene: expected >= 0, got {self.episodes_per_scene}")
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-able settings (recorded in the manifest)."""
+        return dataclasses.asdict(self)
+
+
+def parse_split(text: str) -> dict[str, float]:
+    """``"train=0.8,eval=0.2"`` → ``{"train": 0.8, "eval": 0.2}`` (fractions summing to 1)."""
+    out: dict[str, float] = {}
+    for part in text.split(","):
+        name, sep, frac = part.strip().partition("=")
+        try:
+            value = float(frac)
+        except ValueError:
+            value = -1.0
+        if not sep or not name.strip() or not 0 <= value <= 1 or name.strip() in out:
+            raise ConfigError(f"--split-by-scene: expected NAME=FRACTION,... (e.g. train=0.8,eval=0.2), got {text!r}")
+        out[name.strip()] = value
+    if abs(sum(out.values()) - 1.0) > 1e-6:
+        raise ConfigError(f"--split-by-scene: fractions must sum to 1, got {sum(out.values())}")
+    return out
+
+
+def assign_splits(scene_ids: Sequence[str], split: dict[str, float], seed: int) -> dict[str, list[str]]:
+    """Scene-disjoint splits: shuffle the sorted ids with ``seed``, cut by largest remainder."""
+    ids = sorted(scene_ids)
+    order = [ids[i] for i in derive(seed, "splits").permutation(len(ids))]
+    raw = {k: v * len(ids) for k, v in split.items()}
+    n = {k: int(v) for k, v in raw.items()}
+    for k in sorted(raw, key=lambda k: (-(raw[k] - n[k]), list(split).index(k)))[: len(ids) - sum(n.values())]:
+        n[k] += 1
+    out, i = {}, 0
+    for k in split:
+        out[k] = sorted(order[i: i + n[k]])
+        i += n[k]
+    return out
+
+
+def _load_scenes(scenes: str | Path | Iterable[Scene]) -> list[Scene]:
+    from navbench.scene.io import load
+
+    if isinstance(scenes, (str, Path)):
+        root = Path(scenes)
+        if not root.is_dir():
+            raise ConfigError(f"--scenes: expected a directory of scene.json files, got {root}")
+        files = sorted(root.rglob("scene.json")) or sorted(
+            p for p in root.glob("*.json") if p.name != "index.json")
+        if not files:
+            raise ConfigError(f"--scenes {root}: no scene.json found")
+        out = [load(f) for f in files]
+    else:
+        out = list(scenes)
+    ids = [s.id for s in out]
+    dup = sorted(k for k, v in Counter(ids).items() if v > 1)
+    if dup:
+        raise ConfigError(f"scenes: duplicate scene ids {dup}")
+    return sorted(out, key=lambda s: s.id)
+
+
+# --------------------------------------------------------------------- per-scene work
+
+@dataclass
+class SceneResult:
+    """Episodes (with GT) of one scene per task, and drop counts per task and reason."""
+
+    scene_id: str
+    episodes: dict[str, list[tuple[Episode, dict[str, Any] | None]]]
+    dropped: dict[str, dict[str, int]]
+
+
+def _with_gt(eps: list[Episode], s: DatasetSettings, drop: Counter[str]
+             ) -> list[tuple[Episode, dict[str, Any] | None]]:
+    from navbench.episodes.gt import follow_path
+    from navbench.geometry import quaternion_to_yaw
+
+    out = []
+    for e in eps:
+        try:
+            gt = follow_path(e.reference_path, quaternion_to_yaw(e.start_rotation),
+                             step=s.gt_step, turn_deg=s.gt_turn_deg)
+        except ValueError:
+            drop["gt_follower"] += 1
+            continue
+        out.append((e, gt))
+    return out
+
+
+def _conditional(scene: Scene, nm: Any, seed: int, s: DatasetSettings, drop: Counter[str]
+                 ) -> list[Episode]:
+    from navbench.episodes.conditional import conditional_episodes
+    from navbench.tasks.conditional import SamplingError, generate_instructions
+
+    try:
+        ins = generate_instructions(scene, s.episodes_per_scene, child_seed(seed, "instructions"),
+                                    categories=s.categories)
+    except SamplingError:
+        drop["scene_unsupported"] += s.episodes_per_scene
+        return []
+    eps, d = conditional_episodes(scene, nm, ins, seed, s.conditional)
+    drop.update(d)
+    return eps
+
+
+def _goal_task(task: str) -> Callable[[Scene, Any, int, DatasetSettings, Counter[str]], list[Episode]]:
+    def run(scene: Scene, nm: Any, seed: int, s: DatasetSettings, drop: Counter[str]) -> list[Episode]:
+        from navbench.episodes import goal_tasks
+
+        return goal_tasks.goal_episodes(task, scene, nm, seed, s.episodes_per_scene, drop)
+    return run
+
+
+_BUILDERS = {"conditional": _conditional, "objectnav": _goal_task("objectnav"),
+             "placenav": _goal_task("placenav")}
+
+
+def build_scene(scene: Scene, tasks: Sequence[str], seed: int, settings: DatasetSettings,
+                navmesh_out: str | None = None) -> SceneResult:
+    """Navmesh + episodes of every task for one scene (the process-pool unit of work)."""
+    from navbench.nav import NavMesh, NavSettings
+
+    preset = settings.navmesh_preset.get(scene.kind, "indoor")
+    nm = NavMesh.build(scene, NavSettings.preset(preset))
+    if navmesh_out is not None:
+        nm.save(navmesh_out)
+    eps: dict[str, list[tuple[Episode, dict[str, Any] | None]]] = {}
+    dropped: dict[str, dict[str, int]] = {}
+    for task in tasks:
+        drop: Counter[str] = Counter()
+        made = _BUILDERS[task](scene, nm, child_seed(seed, scene.id, task), settings, drop)
+        if task in R2R_TASKS:
+            eps[task] = _with_gt(made, settings, drop)
+        else:
+            eps[task] = [(e, None) for e in made]
+        dropped[task] = dict(sorted(drop.items()))
+    return SceneResult(scene.id, eps, dropped)
+
+
+def _job(args: tuple[Scene, tuple[str, ...], int, DatasetSettings, str]) -> SceneResult:
+    return build_scene(*args)
+
+
+# --------------------------------------------------------------------- build
+
+def build_dataset(
+    scenes: str | Path | Iterable[Scene],
+    out: str | Path,
+    tasks: Sequence[str] = ("conditional",),
+    split: dict[str, float] | str = "train=0.8,eval=0.2",
+    seed: int = 0,
+    workers: int = 1,
+    settings: DatasetSettings | None = None,
+    *,
+    overwrite: bool = False,
+    progress: Callable[[int, int], None] | None = None,
+) -> Any:
+    """Generate a dataset directory (see the module docstring) and return its :class:`Manifest`.
+
+    Args:
+        scenes: a directory of ``scene.json`` files (searched recursively) or Scene objects.
+        out: output directory; built in a temporary sibling and renamed at the end.
+        tasks: any of :data:`TASKS` (``conditional`` also writes ``conditional_oracle``).
+        split: split fractions by scene (dict or ``"train=0.8,eval=0.2"``).
+        seed: master seed.
+        workers: processes (1 = in this process).
+        overwrite: replace an existing non-empty ``out``.
+        progress: called as ``progress(done_scenes, total_scenes)``.
+    """
+    from navbench.episodes.writer import write_dataset
+
+    s = settings or DatasetSettings()
+    bad = [t for t in tasks if t not in TASKS]
+    if bad or not tasks:
+        raise ConfigError(f"--tasks: expected some of {list(TASKS)}, got {list(tasks)}")
+    tasks = tuple(t for t in TASKS if t in tasks)
+    fractions = parse_split(split) if isinstance(split, str) else dict(split)
+    out = Path(out)
+    if out.exists() and any(out.iterdir()) and not overwrite:
+        raise ConfigError(f"--out {out}: directory exists and is not empty (use --force to replace it)")
+    scene_list = _load_scenes(scenes)
+    splits = assign_splits([sc.id for sc in scene_list], fractions, seed)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
+    try:
+        (tmp / "navmeshes").mkdir()
+        jobs = [(sc, tasks, seed, s, str(tmp / "navmeshes" / f"{sc.id}.npz")) for sc in scene_list]
+        results: list[SceneResult] = []
+        if workers <= 1 or len(jobs) <= 1:
+            for i, j in enumerate(jobs):
+                results.append(_job(j))
+                if progress:
+                    progress(i + 1, len(jobs))
+        else:
+            with ProcessPoolExecutor(max_workers=workers) as ex:
+                for i, r in enumerate(ex.map(_job, jobs, chunksize=1)):
+                    results.append(r)
+                    if progress:
+                        progress(i + 1, len(jobs))
+        manifest = write_dataset(tmp, scene_list, results, tasks, splits, seed, s, fractions)
+        if out.exists():
+            shutil.rmtree(out)
+        os.replace(tmp, out)
+        os.chmod(out, 0o755)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return manifest
+
+
+def renumber(eps: Sequence[tuple[Episode, dict[str, Any] | None]]
+             ) -> list[tuple[Episode, dict[str, Any] | None]]:
+    """Ids ``0..n-1`` (also ``trajectory_id``); the old id goes to ``info.navbench.source_id``."""
+    out = []
+    for i, (e, gt) in enumerate(eps):
+        info = dict(e.info)
+        info["navbench"] = {**e.navbench, "source_id": e.episode_id}
+        out.append((replace(e, episode_id=str(i), trajectory_id=i, info=info), gt))
+    return out
+
+
+def group_counts(eps: Sequence[Episode]) -> dict[str, Any]:
+    """Counts by the grouping keys of ``info.navbench`` present in the episodes."""
+    out: dict[str, Any] = {"total": len(eps)}
+    for k in GROUP_KEYS:
+        vals = [e.navbench.get(k, e.object_category if k == "object_category" else None) for e in eps]
+        c = Counter(str(v).lower() if isinstance(v, bool) else str(v) for v in vals if v is not None)
+        if c:
+            out[f"by_{k}"] = dict(sorted(c.items()))
+    lengths = np.array([e.geodesic_distance for e in eps], float)
+    if len(lengths):
+        q = np.quantile(lengths, [0.0, 0.25, 0.5, 0.75, 1.0])
+        out["geodesic_distance"] = {"mean": round(float(lengths.mean()), 4),
+                                    **{n: round(float(v), 4) for n, v in zip(("min", "q25", "median", "q75", "max"), q, strict=True)}}
+    return out

@@ -1,0 +1,96 @@
+"""ObjectNav and PlaceNav episodes (NavVerse App. 8.1, SPEC §7).
+
+Per episode: a goal category drawn uniformly among the scene's categories; a start sampled on
+the largest navmesh island; a shortest path to the approach points
+(:mod:`navbench.episodes.approach`, within 1 m of the footprint) of every instance of the
+category; instances with 5 ≤ L ≤ 50 m are kept as goals (none kept → retry, then drop).
+The start yaw faces the next waypoint of the closest kept instance's path ± U(−30°, 30°).
+``geodesic_distance`` = L of the closest instance; its path is the reference path.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import dataclass
+
+import numpy as np
+
+from navbench.episodes.approach import approach_points
+from navbench.episodes.conditional import path_yaw, scene_path
+from navbench.episodes.model import Episode, Goal
+from navbench.geometry import wrap_angle, yaw_to_quaternion
+from navbench.nav import NavMesh
+from navbench.rng import derive
+from navbench.scene.model import Scene
+from navbench.tasks.objectnav import SUCCESS_DISTANCE, GoalInstance, object_instances
+from navbench.tasks.placenav import place_instances
+
+
+@dataclass(frozen=True)
+class GoalTaskSettings:
+    """NavVerse sampling options (metres, degrees)."""
+
+    min_path: float = 5.0
+    max_path: float = 50.0
+    yaw_jitter_deg: float = 30.0
+    approach_distance: float = 1.0
+    success_distance: float = SUCCESS_DISTANCE
+    start_tries: int = 10
+
+
+def goal_episodes(task: str, scene: Scene, nm: NavMesh, seed: int, n: int, drop: Counter[str],
+                  settings: GoalTaskSettings | None = None) -> list[Episode]:
+    """``n`` draws of ``task`` (``objectnav`` or ``placenav``) episodes; failures counted in ``drop``."""
+    s = settings or GoalTaskSettings()
+    inst = object_instances(scene) if task == "objectnav" else place_instances(scene)
+    if not inst or not nm.islands:
+        drop["no_goal_categories" if not inst else "no_island"] += n
+        return []
+    cats = list(inst)
+    aps = {i.id: approach_points(nm, i.lo, i.hi, 0, s.approach_distance, y=i.y)
+           for v in inst.values() for i in v}
+    out = []
+    for k in range(n):
+        rng = derive(seed, scene.id, task, k)
+        cat = cats[int(rng.integers(len(cats)))]
+        cands = [i for i in inst[cat] if aps[i.id] is not None]
+        if not cands:
+            drop["no_approach"] += 1
+            continue
+        ep = None
+        for _ in range(s.start_tries):
+            ep = _try(task, scene, nm, rng, cat, cands, aps, s, k)
+            if ep is not None:
+                break
+        if ep is None:
+            drop["no_instance_in_range"] += 1
+            continue
+        out.append(ep)
+    return out
+
+
+def _try(task: str, scene: Scene, nm: NavMesh, rng: np.random.Generator, cat: str,
+         cands: list[GoalInstance], aps: dict, s: GoalTaskSettings, k: int) -> Episode | None:
+    start = nm.sample_point(rng, island=0)
+    kept = []
+    for i in cands:
+        sp = nm.find_path(start, aps[i.id].points)
+        if sp.points is not None and s.min_path <= sp.geodesic_distance <= s.max_path:
+            kept.append((sp.geodesic_distance, i, np.asarray(sp.points, float)))
+    if not kept:
+        return None
+    kept.sort(key=lambda t: (t[0], t[1].id))
+    length, closest, path = kept[0]
+    yaw = wrap_angle(path_yaw(path) + math.radians(float(rng.uniform(-s.yaw_jitter_deg, s.yaw_jitter_deg))))
+    goals = tuple(Goal(i.position, s.success_distance, i.id, i.size) for _, i, _ in sorted(kept, key=lambda t: t[1].id))
+    nb = {"task": task, "scene": scene.id, "scene_kind": scene.kind, "source": scene.source,
+          "success_distance": s.success_distance, "closest_goal": closest.id,
+          "goal_path_lengths": {i.id: round(float(d), 6) for d, i, _ in kept}}
+    return Episode(
+        episode_id=f"{scene.id}:{k}", scene_id=scene_path(scene.id),
+        start_position=tuple(float(v) for v in path[0]), start_rotation=tuple(yaw_to_quaternion(yaw)),
+        goals=goals, reference_path=tuple(tuple(float(v) for v in p) for p in path),
+        geodesic_distance=float(length), object_category=cat, info={"navbench": nb},
+    )
+

@@ -1,0 +1,75 @@
+"""Ground-truth discrete actions for VLN-CE ``{split}_gt.json.gz`` (SPEC §4).
+
+:func:`follow_path` plays habitat's greedy shortest-path follower along a reference polyline
+with discrete actions (0 STOP, 1 MOVE_FORWARD ``step`` m, 2 TURN_LEFT / 3 TURN_RIGHT ``turn``°):
+it aims at the first remaining polyline point at least ``step`` away (the last point always
+counts), turns while the heading error exceeds half a turn, otherwise moves forward by ``step``
+along its current heading, and stops once it is within ``stop_radius`` (default ``step``) of
+the last point (XZ distance). Frame: Habitat world (yaw 0 faces -Z, CCW positive).
+``locations`` lists the position after every action, starting with the start position.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from navbench.geometry import heading_vector, wrap_angle, yaw_of_direction
+
+STOP, MOVE_FORWARD, TURN_LEFT, TURN_RIGHT = 0, 1, 2, 3
+
+
+def follow_path(
+    path: Sequence[Sequence[float]],
+    start_yaw: float,
+    *,
+    step: float = 0.25,
+    turn_deg: float = 15.0,
+    stop_radius: float | None = None,
+    max_actions: int = 5000,
+) -> dict[str, Any]:
+    """Discrete actions that follow ``path`` (N×3, m) from its first point facing ``start_yaw`` (rad).
+
+    Returns ``{"locations": [[x, y, z], ...], "actions": [...], "forward_steps": int}``;
+    the last action is STOP. Raises ``ValueError`` if the goal is not reached within
+    ``max_actions`` (callers drop such episodes). Positions keep the height of the path segment being followed.
+    """
+    pts = np.asarray(path, dtype=float).reshape(-1, 3)
+    stop_radius = step if stop_radius is None else float(stop_radius)
+    if len(pts) == 0:
+        raise ValueError("follow_path: empty path")
+    turn = math.radians(turn_deg)
+    pos = pts[0].copy()
+    yaw = float(start_yaw)
+    locs = [pos.tolist()]
+    acts: list[int] = []
+    fwd = 0
+    k = 1  # index of the next polyline point to aim at
+    goal = pts[-1]
+    while len(acts) < max_actions - 1:
+        while k < len(pts) - 1 and np.hypot(*(pts[k] - pos)[[0, 2]]) < step:
+            k += 1
+        if np.hypot(*(goal - pos)[[0, 2]]) <= stop_radius:
+            break
+        tgt = pts[k]
+        want = yaw_of_direction(tgt[0] - pos[0], tgt[2] - pos[2])
+        err = wrap_angle(want - yaw)
+        if abs(err) > turn / 2 + 1e-9:
+            a = TURN_LEFT if err > 0 else TURN_RIGHT
+            yaw = wrap_angle(yaw + (turn if a == TURN_LEFT else -turn))
+        else:
+            a = MOVE_FORWARD
+            h = heading_vector(yaw)
+            pos = pos + step * np.array([h[0], 0.0, h[1]])
+            pos[1] = tgt[1]
+            fwd += 1
+        acts.append(a)
+        locs.append(pos.tolist())
+    else:
+        raise ValueError(f"follow_path: goal not reached within {max_actions} actions")
+    acts.append(STOP)
+    locs.append(pos.tolist())
+    return {"locations": locs, "actions": acts, "forward_steps": fwd}

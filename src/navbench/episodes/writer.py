@@ -1,0 +1,115 @@
+"""Write a built dataset's files and ``manifest.json`` (layout: :mod:`navbench.episodes.dataset`).
+
+One vocabulary per R2R task, shared by its splits (token ids agree across splits).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from navbench.episodes.dataset import (
+    GENERATOR,
+    R2R_TASKS,
+    SCHEMA,
+    DatasetSettings,
+    SceneResult,
+    group_counts,
+    renumber,
+)
+from navbench.episodes.model import Episode
+from navbench.episodes.vlnce import build_vocab, write_gt, write_r2r
+from navbench.io import write_json
+from navbench.scene.model import Scene
+
+
+def _files(task: str, split: str) -> dict[str, str]:
+    d = {"episodes": f"{task}/{split}/{split}.json.gz"}
+    if task in R2R_TASKS:
+        d["gt"] = f"{task}/{split}/{split}_gt.json.gz"
+    return d
+
+
+def write_dataset(root: Path, scenes: Sequence[Scene], results: Sequence[SceneResult],
+                  tasks: Sequence[str], splits: dict[str, list[str]], seed: int,
+                  settings: DatasetSettings, fractions: dict[str, float]) -> Any:
+    """Write scenes, episode files and the manifest under ``root``; returns the :class:`Manifest`."""
+    from navbench.episodes.conditional import oracle_linear
+    from navbench.episodes.loader import Manifest
+    from navbench.scene.io import save
+
+    for sc in scenes:
+        save(sc, root / "scenes" / sc.id / "scene.json")
+    by_scene = {r.scene_id: r for r in results}
+    out_tasks = [t for t in ("conditional", "conditional_oracle", "objectnav", "placenav", "route")
+                 if t in tasks or (t == "conditional_oracle" and "conditional" in tasks)]
+    counts: dict[str, Any] = {}
+    files: dict[str, Any] = {}
+    dropped: dict[str, Any] = {}
+    for task in out_tasks:
+        src = "conditional" if task == "conditional_oracle" else task
+        per_split: dict[str, list[tuple[Episode, dict[str, Any] | None]]] = {}
+        for split, ids in splits.items():
+            items = [it for sid in ids for it in by_scene[sid].episodes.get(src, [])]
+            items = renumber(items)
+            if task == "conditional_oracle":
+                items = list(zip(oracle_linear([e for e, _ in items]), [g for _, g in items], strict=True))
+            per_split[split] = items
+        vocab = build_vocab(e.instruction_text for its in per_split.values() for e, _ in its
+                            if e.instruction_text is not None)
+        counts[task], files[task] = {}, {}
+        for split, items in per_split.items():
+            eps = [e for e, _ in items]
+            f = _files(task, split)
+            if task in R2R_TASKS:
+                write_r2r(root / f["episodes"], eps, vocab=vocab)
+                write_gt(root / f["gt"], {e.episode_id: g for e, g in items if g is not None})
+            else:
+                from navbench.episodes.habitat_objectnav import write_objectnav
+
+                write_objectnav(root / task / split, split, eps, scenes=[s for s in scenes if s.id in splits[split]])
+            files[task][split] = f
+            counts[task][split] = group_counts(eps)
+        if src in tasks:
+            dropped[task] = {sid: r.dropped.get(src, {}) for sid, r in sorted(by_scene.items())
+                             if r.dropped.get(src)}
+    scene_info = {
+        sc.id: {"kind": sc.kind, "source": sc.source, "rooms": len(sc.rooms),
+                "objects": len(sc.objects), "places": len(sc.places),
+                "split": next(k for k, v in splits.items() if sc.id in v),
+                "scene": f"scenes/{sc.id}/scene.json", "navmesh": f"navmeshes/{sc.id}.npz"}
+        for sc in scenes
+    }
+    kinds: dict[str, dict[str, int]] = {}
+    for v in scene_info.values():
+        kinds.setdefault(v["split"], {}).setdefault(v["kind"], 0)
+        kinds[v["split"]][v["kind"]] += 1
+    doc = {
+        "schema": SCHEMA,
+        "generator": GENERATOR,
+        "generator_versions": _versions(),
+        "seed": seed,
+        "tasks": list(out_tasks),
+        "split_fractions": fractions,
+        "splits": splits,
+        "scenes_by_kind": kinds,
+        "settings": settings.to_dict(),
+        "counts": counts,
+        "dropped": dropped,
+        "files": files,
+        "scenes": scene_info,
+    }
+    write_json(root / "manifest.json", doc)
+    return Manifest.from_dict(doc, str(root / "manifest.json"))
+
+
+def _versions() -> dict[str, str]:
+    out = {}
+    try:
+        from navbench.scene.procgen.indoor import GENERATOR_VERSION
+
+        out["indoor"] = GENERATOR_VERSION
+    except ImportError:  # pragma: no cover - procgen is part of navbench
+        pass
+    return out
