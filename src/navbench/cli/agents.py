@@ -1,3 +1,79 @@
-"""CLI commands of this area (registered on the groups of :mod:`navbench.cli._app`)."""
+"""CLI commands of this area: ``navbench serve-agent`` and ``navbench agents list``."""
 
 from __future__ import annotations
+
+import json
+from typing import Annotated
+
+import typer
+
+from navbench.cli._app import app
+
+agents_app = typer.Typer(help="Navigation agents: built-ins and remote agents.",
+                         no_args_is_help=True, add_completion=False)
+app.add_typer(agents_app, name="agents")
+
+
+def _kwargs(pairs: list[str]) -> dict[str, object]:
+    from navbench.errors import ConfigError
+
+    out: dict[str, object] = {}
+    for p in pairs:
+        key, sep, val = p.partition("=")
+        if not sep or not key:
+            raise ConfigError(f"--arg: expected KEY=VALUE, got {p!r}")
+        try:
+            out[key] = json.loads(val)
+        except json.JSONDecodeError:
+            out[key] = val
+    return out
+
+
+@agents_app.command("list")
+def list_agents() -> None:
+    """List the built-in agents (name, action space, privileged facts)."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from navbench.agents.base import BUILTINS, _import
+
+    t = Table("name", "class", "action space", "privileged")
+    from navbench.errors import ConfigError
+
+    for name, path in BUILTINS.items():
+        try:
+            cls = _import(path)
+        except ConfigError as e:
+            t.add_row(name, path, "unavailable", str(e))
+            continue
+        priv = ", ".join(sorted(getattr(cls, "privileged", ()))) or "-"
+        t.add_row(name, path, str(getattr(cls, "action_space", "?")), priv)
+    Console().print(t)
+
+
+@app.command("serve-agent")
+def serve_agent_cmd(
+    agent: str = typer.Argument(..., help="Built-in name or module:Class."),
+    host: str = typer.Option("127.0.0.1", help="Interface to bind."),
+    port: int = typer.Option(8765, help="TCP port."),
+    arg: Annotated[list[str] | None, typer.Option(
+        "--arg", help="Constructor argument KEY=VALUE (JSON value); repeatable.")] = None,
+) -> None:
+    """Serve an agent over navbench's remote-agent HTTP protocol (POST /reset, POST /act)."""
+    from navbench.agents.base import load_agent
+    from navbench.agents.server import AgentServer
+
+    a = load_agent(agent, **_kwargs(arg or []))
+    if getattr(a, "privileged", None):
+        from navbench.errors import ConfigError
+
+        raise ConfigError(f"agent {agent!r} needs privileged facts {sorted(a.privileged)}, "
+                          "which the remote protocol never sends")
+    srv = AgentServer(a, host, port)
+    typer.echo(f"serving {agent} on {srv.url} (Ctrl-C to stop)")
+    try:
+        srv.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        srv.server_close()

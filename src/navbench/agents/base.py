@@ -1,0 +1,274 @@
+"""The agent protocol (NavVerse App. 6, SPEC §6): :class:`Task`, observation filtering,
+:class:`Agent`, the habitat-style adapter and :func:`load_agent`.
+
+An agent is reset with a :class:`Task` (instruction or goal category, the action space it will
+use, and privileged facts only if it declared them in :attr:`Agent.privileged`), then called
+once per agent step with an observation dict that holds only what SPEC §6 allows:
+
+- always: ``pose`` (x, y, z, yaw; Habitat frame, m / rad), ``time`` (s), ``cam_to_body``
+  (4×4), ``robot_radius`` (m); when rendering: ``rgb`` (H,W,3 uint8), ``depth`` (H,W float32
+  metres, 0 = no hit), ``intrinsics`` (3×3 pixels);
+- the optional extra sensor ``semantic`` (H,W int32 segment ids) and ``semantic_labels``
+  (segment id → category label) only for agents listing ``"semantic"`` in :attr:`Agent.sensors`;
+- privileged per-step ``distance_to_goal`` only when declared.
+
+Privileged task facts (:data:`PRIVILEGED`): ``goals`` (goal positions), ``reference_path``,
+``distance_to_goal``, ``program`` (the conditional program with scene ids and condition truths),
+``scene`` (the :class:`~navbench.scene.Scene`), ``navmesh``. A run with an agent that declares
+any of them is marked privileged in the results.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Literal
+
+from navbench.errors import ConfigError
+from navbench.sim.actions import (
+    Action,
+    DiscreteAction,
+    StopAction,
+    VelocityAction,
+    WaypointAction,
+)
+
+ActionSpace = Literal["waypoint", "discrete", "velocity"]
+ACTION_SPACES: tuple[str, ...] = ("waypoint", "discrete", "velocity")
+#: Privileged facts an agent may ask for (never given unless declared).
+PRIVILEGED: frozenset[str] = frozenset(
+    {"goals", "reference_path", "distance_to_goal", "program", "scene", "navmesh"})
+#: Observation keys every agent receives (SPEC §6).
+PUBLIC_OBS: frozenset[str] = frozenset(
+    {"pose", "time", "cam_to_body", "robot_radius", "rgb", "depth", "intrinsics"})
+#: Optional extra sensors an agent may list in :attr:`Agent.sensors`.
+EXTRA_SENSORS: frozenset[str] = frozenset({"semantic"})
+
+
+@dataclass(frozen=True)
+class Task:
+    """What an agent is told at reset.
+
+    Attributes:
+        episode_id: the episode.
+        kind: ``"conditional"``, ``"vln"``, ``"objectnav"``, ``"placenav"`` or ``"pointnav"``.
+        action_space: the action space the agent will use.
+        instruction: instruction text (VLN tasks), else ``None``.
+        goal_category: goal category (ObjectNav / PlaceNav), else ``None``.
+        success_distance: τ (m) the episode is judged with.
+        privileged: the declared privileged facts (keys of :data:`PRIVILEGED`) and values.
+    """
+
+    episode_id: str
+    kind: str
+    action_space: ActionSpace
+    instruction: str | None = None
+    goal_category: str | None = None
+    success_distance: float | None = None
+    privileged: Mapping[str, Any] = field(default_factory=dict, hash=False)
+
+
+class Agent:
+    """Base class of navbench agents (subclass it, or pass any object with the same methods).
+
+    Class attributes:
+        name: short name used in results.
+        action_space: default action space (``"waypoint"``, ``"discrete"`` or ``"velocity"``).
+        privileged: privileged facts the agent needs (subset of :data:`PRIVILEGED`).
+        sensors: optional extra sensors (subset of :data:`EXTRA_SENSORS`).
+        needs_render: whether ``rgb``/``depth`` (and ``semantic``) are required.
+    """
+
+    name: ClassVar[str] = "agent"
+    action_space: ActionSpace = "waypoint"
+    privileged: frozenset[str] = frozenset()
+    sensors: frozenset[str] = frozenset()
+    needs_render: ClassVar[bool] = False
+
+    def reset(self, task: Task) -> None:
+        """Start an episode."""
+
+    def act(self, observation: Mapping[str, Any]) -> Action:
+        """Return the action for this agent step (0.1 s of simulated time)."""
+        raise NotImplementedError
+
+    def close(self) -> None:
+        """Release resources (connections, renderers)."""
+
+
+def filter_observation(raw: Mapping[str, Any], agent: Any,
+                       labels: Mapping[int, tuple[str | None, str]] | None = None,
+                       info: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """Keep only the keys SPEC §6 allows for ``agent`` (see module docs).
+
+    ``labels`` is the simulator's segment id → (scene id, label) table; only the labels are
+    passed on (scene ids would identify instances).
+    """
+    out = {k: v for k, v in raw.items() if k in PUBLIC_OBS}
+    if "semantic" in getattr(agent, "sensors", frozenset()) and "semantic" in raw:
+        out["semantic"] = raw["semantic"]
+        out["semantic_labels"] = {int(k): v[1] for k, v in (labels or {}).items()}
+    if "distance_to_goal" in getattr(agent, "privileged", frozenset()) and info is not None:
+        out["distance_to_goal"] = info.get("distance_to_goal")
+    return out
+
+
+_HABITAT_NAMES = {
+    "stop": "stop", "move_forward": "forward", "forward": "forward", "turn_left": "left",
+    "left": "left", "turn_right": "right", "right": "right",
+}
+
+
+def to_action(x: Any) -> Action:
+    """Convert an agent's return value into a simulator action.
+
+    Accepts navbench actions; habitat-style ``int`` ids (0 STOP, 1 FORWARD, 2 LEFT, 3 RIGHT),
+    names (``"STOP"``, ``"MOVE_FORWARD"``, ``"TURN_LEFT"``, ``"TURN_RIGHT"``, ``"forward"``...),
+    ``{"action": <int|str>}``; and JSON forms ``{"waypoints": [[x, z(, yaw)]...], "append":
+    bool}``, ``{"velocity": [vx, vy, omega]}``, ``{"stop": true}``.
+
+    Raises:
+        ConfigError: the value is none of these.
+    """
+    if isinstance(x, (WaypointAction, DiscreteAction, VelocityAction, StopAction)):
+        return x
+    if isinstance(x, bool):
+        raise ConfigError(f"agent action: expected an action, int, str or dict, got {x!r}")
+    if isinstance(x, int) or (hasattr(x, "dtype") and getattr(x, "ndim", 1) == 0):
+        return DiscreteAction.from_id(int(x))
+    if isinstance(x, str):
+        kind = _HABITAT_NAMES.get(x.strip().lower())
+        if kind is None:
+            raise ConfigError(f"agent action: unknown action name {x!r}; expected one of "
+                              f"{sorted(_HABITAT_NAMES)}")
+        return DiscreteAction(kind)  # type: ignore[arg-type]
+    if isinstance(x, Mapping):
+        if "action" in x:
+            return to_action(x["action"])
+        if "waypoints" in x:
+            return WaypointAction.of(x["waypoints"], append=bool(x.get("append", False)))
+        if "velocity" in x:
+            v = [float(a) for a in x["velocity"]]
+            if len(v) != 3:
+                raise ConfigError(f"agent action: velocity: expected [vx, vy, omega], got {v}")
+            return VelocityAction(*v)
+        if x.get("stop"):
+            return StopAction()
+    raise ConfigError(f"agent action: expected an action, int, str or dict with 'action', "
+                      f"'waypoints', 'velocity' or 'stop', got {x!r}")
+
+
+class HabitatAgentAdapter(Agent):
+    """Wrap a habitat-lab-style agent (``reset()`` and ``act(observations) -> int | str |
+    {"action": ...}``) as a navbench :class:`Agent` using discrete actions.
+
+    The wrapped agent sees habitat-style observations: ``rgb``, ``depth`` (H,W,1), ``instruction``
+    ``{"text": ...}``, ``objectgoal`` (the category name), plus navbench's ``pose``.
+    """
+
+    name: ClassVar[str] = "habitat"
+    action_space: ActionSpace = "discrete"
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.privileged = frozenset(getattr(inner, "privileged", frozenset()))
+        self.sensors = frozenset(getattr(inner, "sensors", frozenset()))
+        self._task: Task | None = None
+
+    def reset(self, task: Task) -> None:
+        self._task = task
+        try:
+            self.inner.reset(task)
+        except TypeError:
+            self.inner.reset()
+
+    def act(self, observation: Mapping[str, Any]) -> Action:
+        obs = dict(observation)
+        if "depth" in obs and getattr(obs["depth"], "ndim", 0) == 2:
+            obs["depth"] = obs["depth"][..., None]
+        t = self._task
+        if t is not None:
+            obs["instruction"] = {"text": t.instruction or ""}
+            if t.goal_category is not None:
+                obs["objectgoal"] = t.goal_category
+        return to_action(self.inner.act(obs))
+
+    def close(self) -> None:
+        close = getattr(self.inner, "close", None)
+        if callable(close):
+            close()
+
+
+#: Built-in agents by name → "module:Class" (imported only when chosen).
+BUILTINS: dict[str, str] = {
+    "random": "navbench.agents.baselines:RandomAgent",
+    "forward": "navbench.agents.baselines:ForwardAgent",
+    "oracle-path": "navbench.agents.oracle:OraclePathAgent",
+    "oracle-goal": "navbench.agents.oracle:OracleGoalAgent",
+    "first-branch": "navbench.agents.oracle:FirstBranchAgent",
+    "oracle-branch": "navbench.agents.oracle:OracleBranchAgent",
+}
+
+
+def _import(path: str) -> Any:
+    mod, _, attr = path.partition(":")
+    if not mod or not attr:
+        raise ConfigError(f"agent: expected a built-in name ({', '.join(BUILTINS)}), "
+                          f"'module:Class' or 'http://host:port', got {path!r}")
+    try:
+        obj: Any = importlib.import_module(mod)
+    except ImportError as e:
+        raise ConfigError(f"agent {path!r}: cannot import module {mod!r} ({e})") from e
+    for part in attr.split("."):
+        if not hasattr(obj, part):
+            raise ConfigError(f"agent {path!r}: module {mod!r} has no attribute {attr!r}")
+        obj = getattr(obj, part)
+    return obj
+
+
+def load_agent(name_or_path: str, **kwargs: Any) -> Agent:
+    """An agent by built-in name, ``"module:Class"`` path or ``"http(s)://host:port"`` URL.
+
+    Keyword arguments go to the agent's constructor. Objects that are not :class:`Agent`
+    subclasses but have ``act`` are wrapped in :class:`HabitatAgentAdapter`.
+
+    Raises:
+        ConfigError: unknown name, unimportable path, or bad constructor arguments.
+    """
+    s = name_or_path.strip()
+    if s.startswith(("http://", "https://")):
+        from navbench.agents.remote import RemoteAgent
+
+        return RemoteAgent(s, **kwargs)
+    target = _import(BUILTINS.get(s, s))
+    try:
+        obj = target(**kwargs) if callable(target) else target
+    except TypeError as e:
+        raise ConfigError(f"agent {s!r}: bad arguments {sorted(kwargs)} ({e})") from e
+    if isinstance(obj, Agent):
+        return obj
+    if callable(getattr(obj, "act", None)):
+        return HabitatAgentAdapter(obj)
+    raise ConfigError(f"agent {s!r}: {obj!r} has no act(observation) method")
+
+
+def check_agent(agent: Any) -> None:
+    """Validate an agent's declarations (privileged facts, sensors, action space)."""
+    bad = set(getattr(agent, "privileged", ())) - PRIVILEGED
+    if bad:
+        raise ConfigError(f"agent {type(agent).__name__}: unknown privileged facts {sorted(bad)}; "
+                          f"expected some of {sorted(PRIVILEGED)}")
+    bad = set(getattr(agent, "sensors", ())) - EXTRA_SENSORS
+    if bad:
+        raise ConfigError(f"agent {type(agent).__name__}: unknown sensors {sorted(bad)}; "
+                          f"expected some of {sorted(EXTRA_SENSORS)}")
+    space = getattr(agent, "action_space", "waypoint")
+    if space not in ACTION_SPACES:
+        raise ConfigError(f"agent {type(agent).__name__}: action_space: expected one of "
+                          f"{ACTION_SPACES}, got {space!r}")
+
+
+def as_points(v: Sequence[Sequence[float]]) -> list[tuple[float, float, float]]:
+    """Rows of (x, y, z) floats."""
+    return [(float(p[0]), float(p[1]), float(p[2])) for p in v]

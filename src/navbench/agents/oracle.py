@@ -1,0 +1,253 @@
+"""Privileged baselines (NavVerse App. 9 GT settings; CondVLN §4 oracle branch selector).
+
+- :class:`OraclePathAgent` — streams the episode's reference path (NavVerse "GT Trajectory").
+- :class:`OracleGoalAgent` — knows the goal positions, plans on a navmesh of the scene
+  ("GT Goal").
+- :class:`FirstBranchAgent` — reads the conditional program, ignores its conditions and takes
+  outcome 0 (every condition assumed true); plans to that branch's subgoals and goal.
+- :class:`OracleBranchAgent` — resolves the branch with the recorded condition truths
+  (CondVLN §4), linearises the instruction, and navigates the resulting chain of targets.
+
+All four use waypoint actions: the whole path is sent once, then empty ``append`` actions let
+the follower run; the agent stops within ``arrive_distance`` of the path's end, or when it has
+not moved ``stuck_distance`` in ``settle_time`` seconds within ``near_distance`` of the end
+(blocked by the goal object itself), or in ``stuck_time`` seconds elsewhere. Navmeshes are built from the scene with
+``agent_radius = clearance`` (m) and cached per scene id.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+import numpy as np
+
+from navbench.agents.base import ActionSpace, Agent, Task
+from navbench.errors import ConfigError
+from navbench.sim.actions import Action, StopAction, WaypointAction
+
+
+def path_waypoints(points: np.ndarray) -> tuple[tuple[float, float, float], ...]:
+    """(x, z, yaw) waypoints through world points (N, 3): heading of the incoming segment,
+    free (``nan``) at the end; repeated points are dropped."""
+    out: list[tuple[float, float, float]] = []
+    pts = np.asarray(points, float).reshape(-1, 3)
+    for i in range(1, len(pts)):
+        dx, dz = pts[i, 0] - pts[i - 1, 0], pts[i, 2] - pts[i - 1, 2]
+        if math.hypot(dx, dz) < 1e-6:
+            continue
+        out.append((float(pts[i, 0]), float(pts[i, 2]), math.atan2(-dx, -dz)))
+    if out:
+        out[-1] = (out[-1][0], out[-1][1], math.nan)
+    return tuple(out)
+
+
+class PathFollowingAgent(Agent):
+    """Base: send a world path once, then let the follower run and stop at its end."""
+
+    action_space: ActionSpace = "waypoint"
+
+    def __init__(self, arrive_distance: float = 0.15, stuck_time: float = 8.0,
+                 stuck_distance: float = 0.1, near_distance: float = 0.75,
+                 settle_time: float = 1.0) -> None:
+        self.arrive_distance, self.stuck_time = float(arrive_distance), float(stuck_time)
+        self.stuck_distance = float(stuck_distance)
+        self.near_distance, self.settle_time = float(near_distance), float(settle_time)
+        self._path = np.zeros((0, 3))
+        self._sent = False
+        self._anchor: tuple[float, np.ndarray] | None = None
+        self.diag: dict[str, Any] = {}
+
+    def plan(self, task: Task, start: np.ndarray) -> np.ndarray:
+        """World points (N, 3) to follow from ``start`` (the first observed pose)."""
+        raise NotImplementedError
+
+    def reset(self, task: Task) -> None:
+        self._task, self._sent, self._anchor = task, False, None
+        self._path = np.zeros((0, 3))
+        self.diag = {}
+
+    def diagnostics(self) -> dict[str, Any]:
+        """JSON-able facts about the last episode (chosen branch, plan length...)."""
+        return dict(self.diag)
+
+    def act(self, observation: Mapping[str, Any]) -> Action:
+        pose = np.asarray(observation["pose"], float)
+        t = float(observation.get("time", 0.0))
+        if not self._sent:
+            self._sent = True
+            self._path = np.asarray(self.plan(self._task, pose[:3]), float).reshape(-1, 3)
+            self.diag["planned_points"] = len(self._path)
+            wps = path_waypoints(np.vstack([pose[None, :3], self._path]))
+            self._anchor = (t, pose[:3])
+            if not wps:
+                return StopAction()
+            return WaypointAction(wps)
+        end = self._path[-1]
+        gap = math.hypot(pose[0] - end[0], pose[2] - end[2])
+        if gap <= self.arrive_distance:
+            return StopAction()
+        assert self._anchor is not None
+        wait = self.settle_time if gap <= self.near_distance else self.stuck_time
+        if np.linalg.norm(pose[:3] - self._anchor[1]) > self.stuck_distance:
+            self._anchor = (t, pose[:3])
+        elif t - self._anchor[0] > wait:
+            self.diag["stuck"] = gap > self.near_distance
+            return StopAction()
+        return WaypointAction((), append=True)
+
+
+class OraclePathAgent(PathFollowingAgent):
+    """Follows the episode's reference path (privileged ``reference_path``)."""
+
+    name: ClassVar[str] = "oracle-path"
+    privileged = frozenset({"reference_path"})
+
+    def plan(self, task: Task, start: np.ndarray) -> np.ndarray:
+        ref = np.asarray(task.privileged.get("reference_path", ()), float).reshape(-1, 3)
+        if len(ref) == 0:
+            raise ConfigError(f"oracle-path: episode {task.episode_id} has no reference path")
+        return ref
+
+
+class NavmeshPlanner:
+    """Navmeshes per scene (agent radius ``clearance``), shortest paths, object approach points."""
+
+    def __init__(self, clearance: float = 0.45) -> None:
+        self.clearance = float(clearance)
+        self._cache: dict[str, Any] = {}
+
+    def navmesh(self, scene: Any) -> Any:
+        """The cached navmesh of ``scene``."""
+        from navbench.nav import NavMesh, NavSettings
+
+        nm = self._cache.get(scene.id)
+        if nm is None:
+            kind = scene.kind if scene.kind in ("indoor", "outdoor", "hybrid") else "indoor"
+            try:
+                base = NavSettings.preset(kind)
+            except Exception:
+                base = NavSettings.preset("indoor")
+            settings = dataclasses.replace(base, agent_radius=self.clearance)
+            nm = self._cache[scene.id] = NavMesh.build(scene, settings)
+        return nm
+
+    def path(self, scene: Any, points: Sequence[np.ndarray]) -> np.ndarray:
+        """Concatenated shortest path through ``points`` (start first); raises if unreachable."""
+        nm = self.navmesh(scene)
+        out = [np.asarray(points[0], float)]
+        for a, b in itertools.pairwise(points):
+            sp = nm.find_path(a, b)
+            if sp.points is None:
+                raise ConfigError(f"no path from {np.round(a, 2).tolist()} to "
+                                  f"{np.round(b, 2).tolist()} in scene {scene.id!r}")
+            out.extend(np.asarray(p, float) for p in sp.points[1:])
+        return np.array(out)
+
+    def approach(self, scene: Any, obj: Any, start: np.ndarray) -> np.ndarray:
+        """A navigable point next to ``obj``: the navigable point nearest its centre, searched
+        on rings around its footprint; raises if none is reachable from ``start``."""
+        nm = self.navmesh(scene)
+        c = np.asarray(obj.center, float)
+        half = 0.5 * np.asarray(obj.size, float) if obj.size is not None else \
+            np.full(3, obj.radius or 0.0)
+        cands = [c]
+        for m in (0.1, 0.3, 0.6, 1.0):
+            hx, hz = half[0] + m, half[2] + m
+            n = max(8, int(8 * (hx + hz)))
+            for k in range(n):
+                a = 2 * math.pi * k / n
+                cands.append(c + np.array([hx * math.cos(a), 0.0, hz * math.sin(a)]))
+        best: tuple[float, np.ndarray] | None = None
+        for p in cands:
+            s = nm.snap_point(np.array([p[0], c[1] - 0.5 * (half[1] if half[1] else 0.0), p[2]]))
+            if s is None:
+                s = nm.snap_point(np.array([p[0], start[1], p[2]]))
+            if s is None:
+                continue
+            d = math.hypot(s[0] - c[0], s[2] - c[2])
+            if (best is None or d < best[0] - 1e-9) and \
+                    math.isfinite(nm.geodesic_distance(start, s)):
+                best = (d, s)
+            if best is not None and best[0] <= max(half[0], half[2]) + 0.15:
+                break
+        if best is None:
+            raise ConfigError(f"object {obj.id!r} ({obj.label}) has no reachable navigable point nearby")
+        return best[1]
+
+
+class OracleGoalAgent(PathFollowingAgent):
+    """Plans a shortest path to the nearest goal on the scene's navmesh (``goals``, ``scene``)."""
+
+    name: ClassVar[str] = "oracle-goal"
+    privileged = frozenset({"goals", "scene"})
+
+    def __init__(self, clearance: float = 0.45, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.planner = NavmeshPlanner(clearance)
+
+    def plan(self, task: Task, start: np.ndarray) -> np.ndarray:
+        scene = task.privileged["scene"]
+        goals = np.asarray(task.privileged["goals"], float).reshape(-1, 3)
+        nm = self.planner.navmesh(scene)
+        sp = nm.find_path(start, goals)
+        if sp.points is None:
+            raise ConfigError(f"oracle-goal: no path to any goal of episode {task.episode_id}")
+        self.diag["goal_index"] = int(sp.goal_index)
+        return np.array(sp.points, float)
+
+
+class _BranchAgent(PathFollowingAgent):
+    """Navigates the targets of one branch of the conditional program (``program``, ``scene``)."""
+
+    privileged = frozenset({"program", "scene"})
+
+    def __init__(self, clearance: float = 0.45, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.planner = NavmeshPlanner(clearance)
+
+    def select(self, facts: Mapping[str, Any]) -> Any:
+        """The :class:`~navbench.tasks.conditional.Evaluation` of the chosen branch."""
+        raise NotImplementedError
+
+    def plan(self, task: Task, start: np.ndarray) -> np.ndarray:
+        facts = task.privileged.get("program")
+        if not facts:
+            raise ConfigError(f"{self.name}: episode {task.episode_id} has no conditional program "
+                              "(info.navbench.program)")
+        ev = self.select(facts)
+        self.diag.update(branch_path=list(ev.branch_path), branch_index=int(ev.branch_index))
+        scene = task.privileged["scene"]
+        objs = {o.id: o for o in scene.objects}
+        pts = [np.asarray(start, float)]
+        for ref in (*ev.subgoals, ev.goal):
+            if ref.object_id not in objs:
+                raise ConfigError(f"{self.name}: target {ref.object_id!r} is not in scene {scene.id!r}")
+            pts.append(self.planner.approach(scene, objs[ref.object_id], pts[-1]))
+        return self.planner.path(scene, pts)
+
+
+class FirstBranchAgent(_BranchAgent):
+    """Ignores the conditions: always the first branch (outcome 0)."""
+
+    name: ClassVar[str] = "first-branch"
+
+    def select(self, facts: Mapping[str, Any]) -> Any:
+        from navbench.tasks.conditional import evaluate
+
+        return evaluate(facts["program"], lambda _c: True)
+
+
+class OracleBranchAgent(_BranchAgent):
+    """CondVLN §4: the branch from the recorded condition truths (the linearised instruction)."""
+
+    name: ClassVar[str] = "oracle-branch"
+
+    def select(self, facts: Mapping[str, Any]) -> Any:
+        from navbench.tasks.conditional import evaluate, linearize
+
+        self.diag["linear_instruction"] = linearize(facts["program"], facts["truths"])
+        return evaluate(facts["program"], facts["truths"])

@@ -1,0 +1,214 @@
+"""The episode loop shared by tests and the evaluation runner: :func:`run_episode`.
+
+One call = one episode: build the :class:`~navbench.agents.base.Task` (privileged facts only if
+the agent declared them), reset simulator and agent, then alternate ``agent.act`` (on the
+filtered observation) and ``sim.step`` until the simulator labels the episode, ``max_steps``
+agent steps have run (label ``timeout``), or the agent fails (label ``agent_error``: an
+exception, an invalid action, or ``wall_timeout_s`` wall-clock seconds exceeded — a hanging
+``act`` is abandoned in its thread). The loop never raises for agent faults: the outcome
+carries the message, so a run continues with the next episode.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import math
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from navbench.agents.base import Task, check_agent, filter_observation, to_action
+
+#: Extra label of episodes ended by an agent fault.
+AGENT_ERROR = "agent_error"
+
+
+@dataclass
+class EpisodeOutcome:
+    """Result of one episode.
+
+    Attributes:
+        episode_id: the episode.
+        label: termination label (simulator labels, ``timeout`` for ``max_steps``, or
+            ``agent_error``).
+        records: ``sim.records()`` (per-step arrays; the last row's ``label`` is set to ``label``).
+        error: message when ``label == "agent_error"`` (or a step limit note), else ``None``.
+        privileged: whether the agent received privileged facts.
+        steps: agent steps taken.
+        wall_time_s: wall-clock seconds of the episode.
+        sim_time_s: simulated seconds.
+        extra: agent-reported diagnostics (``agent.diagnostics()`` if it has one; JSON-able).
+    """
+
+    episode_id: str
+    label: str
+    records: dict[str, np.ndarray]
+    error: str | None = None
+    privileged: bool = False
+    steps: int = 0
+    wall_time_s: float = 0.0
+    sim_time_s: float = 0.0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def stopped(self) -> bool:
+        """Whether the agent called STOP."""
+        st = self.records.get("stop")
+        return bool(st is not None and len(st) and st[-1])
+
+
+def task_kind(episode: Any) -> str:
+    """Task kind from ``info.navbench.task``, else inferred from the episode's fields."""
+    nb = getattr(episode, "navbench", {}) or {}
+    kind = nb.get("task")
+    if isinstance(kind, str) and kind:
+        return "conditional" if kind.startswith("conditional") else kind
+    if "program" in nb:
+        return "conditional"
+    if getattr(episode, "object_category", None):
+        return "objectnav"
+    if getattr(episode, "instruction_text", None):
+        return "vln"
+    return "pointnav"
+
+
+def conditional_facts(episode: Any) -> dict[str, Any] | None:
+    """The privileged ``program`` fact: ``{"program": Program, "truths": {...}}`` or ``None``."""
+    from navbench.tasks.conditional import program_from_dict
+
+    nb = getattr(episode, "navbench", {}) or {}
+    p = nb.get("program")
+    if p is None:
+        return None
+    prog = program_from_dict(p, f"episode {episode.episode_id}", "info.navbench.program") \
+        if isinstance(p, Mapping) else p
+    return {"program": prog, "truths": dict(nb.get("truths", {}))}
+
+
+def make_task(episode: Any, agent: Any, *, scene: Any = None,
+              navmesh: Any | Callable[[], Any] = None) -> Task:
+    """The :class:`Task` of ``episode`` for ``agent`` (privileged facts only if declared)."""
+    want = frozenset(getattr(agent, "privileged", frozenset()))
+    priv: dict[str, Any] = {}
+    if "goals" in want:
+        priv["goals"] = np.array([g.position for g in episode.goals], float).reshape(-1, 3)
+    if "reference_path" in want:
+        priv["reference_path"] = np.array(episode.reference_path, float).reshape(-1, 3)
+    if "program" in want:
+        priv["program"] = conditional_facts(episode)
+    if "scene" in want:
+        priv["scene"] = scene
+    if "navmesh" in want:
+        priv["navmesh"] = navmesh() if callable(navmesh) else navmesh
+    nb = getattr(episode, "navbench", {}) or {}
+    tau = nb.get("success_distance")
+    text = getattr(episode, "instruction_text", None)
+    return Task(
+        episode_id=str(episode.episode_id),
+        kind=task_kind(episode),
+        action_space=getattr(agent, "action_space", "waypoint"),
+        instruction=text,
+        goal_category=getattr(episode, "object_category", None),
+        success_distance=None if tau is None else float(tau),
+        privileged=priv,
+    )
+
+
+def _call(pool: concurrent.futures.ThreadPoolExecutor | None, fn: Callable[..., Any],
+          arg: Any, deadline: float) -> Any:
+    if pool is None:
+        return fn(arg)
+    left = deadline - time.monotonic()
+    if left <= 0:
+        raise TimeoutError("wall-clock timeout")
+    fut = pool.submit(fn, arg)
+    try:
+        return fut.result(timeout=left)
+    except concurrent.futures.TimeoutError:
+        raise TimeoutError("wall-clock timeout (the agent did not answer)") from None
+
+
+def run_episode(sim: Any, agent: Any, episode: Any, *, max_steps: int | None = None,
+                wall_timeout_s: float | None = None,
+                navmesh: Any | Callable[[], Any] = None) -> EpisodeOutcome:
+    """Run one episode of ``agent`` in ``sim`` (see module docs).
+
+    Args:
+        sim: a :class:`navbench.sim.Simulator` (or anything with its reset/step/records API).
+        agent: a :class:`~navbench.agents.base.Agent` (or duck-typed equivalent).
+        episode: a :class:`navbench.episodes.Episode`.
+        max_steps: agent-step limit (``None``: only the simulator's timeout).
+        wall_timeout_s: wall-clock limit for the whole episode (s).
+        navmesh: the scene's navmesh (or a zero-argument function building it) for agents that
+            declare ``"navmesh"``.
+    """
+    check_agent(agent)
+    t0 = time.monotonic()
+    deadline = math.inf if wall_timeout_s is None else t0 + float(wall_timeout_s)
+    privileged = bool(getattr(agent, "privileged", frozenset()))
+    task = make_task(episode, agent, scene=getattr(sim, "scene", None), navmesh=navmesh)
+    raw = sim.reset(episode)
+    labels = getattr(sim, "segmentation_labels", {})
+    info: dict[str, Any] = {"distance_to_goal": sim.distance_to_goal()}
+    pool = None if wall_timeout_s is None else concurrent.futures.ThreadPoolExecutor(
+        1, thread_name_prefix="navbench-agent")
+    label: str | None = None
+    error: str | None = None
+    steps = 0
+    try:
+        try:
+            _call(pool, agent.reset, task, deadline)
+        except Exception as e:
+            label, error = AGENT_ERROR, f"reset: {type(e).__name__}: {e}"
+        while label is None:
+            if max_steps is not None and steps >= max_steps:
+                label, error = "timeout", f"max_steps={max_steps} reached"
+                break
+            obs = filter_observation(raw, agent, labels, info)
+            try:
+                action = to_action(_call(pool, agent.act, obs, deadline))
+            except Exception as e:
+                label, error = AGENT_ERROR, f"act (step {steps}): {type(e).__name__}: {e}"
+                break
+            raw, done, info = sim.step(action)
+            steps += 1
+            if done:
+                label = sim.label
+            elif time.monotonic() > deadline:
+                label, error = AGENT_ERROR, f"wall-clock timeout after {wall_timeout_s} s"
+    finally:
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
+    records = sim.records()
+    if len(records.get("label", ())):
+        records["label"] = records["label"].astype(object)
+        records["label"][-1] = label
+        records["label"] = records["label"].astype(str)
+    diag = getattr(agent, "diagnostics", None)
+    extra: dict[str, Any] = {}
+    if callable(diag):
+        try:
+            extra = dict(diag())
+        except Exception as e:
+            extra = {"diagnostics_error": f"{type(e).__name__}: {e}"}
+    return EpisodeOutcome(
+        episode_id=str(episode.episode_id), label=str(label), records=records, error=error,
+        privileged=privileged, steps=steps, wall_time_s=time.monotonic() - t0,
+        sim_time_s=float(sim.time), extra=extra,
+    )
+
+
+def outcome_trajectory(outcome: EpisodeOutcome) -> Any:
+    """The :class:`navbench.metrics.Trajectory` of an outcome (for scoring)."""
+    from navbench.metrics import Trajectory
+
+    r = outcome.records
+    return Trajectory(
+        episode_id=outcome.episode_id, positions=r["position"], stopped=outcome.stopped,
+        timestamps=r["t"], headings=r["yaw"], collisions=r["collision"],
+        obstacle_distances=r["obstacle_distance"], surfaces=tuple(r["surface"]),
+        termination=outcome.label,
+    )

@@ -1,0 +1,108 @@
+"""JSON wire format of the remote-agent protocol (shared by :mod:`.remote` and :mod:`.server`).
+
+Arrays travel as ``{"b64": <base64 of the raw C-order bytes>, "dtype": "uint8"|"float32"|...,
+"shape": [...]}`` (little-endian). Small arrays (pose, intrinsics, cam_to_body) travel as
+nested lists. Actions travel in the forms :func:`navbench.agents.base.to_action` accepts.
+"""
+
+from __future__ import annotations
+
+import base64
+import math
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from navbench.agents.base import Task
+from navbench.errors import ConfigError
+from navbench.sim.actions import Action, DiscreteAction, StopAction, VelocityAction, WaypointAction
+
+_IMAGES = ("rgb", "depth", "semantic")
+_DTYPES = ("uint8", "int32", "float32", "float64", "uint16")
+
+
+def encode_array(a: np.ndarray) -> dict[str, Any]:
+    """``{"b64", "dtype", "shape"}`` of an array (little-endian bytes)."""
+    a = np.ascontiguousarray(a)
+    dt = a.dtype.newbyteorder("<")
+    return {"b64": base64.b64encode(a.astype(dt).tobytes()).decode("ascii"),
+            "dtype": a.dtype.name, "shape": list(a.shape)}
+
+
+def decode_array(d: Mapping[str, Any], field: str = "array") -> np.ndarray:
+    """Inverse of :func:`encode_array`; raises :class:`ConfigError` naming ``field``."""
+    try:
+        dtype = str(d["dtype"])
+        if dtype not in _DTYPES:
+            raise ValueError(f"dtype {dtype!r} not in {_DTYPES}")
+        raw = base64.b64decode(d["b64"], validate=True)
+        shape = tuple(int(x) for x in d["shape"])
+        return np.frombuffer(raw, dtype=np.dtype(dtype).newbyteorder("<")).reshape(shape).astype(dtype)
+    except (KeyError, TypeError, ValueError) as e:
+        raise ConfigError(f"{field}: expected {{b64, dtype, shape}} of a {'/'.join(_DTYPES)} array "
+                          f"({e})") from e
+
+
+def encode_observation(obs: Mapping[str, Any]) -> dict[str, Any]:
+    """JSON-able observation: images base64, other arrays as lists."""
+    out: dict[str, Any] = {}
+    for k, v in obs.items():
+        if k in _IMAGES and isinstance(v, np.ndarray):
+            out[k] = encode_array(v)
+        elif isinstance(v, np.ndarray):
+            out[k] = v.tolist()
+        elif isinstance(v, Mapping):
+            out[k] = {str(a): b for a, b in v.items()}
+        elif isinstance(v, (np.floating, np.integer)):
+            out[k] = v.item()
+        else:
+            out[k] = v
+    return out
+
+
+def decode_observation(d: Mapping[str, Any]) -> dict[str, Any]:
+    """Inverse of :func:`encode_observation` (lists become float arrays)."""
+    out: dict[str, Any] = {}
+    for k, v in d.items():
+        if k in _IMAGES and isinstance(v, Mapping):
+            out[k] = decode_array(v, f"observation.{k}")
+        elif k == "semantic_labels" and isinstance(v, Mapping):
+            out[k] = {int(a): b for a, b in v.items()}
+        elif isinstance(v, list):
+            out[k] = np.asarray(v, float)
+        else:
+            out[k] = v
+    return out
+
+
+def encode_task(task: Task) -> dict[str, Any]:
+    """The public part of a task (privileged facts are never sent)."""
+    return {"episode_id": task.episode_id, "kind": task.kind, "action_space": task.action_space,
+            "instruction": task.instruction, "goal_category": task.goal_category,
+            "success_distance": task.success_distance}
+
+
+def decode_task(d: Mapping[str, Any]) -> Task:
+    """A :class:`Task` from :func:`encode_task`'s dict."""
+    try:
+        return Task(episode_id=str(d["episode_id"]), kind=str(d.get("kind", "vln")),
+                    action_space=d.get("action_space", "discrete"),
+                    instruction=d.get("instruction"), goal_category=d.get("goal_category"),
+                    success_distance=d.get("success_distance"))
+    except KeyError as e:
+        raise ConfigError(f"task: missing field {e}") from e
+
+
+def encode_action(a: Action) -> dict[str, Any]:
+    """JSON form of a navbench action."""
+    if isinstance(a, StopAction):
+        return {"stop": True}
+    if isinstance(a, DiscreteAction):
+        return {"action": a.kind}
+    if isinstance(a, VelocityAction):
+        return {"velocity": [a.vx, a.vy, a.omega]}
+    if isinstance(a, WaypointAction):
+        return {"waypoints": [[x, z] if math.isnan(y) else [x, z, y] for x, z, y in a.waypoints],
+                "append": a.append}
+    raise ConfigError(f"cannot encode action {a!r}")
