@@ -26,7 +26,7 @@ from navbench.geometry import yaw_of_direction, yaw_to_quaternion
 from navbench.nav import NavMesh
 from navbench.rng import derive
 from navbench.scene.model import Scene
-from navbench.tasks.conditional import Instruction, program_to_dict
+from navbench.tasks.conditional import Instruction, InstructionSettings, program_to_dict
 
 _SCALAR_AXES = ("cross_room", "evidence_observability", "horizon")
 
@@ -42,6 +42,9 @@ class ConditionalEpisodeSettings:
             reached at the start.
         approach_fraction: approach points lie within this fraction of τ of the target (XZ).
         start_tries: start samples per instruction before it is dropped.
+        branch_separation: every other branch's goal must lie more than this many τ from the
+            correct goal (Euclidean), so that no stopping point is within τ of two branch goals
+            and "which branch did the agent end at" is well defined; ``0`` disables the check.
     """
 
     success_distance: float | None = None
@@ -49,6 +52,7 @@ class ConditionalEpisodeSettings:
     min_start_distance: float = 1.0
     approach_fraction: float = 0.8
     start_tries: int = 8
+    branch_separation: float = 2.0
 
     def __post_init__(self) -> None:
         if self.start_facing not in ("random", "path"):
@@ -57,6 +61,8 @@ class ConditionalEpisodeSettings:
             raise ConfigError(f"success_distance: expected > 0 m, got {self.success_distance}")
         if not 0 < self.approach_fraction <= 1:
             raise ConfigError(f"approach_fraction: expected a value in (0, 1], got {self.approach_fraction}")
+        if self.branch_separation < 0:
+            raise ConfigError(f"branch_separation: expected >= 0, got {self.branch_separation}")
         if self.start_tries < 1 or self.min_start_distance < 0:
             raise ConfigError("start_tries: expected >= 1; min_start_distance: expected >= 0")
 
@@ -64,6 +70,15 @@ class ConditionalEpisodeSettings:
 def default_success_distance(scene: Scene) -> float:
     """CondVLN τ: 0.5 m for single-room scenes, 1.0 m for multi-room ones."""
     return 0.5 if len(scene.rooms) <= 1 else 1.0
+
+
+def instruction_settings(scene: Scene, settings: ConditionalEpisodeSettings | None = None
+                         ) -> InstructionSettings:
+    """Sampler settings whose targets are ``branch_separation × τ`` apart (footprint gap), so
+    that few instructions are later dropped as ``branch_goals_close``."""
+    s = settings or ConditionalEpisodeSettings()
+    tau = s.success_distance if s.success_distance is not None else default_success_distance(scene)
+    return InstructionSettings(min_target_gap=s.branch_separation * tau)
 
 
 def scene_path(scene_id: str) -> str:
@@ -96,7 +111,8 @@ def conditional_episodes(
     Episode ids are the instruction ids (``"{scene}:{k}"``); dataset writers renumber them.
     Reasons: ``no_approach`` (a target has no navigable point within reach on the largest
     island), ``no_path`` (no start on the largest island reaches the targets with a first leg
-    ≥ ``min_start_distance``), ``no_island`` (empty navmesh).
+    ≥ ``min_start_distance``), ``branch_goals_close`` (another branch's goal lies within
+    ``branch_separation × τ`` of the correct goal), ``no_island`` (empty navmesh).
     """
     s = settings or ConditionalEpisodeSettings()
     tau = s.success_distance if s.success_distance is not None else default_success_distance(scene)
@@ -133,8 +149,21 @@ def conditional_episodes(
             continue
         path = join_legs(legs[0].points[0], legs)
         yaw = path_yaw(path) if s.start_facing == "path" else float(rng.uniform(-math.pi, math.pi))
-        out.append(_episode(scene, navmesh, ins, path, legs, yaw, tau, approach))
+        ep = _episode(scene, navmesh, ins, path, legs, yaw, tau, approach)
+        if _branch_goals_close(ep, s.branch_separation * tau):
+            dropped["branch_goals_close"] += 1
+            continue
+        out.append(ep)
     return out, dropped
+
+
+def _branch_goals_close(ep: Episode, min_distance: float) -> bool:
+    """Whether another branch's goal lies within ``min_distance`` m of the correct goal."""
+    if min_distance <= 0:
+        return False
+    goal = np.asarray(ep.goals[0].position)
+    return any(float(np.linalg.norm(np.asarray(b["position"]) - goal)) <= min_distance
+               for b in ep.info["navbench"]["branch_goals"])
 
 
 def _episode(scene: Scene, navmesh: NavMesh, ins: Instruction, path: np.ndarray, legs: list,

@@ -83,6 +83,10 @@ class InstructionSettings:
         relation_predicates: predicates used in relation conditions.
         qualifier_predicates: predicates used to disambiguate targets.
         max_attempts: draws per instruction before giving up.
+        min_target_gap: the targets of one instruction are at least this far apart (m, XZ
+            footprint gap), so that an agent's stopping point tells which branch it took
+            (episode builders set it to twice the success distance and check the exact goal
+            positions again); ``0`` (the default) disables it.
     """
 
     p_relation: float = 0.3
@@ -90,6 +94,7 @@ class InstructionSettings:
     relation_predicates: tuple[str, ...] = SEMANTIC_PREDICATES + _LEVEL_CANONICAL
     qualifier_predicates: tuple[str, ...] = ("near", "above", "below", *_LEVEL_CANONICAL)
     max_attempts: int = 200
+    min_target_gap: float = 0.0
 
     def __post_init__(self) -> None:
         for name in ("p_relation", "p_cross_room"):
@@ -98,6 +103,8 @@ class InstructionSettings:
                 raise ConfigError(f"InstructionSettings.{name}: expected a value in [0, 1], got {v}")
         if not self.relation_predicates or not self.qualifier_predicates:
             raise ConfigError("InstructionSettings: predicate lists must not be empty")
+        if self.min_target_gap < 0:
+            raise ConfigError("InstructionSettings.min_target_gap: expected >= 0")
         if self.max_attempts < 1:
             raise ConfigError("InstructionSettings.max_attempts: expected >= 1")
 
@@ -197,6 +204,20 @@ class SceneIndex:
                             lab, room.label, Qualifier(p, anchor.label, anchor.id),
                             objs[k].id, room.id))
 
+    def _apart(self, obj: SceneObject, taken: set[str]) -> bool:
+        """Whether ``obj``'s XZ footprint is at least ``min_target_gap`` from every taken target."""
+        gap = self.settings.min_target_gap
+        if gap <= 0 or not taken:
+            return True
+        a = _footprint(obj)
+        for oid in taken:
+            b = _footprint(self.scene.object_index[oid])
+            dx = max(a[0] - b[2], b[0] - a[2], 0.0)
+            dz = max(a[1] - b[3], b[1] - a[3], 0.0)
+            if dx * dx + dz * dz < gap * gap:
+                return False
+        return True
+
     # ---- grounding
     def condition(self, room: _Room, truth: bool, rng: np.random.Generator) -> Condition | None:
         """A condition in ``room`` with the given truth, or None if the room cannot supply one."""
@@ -219,7 +240,8 @@ class SceneIndex:
     def target(self, room: _Room | None, rng: np.random.Generator, taken: set[str]) -> Go | None:
         """A referable target (in ``room``, or anywhere when None) not in ``taken``."""
         cands = [(room, k) for k in room.ref_keys] if room is not None else self.pool
-        free = [(r, k) for r, k in cands if r.objects[k].id not in taken]
+        free = [(r, k) for r, k in cands if r.objects[k].id not in taken
+                and self._apart(r.objects[k], taken)]
         if not free:
             return None
         r, k = free[int(rng.integers(len(free)))]
@@ -227,6 +249,16 @@ class SceneIndex:
         ref = refs[int(rng.integers(len(refs)))]
         taken.add(r.objects[k].id)
         return Go(ref)
+
+
+def _footprint(o: SceneObject) -> tuple[float, float, float, float]:
+    """XZ bounds ``(xmin, zmin, xmax, zmax)`` of an object (its centre when it has no extent)."""
+    b = o.bounds
+    if b is None:
+        r = o.extent_radius or 0.0
+        x, z = o.center[0], o.center[2]
+        return (x - r, z - r, x + r, z + r)
+    return (b[0][0], b[0][2], b[1][0], b[1][2])
 
 
 # --------------------------------------------------------------------------- axes
