@@ -86,6 +86,19 @@ def test_wrong_branch_goal():
     m = compute_episode_metrics(Trajectory("e", pos), f)
     assert m["success"] == 0.0 and m["branch_outcome"] == "other_branch"
     assert m["ne"] == pytest.approx(math.hypot(5, 5.7))
+    # BSA excludes this failed no-subgoal episode; BCA counts it as the wrong branch
+    assert m["bsa"] is None and m["bca"] == 0.0
+
+
+def test_branch_commit_accuracy():
+    f = facts(branch_goals=[(0, 0, 6.5)], goal_positions=[(5, 0, 0.5)], geodesic_distance=5.0)
+    at_goal = compute_episode_metrics(Trajectory("e", np.array([[0, 0, 0.5], [4.5, 0, 0.5]])), f)
+    lost = compute_episode_metrics(Trajectory("e", np.array([[0, 0, 0.5], [0, 0, 3.0]])), f)
+    # ended 0.5 m from the correct goal (τ = 0.5, inclusive) → 1; ≥ 3.5 m from both → excluded
+    assert (at_goal["branch_outcome"], at_goal["bca"]) == ("correct", 1.0)
+    assert (lost["branch_outcome"], lost["bca"]) == ("elsewhere", None)
+    plain = compute_episode_metrics(Trajectory("e", xs(0, 4)), facts(conditional=False))
+    assert plain["bca"] is None
 
 
 def test_subgoals_out_of_order_and_in_order():

@@ -66,3 +66,19 @@ def branch_confusion(
         if within(d, tau, strict=strict):
             return "other_branch"
     return "elsewhere"
+
+
+def branch_commit_accuracy(outcome: BranchOutcome, conditional: bool) -> float | None:
+    """navbench's logic-only branch score: 1 when the episode ended at the correct branch's goal,
+    0 when it ended at another branch's goal, ``None`` (excluded) when it ended elsewhere or the
+    episode is not conditional.
+
+    Unlike BSA, whose no-subgoal convention excludes failed episodes (so an agent that ignores
+    conditions still scores ≈ 1), this separates *which branch the agent committed to* from
+    whether it navigated anywhere: an agent that always takes the first branch scores about
+    1/(number of branches). It needs branch goals more than 2τ apart (the episode builder
+    guarantees it) so that no stopping point is near two goals.
+    """
+    if not conditional or outcome == "elsewhere":
+        return None
+    return 1.0 if outcome == "correct" else 0.0

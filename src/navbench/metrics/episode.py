@@ -19,7 +19,7 @@ from navbench.metrics.trajectory import EpisodeFacts, Trajectory
 #: Metrics averaged over episodes, in table order.
 METRIC_KEYS: tuple[str, ...] = (
     "success", "oracle_success", "spl", "soft_success", "soft_spl", "ne", "dtg_start",
-    "path_length", "geodesic_length", "ndtw", "sdtw", "bsa", "csr", "ce", "cr", "ado", "nsr",
+    "path_length", "geodesic_length", "ndtw", "sdtw", "bsa", "csr", "bca", "ce", "cr", "ado", "nsr",
 )
 
 
@@ -90,6 +90,7 @@ def compute_episode_metrics(
     m = len(facts.subgoals)
     k = branch.subgoals_reached_in_order(pos, facts.subgoals, t, strict=strict) if m else 0
     bsa = branch.branch_selection_accuracy(k, m, ok) if facts.conditional else None
+    outcome = branch.branch_confusion(d_T, pos[-1], facts.branch_goals, t, strict=strict)
     out: dict[str, Any] = {
         "episode_id": traj.episode_id,
         "reachable": reachable,
@@ -106,13 +107,14 @@ def compute_episode_metrics(
         "sdtw": None if nd is None else fidelity.sdtw(ok, nd),
         "bsa": bsa,
         "csr": branch.conditional_success(bsa, ok),
+        "bca": branch.branch_commit_accuracy(outcome, facts.conditional),
         "ce": efficiency.coverage_efficiency(pos, ce_cell, ce_eps),
         "cr": None if traj.collisions is None else float(safety.collided(traj.collisions)),
         "ado": None if traj.obstacle_distances is None else safety.average_distance_to_obstacles(traj.obstacle_distances),
         "nsr": None if traj.surfaces is None else safety.navigable_surface_ratio(traj.surfaces, valid_surfaces),
         "subgoals_reached": k,
         "subgoals_total": m,
-        "branch_outcome": branch.branch_confusion(d_T, pos[-1], facts.branch_goals, t, strict=strict),
+        "branch_outcome": outcome,
         "termination": termination_label(traj.termination, traj.stopped, ok),
         "steps": len(pos),
         "tau": t,
