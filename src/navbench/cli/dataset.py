@@ -14,7 +14,7 @@ from navbench.cli._app import dataset_app
 def build_cmd(
     scenes: Annotated[Path, typer.Option("--scenes", help="Directory of scene.json files (searched recursively).")],
     out: Annotated[Path, typer.Option("--out", "-o", help="Output dataset directory.")],
-    tasks: Annotated[str, typer.Option("--tasks", help="Comma list of conditional,objectnav,placenav.")] = "conditional",
+    tasks: Annotated[str, typer.Option("--tasks", help="Comma list of conditional,objectnav,placenav,route.")] = "conditional",
     split_by_scene: Annotated[str, typer.Option("--split-by-scene", help="Scene-disjoint splits NAME=FRACTION,...")] = "train=0.8,eval=0.2",
     seed: Annotated[int, typer.Option("--seed", help="Master seed (same seed -> identical files).")] = 0,
     episodes_per_scene: Annotated[int, typer.Option("--episodes-per-scene", "-n", help="Episodes drawn per scene and task.")] = 100,
@@ -23,17 +23,31 @@ def build_cmd(
     success_distance: Annotated[float | None, typer.Option("--success-distance", help="Conditional τ in m (default 0.5 single-room / 1.0).")] = None,
     workers: Annotated[int, typer.Option("--workers", "-j", help="Worker processes.")] = 1,
     force: Annotated[bool, typer.Option("--force", help="Replace a non-empty output directory.")] = False,
+    verify: Annotated[bool, typer.Option("--verify", help="Replay ObjectNav/PlaceNav/route reference paths in the simulator; drop rejected episodes (slow).")] = False,
+    verify_embodiment: Annotated[str, typer.Option("--verify-embodiment", help="Embodiment of the verification rollout: spot or turtlebot.")] = "spot",
+    refine_url: Annotated[str | None, typer.Option("--refine-url", help="Route VLN: OpenAI-compatible base URL (e.g. http://127.0.0.1:8000/v1) to refine template instructions.")] = None,
+    refine_model: Annotated[str | None, typer.Option("--refine-model", help="Route VLN: model name for --refine-url.")] = None,
+    refine_key_env: Annotated[str | None, typer.Option("--refine-key-env", help="Route VLN: environment variable holding the API key.")] = None,
 ) -> None:
     """Generate episodes for every scene and write a VLN-CE / habitat dataset directory."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from navbench.episodes.conditional import ConditionalEpisodeSettings
     from navbench.episodes.dataset import DatasetSettings, build_dataset
+    from navbench.episodes.route import RouteEpisodeSettings
+    from navbench.errors import ConfigError
+    from navbench.tasks.route_refine import RefineSettings
 
+    if (refine_url is None) != (refine_model is None):
+        raise ConfigError("--refine-url and --refine-model: expected both or neither")
+    if verify_embodiment not in ("spot", "turtlebot"):
+        raise ConfigError(f"--verify-embodiment: expected spot or turtlebot, got {verify_embodiment!r}")
+    refine = RefineSettings(refine_url, refine_model, refine_key_env) if refine_url and refine_model else None
     cats = tuple(c.strip() for c in categories.split(",") if c.strip()) if categories else None
     settings = DatasetSettings(
         episodes_per_scene=episodes_per_scene, categories=cats,
         conditional=ConditionalEpisodeSettings(success_distance=success_distance, start_facing=start_facing),
+        route=RouteEpisodeSettings(refine=refine), verify=verify, verify_embodiment=verify_embodiment,
     )
     task_list = [t.strip() for t in tasks.split(",") if t.strip()]
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
@@ -43,7 +57,8 @@ def build_cmd(
                           workers=workers, settings=settings, overwrite=force,
                           progress=lambda done, total: prog.update(bar, completed=done, total=total))
     for task, per in m.counts.items():
-        typer.echo(f"{task}: " + ", ".join(f"{s}={c['total']}" for s, c in per.items()))
+        dropped = sum(n for d in m.dropped.get(task, {}).values() for n in d.values())
+        typer.echo(f"{task}: " + ", ".join(f"{s}={c['total']}" for s, c in per.items()) + f" (dropped {dropped})")
     typer.echo(f"wrote {out}")
 
 

@@ -17,6 +17,7 @@ byte-identical directory (no timestamps; every file canonical and written atomic
 from __future__ import annotations
 
 import dataclasses
+import logging
 import os
 import shutil
 import tempfile
@@ -32,16 +33,19 @@ import numpy as np
 from navbench import __version__
 from navbench.episodes.conditional import ConditionalEpisodeSettings
 from navbench.episodes.model import Episode
+from navbench.episodes.route import RouteEpisodeSettings
 from navbench.errors import ConfigError
 from navbench.rng import child_seed, derive
 from navbench.scene.model import Scene
 
 SCHEMA = "navbench.dataset/1"
 GENERATOR = f"navbench.dataset/{__version__}"
-TASKS = ("conditional", "objectnav", "placenav")  # route VLN: not implemented yet
+TASKS = ("conditional", "objectnav", "placenav", "route")
+#: Tasks whose reference paths ``--verify`` replays in the simulator (NavVerse App. 8.2).
+VERIFY_TASKS = ("objectnav", "placenav", "route")
 R2R_TASKS = ("conditional", "conditional_oracle", "route")
 GROUP_KEYS = ("category", "depth", "chain_length", "scene_kind", "object_category", "horizon",
-              "cross_room")
+              "cross_room", "goal_kind", "stage_start")
 
 
 @dataclass(frozen=True)
@@ -53,7 +57,19 @@ class DatasetSettings:
         categories: conditional instruction categories (``None`` = all six).
         conditional: conditional episode options (τ, start facing, ...).
         gt_step, gt_turn_deg: the GT follower's forward step (m) and turn (°).
-        navmesh_preset: NavSettings preset per scene kind.
+        navmesh_preset: NavSettings preset per scene kind (outdoor and hybrid scenes use the
+            ``outdoor`` preset: 0.25 m cells, 0.25 m agent radius).
+        navmesh_overrides: NavSettings fields changed per scene kind. Hybrid scenes use
+            0.1 m cells: with 0.25 m cells the house's 0.12–0.2 m walls can fall between cell
+            centres and paths leak through them instead of using the exit.
+        route: route-VLN episode options (templates, optional LLM refinement).
+        verify: replay each ObjectNav/PlaceNav/route reference path in the simulator and drop
+            rejected episodes (reason ``verify_<reason>``); slow.
+        verify_embodiment: embodiment of the verification rollout (``spot`` or ``turtlebot``).
+        verify_agent_radius: with ``verify``, navmeshes keep at least this clearance (m) so
+            the rollout base fits along the reference paths (measured on procedural houses:
+            paths with the indoor preset's 0.1 m clearance get the bases stuck at corners,
+            0.3 m paths pass).
     """
 
     episodes_per_scene: int = 100
@@ -63,6 +79,12 @@ class DatasetSettings:
     gt_turn_deg: float = 15.0
     navmesh_preset: dict[str, str] = field(default_factory=lambda: {
         "indoor": "indoor", "outdoor": "outdoor", "hybrid": "outdoor"})
+    navmesh_overrides: dict[str, dict[str, float]] = field(default_factory=lambda: {
+        "hybrid": {"cell_size": 0.1}})
+    route: RouteEpisodeSettings = field(default_factory=RouteEpisodeSettings)
+    verify: bool = False
+    verify_embodiment: str = "spot"
+    verify_agent_radius: float = 0.3
 
     def __post_init__(self) -> None:
         if self.episodes_per_scene < 0:
@@ -156,12 +178,13 @@ def _with_gt(eps: list[Episode], s: DatasetSettings, drop: Counter[str]
 
 def _conditional(scene: Scene, nm: Any, seed: int, s: DatasetSettings, drop: Counter[str]
                  ) -> list[Episode]:
-    from navbench.episodes.conditional import conditional_episodes
+    from navbench.episodes.conditional import conditional_episodes, instruction_settings
     from navbench.tasks.conditional import SamplingError, generate_instructions
 
     try:
         ins = generate_instructions(scene, s.episodes_per_scene, child_seed(seed, "instructions"),
-                                    categories=s.categories)
+                                    categories=s.categories,
+                                    instruction_settings=instruction_settings(scene, s.conditional))
     except SamplingError:
         drop["scene_unsupported"] += s.episodes_per_scene
         return []
@@ -178,8 +201,51 @@ def _goal_task(task: str) -> Callable[[Scene, Any, int, DatasetSettings, Counter
     return run
 
 
+def _route(scene: Scene, nm: Any, seed: int, s: DatasetSettings, drop: Counter[str]) -> list[Episode]:
+    from navbench.episodes.route import route_episodes
+
+    return route_episodes(scene, nm, seed, s.episodes_per_scene, drop, s.route)
+
+
 _BUILDERS = {"conditional": _conditional, "objectnav": _goal_task("objectnav"),
-             "placenav": _goal_task("placenav")}
+             "placenav": _goal_task("placenav"), "route": _route}
+
+
+def verify_episodes(scene: Scene, eps: list[Episode], embodiment: str, drop: Counter[str]) -> list[Episode]:
+    """Episodes whose reference-path rollout passes :func:`navbench.sim.verify.verify_episode`
+    (NavVerse App. 8.2); rejected ones are counted in ``drop`` as ``verify_<reason>``.
+
+    The one place the episode builder reaches downstream into the simulator: quality control
+    is part of generation in NavVerse, and it is imported only when asked for.
+    """
+    if not eps:
+        return eps
+    from navbench.sim.embodiments import get_embodiment
+    from navbench.sim.simulator import SimSettings, Simulator
+    from navbench.sim.verify import verify_episode
+
+    emb = get_embodiment(embodiment)
+    try:
+        sim = Simulator(scene, emb, SimSettings(render=False))
+    except (ValueError, RuntimeError) as e:  # the simulator cannot load this scene
+        logging.getLogger(__name__).warning("--verify: scene %s: simulator failed (%s); its episodes are dropped",
+                                            scene.id, e)
+        drop["verify_sim_error"] += len(eps)
+        return []
+    out = []
+    for e in eps:
+        # τ of the task (NavVerse 1.0 + r_robot; route: VLN-CE 3.0 m), goal extent from its size
+        sim.tau = float(e.navbench.get("success_distance", 1.0 + emb.radius))
+        r = verify_episode(scene, e, emb, simulator=sim)
+        if r.accepted:
+            info = dict(e.info)
+            info["navbench"] = {**e.navbench, "verify": {"duration": round(r.duration, 3),
+                                                          "travelled": round(r.travelled, 3),
+                                                          "embodiment": embodiment}}
+            out.append(replace(e, info=info))
+        else:
+            drop[f"verify_{r.reason}"] += 1
+    return out
 
 
 def build_scene(scene: Scene, tasks: Sequence[str], seed: int, settings: DatasetSettings,
@@ -188,7 +254,10 @@ def build_scene(scene: Scene, tasks: Sequence[str], seed: int, settings: Dataset
     from navbench.nav import NavMesh, NavSettings
 
     preset = settings.navmesh_preset.get(scene.kind, "indoor")
-    nm = NavMesh.build(scene, NavSettings.preset(preset))
+    ns = NavSettings.preset(preset, **settings.navmesh_overrides.get(scene.kind, {}))
+    if settings.verify and ns.agent_radius < settings.verify_agent_radius:
+        ns = ns.replace(agent_radius=settings.verify_agent_radius)
+    nm = NavMesh.build(scene, ns)
     if navmesh_out is not None:
         nm.save(navmesh_out)
     eps: dict[str, list[tuple[Episode, dict[str, Any] | None]]] = {}
@@ -196,6 +265,8 @@ def build_scene(scene: Scene, tasks: Sequence[str], seed: int, settings: Dataset
     for task in tasks:
         drop: Counter[str] = Counter()
         made = _BUILDERS[task](scene, nm, child_seed(seed, scene.id, task), settings, drop)
+        if settings.verify and task in VERIFY_TASKS:
+            made = verify_episodes(scene, made, settings.verify_embodiment, drop)
         if task in R2R_TASKS:
             eps[task] = _with_gt(made, settings, drop)
         else:

@@ -6,12 +6,18 @@ the largest navmesh island; a shortest path to the approach points
 category; instances with 5 ≤ L ≤ 50 m are kept as goals (none kept → retry, then drop).
 The start yaw faces the next waypoint of the closest kept instance's path ± U(−30°, 30°).
 ``geodesic_distance`` = L of the closest instance; its path is the reference path.
+
+Indoor-to-outdoor scenes (``scene.kind == "hybrid"``, NavVerse App. 8.1): starts are sampled
+inside the house rooms (:func:`indoor_start`) and goal instances are the outdoor ones within
+the scene's neighbourhood radius of the indoor anchor (:func:`outdoor_instances`);
+``info.navbench.stage_start = "indoor"``.
 """
 
 from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -37,6 +43,58 @@ class GoalTaskSettings:
     approach_distance: float = 1.0
     success_distance: float = SUCCESS_DISTANCE
     start_tries: int = 10
+    neighbourhood_radius: float = 50.0
+
+
+def indoor_start(scene: Scene, nm: NavMesh, rng: np.random.Generator, tries: int = 64) -> np.ndarray | None:
+    """A navigable point of the largest island inside a room (room drawn by floor area, point
+    uniform in its polygon, snapped onto the navmesh); ``None`` after ``tries`` failures."""
+    import shapely
+
+    from navbench.scene.stages import indoor_mask
+
+    polys = [shapely.Polygon(r.floor_polygon) for r in scene.rooms]
+    areas = np.array([max(p.area, 0.0) for p in polys])
+    if not len(polys) or areas.sum() <= 0:
+        return None
+    for _ in range(tries):
+        k = int(rng.choice(len(polys), p=areas / areas.sum()))
+        x0, z0, x1, z1 = polys[k].bounds
+        x, z = float(rng.uniform(x0, x1)), float(rng.uniform(z0, z1))
+        if not polys[k].contains(shapely.Point(x, z)):
+            continue
+        p = nm.snap_point((x, scene.rooms[k].floor_y, z), island=0)
+        if p is not None and nm.is_navigable(p) and bool(indoor_mask(scene, p[None])[0]):
+            return p
+    return None
+
+
+def outdoor_instances(scene: Scene, inst: dict[str, list[GoalInstance]], radius: float
+                      ) -> dict[str, list[GoalInstance]]:
+    """Instances outside every room and within ``radius`` m (XZ) of ``meta["indoor_anchor"]``
+    (``meta["neighbourhood_radius"]`` overrides ``radius``); empty categories are removed."""
+    from navbench.scene.stages import indoor_mask
+
+    anchor = scene.meta.get("indoor_anchor")
+    r = float(scene.meta.get("neighbourhood_radius", radius))
+    out: dict[str, list[GoalInstance]] = {}
+    for cat, items in inst.items():
+        pts = np.array([i.position for i in items], float).reshape(-1, 3)
+        keep = ~indoor_mask(scene, pts)
+        if anchor is not None:
+            keep &= np.hypot(pts[:, 0] - anchor[0], pts[:, 2] - anchor[2]) <= r
+        kept = [i for i, k in zip(items, keep, strict=True) if k]
+        if kept:
+            out[cat] = kept
+    return out
+
+
+def start_sampler(scene: Scene, nm: NavMesh) -> Callable[[np.random.Generator], np.ndarray | None]:
+    """Start sampler of a scene: :func:`indoor_start` for hybrid scenes, else area-uniform on
+    the largest island."""
+    if scene.kind == "hybrid" and scene.rooms:
+        return lambda rng: indoor_start(scene, nm, rng)
+    return lambda rng: nm.sample_point(rng, island=0)
 
 
 def goal_episodes(task: str, scene: Scene, nm: NavMesh, seed: int, n: int, drop: Counter[str],
@@ -44,12 +102,15 @@ def goal_episodes(task: str, scene: Scene, nm: NavMesh, seed: int, n: int, drop:
     """``n`` draws of ``task`` (``objectnav`` or ``placenav``) episodes; failures counted in ``drop``."""
     s = settings or GoalTaskSettings()
     inst = object_instances(scene) if task == "objectnav" else place_instances(scene)
+    if scene.kind == "hybrid":
+        inst = outdoor_instances(scene, inst, s.neighbourhood_radius)
     if not inst or not nm.islands:
         drop["no_goal_categories" if not inst else "no_island"] += n
         return []
     cats = list(inst)
     aps = {i.id: approach_points(nm, i.lo, i.hi, 0, s.approach_distance, y=i.y)
            for v in inst.values() for i in v}
+    sample = start_sampler(scene, nm)
     out = []
     for k in range(n):
         rng = derive(seed, scene.id, task, k)
@@ -60,7 +121,7 @@ def goal_episodes(task: str, scene: Scene, nm: NavMesh, seed: int, n: int, drop:
             continue
         ep = None
         for _ in range(s.start_tries):
-            ep = _try(task, scene, nm, rng, cat, cands, aps, s, k)
+            ep = _try(task, scene, nm, rng, cat, cands, aps, s, k, sample)
             if ep is not None:
                 break
         if ep is None:
@@ -71,8 +132,11 @@ def goal_episodes(task: str, scene: Scene, nm: NavMesh, seed: int, n: int, drop:
 
 
 def _try(task: str, scene: Scene, nm: NavMesh, rng: np.random.Generator, cat: str,
-         cands: list[GoalInstance], aps: dict, s: GoalTaskSettings, k: int) -> Episode | None:
-    start = nm.sample_point(rng, island=0)
+         cands: list[GoalInstance], aps: dict, s: GoalTaskSettings, k: int,
+         sample: Callable[[np.random.Generator], np.ndarray | None]) -> Episode | None:
+    start = sample(rng)
+    if start is None:
+        return None
     kept = []
     for i in cands:
         sp = nm.find_path(start, aps[i.id].points)
@@ -87,6 +151,8 @@ def _try(task: str, scene: Scene, nm: NavMesh, rng: np.random.Generator, cat: st
     nb = {"task": task, "scene": scene.id, "scene_kind": scene.kind, "source": scene.source,
           "success_distance": s.success_distance, "closest_goal": closest.id,
           "goal_path_lengths": {i.id: round(float(d), 6) for d, i, _ in kept}}
+    if scene.kind == "hybrid":
+        nb["stage_start"] = "indoor"
     return Episode(
         episode_id=f"{scene.id}:{k}", scene_id=scene_path(scene.id),
         start_position=tuple(float(v) for v in path[0]), start_rotation=tuple(yaw_to_quaternion(yaw)),

@@ -18,7 +18,8 @@ def dataset_tables(ds: Dataset) -> dict[str, list[dict[str, Any]]]:
 
     ``episodes``: task × split counts with path-length mean/median;
     ``by_<key>``: counts per value of ``category``, ``depth``, ``chain_length``,
-    ``object_category``, ``scene_kind`` (task × split × value);
+    ``object_category``, ``scene_kind``, ``goal_kind`` (route: object / place),
+    ``stage_start`` (hybrid scenes: ``indoor``) (task × split × value);
     ``path_length``: histogram of ``geodesic_distance`` over :data:`LENGTH_BINS`.
     """
     tables: dict[str, list[dict[str, Any]]] = {"episodes": [], "path_length": []}
@@ -32,7 +33,8 @@ def dataset_tables(ds: Dataset) -> dict[str, list[dict[str, Any]]]:
                 "mean_L": round(float(L.mean()), 2) if len(L) else None,
                 "median_L": round(float(np.median(L)), 2) if len(L) else None,
             })
-            for key in ("category", "depth", "chain_length", "object_category", "scene_kind"):
+            for key in ("category", "depth", "chain_length", "object_category", "scene_kind", "goal_kind",
+                        "stage_start"):
                 c = Counter(str(e.navbench.get(key, e.object_category if key == "object_category" else None))
                             for e in eps)
                 c.pop("None", None)

@@ -1,0 +1,149 @@
+"""Route-style VLN episodes (NavVerse App. 8.3; VLN-CE R2R layout, SPEC §4).
+
+Per episode: a goal drawn uniformly among the scene's nameable objects and places
+(:meth:`~navbench.tasks.route_landmarks.RouteContext.refer`; outdoor scenes with places draw a
+place or an object with equal odds); a start on the largest island (hybrid scenes: inside the
+house, outdoor goals only — see :mod:`navbench.episodes.goal_tasks`) whose shortest path to the
+goal's approach points has 5 ≤ L ≤ 50 m (starts are pre-filtered by straight-line distance);
+start yaw facing the path ± U(−30°, 30°); the instruction from
+:func:`navbench.tasks.route.route_instruction`, optionally refined
+(:mod:`navbench.tasks.route_refine`). The single goal is the path's end with VLN-CE's 3.0 m
+success radius. Drop reasons: ``no_goal_candidates``, ``no_island``, ``no_path_in_range``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from navbench.episodes.approach import approach_points
+from navbench.episodes.conditional import path_yaw, scene_path
+from navbench.episodes.goal_tasks import outdoor_instances, start_sampler
+from navbench.episodes.model import Episode, Goal
+from navbench.geometry import wrap_angle, yaw_to_quaternion
+from navbench.nav import NavMesh
+from navbench.rng import derive
+from navbench.scene.model import Scene
+from navbench.tasks.objectnav import GoalInstance, object_instances
+from navbench.tasks.placenav import place_instances
+from navbench.tasks.route import RouteContext, RouteSettings, route_instruction
+from navbench.tasks.route_refine import RefineSettings, refine_instruction
+
+#: VLN-CE success distance (m).
+ROUTE_SUCCESS_DISTANCE = 3.0
+
+
+@dataclass(frozen=True)
+class RouteEpisodeSettings:
+    """Options of :func:`route_episodes` (metres, degrees).
+
+    Attributes:
+        min_path, max_path: allowed shortest-path length L.
+        success_distance: goal radius τ.
+        yaw_jitter_deg: start yaw = path direction ± U(−jitter, jitter).
+        approach_distance: approach points lie within this XZ distance of the goal footprint.
+        start_tries: path queries per episode; start_draws: cheap start draws per query.
+        neighbourhood_radius: hybrid scenes: goals within this distance of the indoor anchor.
+        instruction: template options; refine: optional LLM endpoint (``None`` = templates).
+    """
+
+    min_path: float = 5.0
+    max_path: float = 50.0
+    success_distance: float = ROUTE_SUCCESS_DISTANCE
+    yaw_jitter_deg: float = 30.0
+    approach_distance: float = 1.0
+    start_tries: int = 10
+    start_draws: int = 100
+    neighbourhood_radius: float = 50.0
+    instruction: RouteSettings = field(default_factory=RouteSettings)
+    refine: RefineSettings | None = None
+
+
+def route_goals(scene: Scene, ctx: RouteContext, radius: float = 50.0) -> dict[str, list[GoalInstance]]:
+    """Nameable goal instances by kind (``object``, ``place``); hybrid scenes: outdoor ones only."""
+    objs = object_instances(scene)
+    places = place_instances(scene)
+    if scene.kind == "hybrid":
+        objs, places = outdoor_instances(scene, objs, radius), outdoor_instances(scene, places, radius)
+    out = {"object": [i for v in objs.values() for i in v if ctx.refer(i.id) is not None],
+           "place": [i for v in places.values() for i in v if ctx.refer(i.id) is not None]}
+    return {k: sorted(v, key=lambda i: i.id) for k, v in out.items() if v}
+
+
+def route_episodes(scene: Scene, nm: NavMesh, seed: int, n: int, drop: Counter[str],
+                   settings: RouteEpisodeSettings | None = None) -> list[Episode]:
+    """``n`` draws of route episodes; failures counted in ``drop`` by reason."""
+    s = settings or RouteEpisodeSettings()
+    ctx = RouteContext(scene, s.instruction)
+    goals = route_goals(scene, ctx, s.neighbourhood_radius)
+    if not goals or not nm.islands:
+        drop["no_goal_candidates" if not goals else "no_island"] += n
+        return []
+    aps: dict[str, object] = {}
+    sample = start_sampler(scene, nm)
+    kinds = sorted(goals)
+    out = []
+    for k in range(n):
+        rng = derive(seed, scene.id, "route", k)
+        kind = kinds[int(rng.integers(len(kinds)))]
+        goal = goals[kind][int(rng.integers(len(goals[kind])))]
+        if goal.id not in aps:
+            aps[goal.id] = approach_points(nm, goal.lo, goal.hi, 0, s.approach_distance, y=goal.y)
+        ap = aps[goal.id]
+        path = None if ap is None else _sample_path(nm, rng, sample, goal, ap.points, s)  # type: ignore[attr-defined]
+        if path is None:
+            drop["no_path_in_range" if ap is not None else "no_approach"] += 1
+            continue
+        out.append(_episode(scene, ctx, goal, kind, path, rng, s, k))
+    return out
+
+
+def _sample_path(nm: NavMesh, rng: np.random.Generator, sample: object, goal: GoalInstance,
+                 points: np.ndarray, s: RouteEpisodeSettings) -> np.ndarray | None:
+    gx, gz = goal.position[0], goal.position[2]
+    for _ in range(s.start_tries):
+        start = None
+        for _ in range(s.start_draws):
+            p = sample(rng)  # type: ignore[operator]
+            if p is not None and math.hypot(p[0] - gx, p[2] - gz) <= s.max_path:
+                start = p
+                break
+        if start is None:
+            continue
+        sp = nm.find_path(start, points)
+        if sp.points is not None and s.min_path <= sp.geodesic_distance <= s.max_path:
+            return np.asarray(sp.points, float)
+    return None
+
+
+def _episode(scene: Scene, ctx: RouteContext, goal: GoalInstance, kind: str, path: np.ndarray,
+             rng: np.random.Generator, s: RouteEpisodeSettings, k: int) -> Episode:
+    yaw = wrap_angle(path_yaw(path) + math.radians(float(rng.uniform(-s.yaw_jitter_deg, s.yaw_jitter_deg))))
+    ins = route_instruction(ctx, path, yaw, goal.id, int(rng.integers(2**31)))
+    text, status = ins.text, "template"
+    if s.refine is not None:
+        text, status = refine_instruction(ins.text, [ctx.refer(i) or "" for i in ins.landmarks], s.refine)
+    length = float(np.linalg.norm(np.diff(path, axis=0), axis=1).sum())
+    nb = {
+        "task": "route", "scene": scene.id, "scene_kind": scene.kind, "source": scene.source,
+        "success_distance": s.success_distance, "goal_kind": kind, "goal_id": goal.id,
+        "goal_label": goal.category, "goal_phrase": ins.goal_phrase,
+        "goal_instance_position": [float(v) for v in goal.position],
+        "landmarks": list(ins.landmarks), "directives": [d.to_dict() for d in ins.directives],
+        "n_directives": sum(d.kind != "arrive" for d in ins.directives),
+        "simplified_path": [[round(float(c), 4) for c in p] for p in ins.simplified_path],
+        "template_text": ins.text, "refine_status": status,
+    }
+    if scene.kind == "hybrid":
+        nb["stage_start"] = "indoor"
+    end = tuple(float(v) for v in path[-1])
+    return Episode(
+        episode_id=f"{scene.id}:{k}", scene_id=scene_path(scene.id),
+        start_position=tuple(float(v) for v in path[0]), start_rotation=tuple(yaw_to_quaternion(yaw)),
+        goals=(Goal(end, s.success_distance, goal.id),), instruction_text=text,
+        reference_path=tuple(tuple(float(v) for v in p) for p in path), geodesic_distance=length,
+        info={"navbench": nb},
+    )
