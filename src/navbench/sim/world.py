@@ -123,8 +123,16 @@ def _convex_pieces(poly: shapely.Polygon) -> list[np.ndarray]:
             out.append(np.asarray(p.exterior.coords)[:-1])
             continue
         tris = shapely.constrained_delaunay_triangles(p)
-        out.extend(np.asarray(t.exterior.coords)[:-1] for t in tris.geoms)
+        # slivers (near-collinear vertices) have no convex hull for MuJoCo; they carry no area
+        out.extend(np.asarray(t.exterior.coords)[:-1] for t in tris.geoms if _solid(t))
     return out
+
+
+def _solid(tri: shapely.Polygon, min_height: float = 1e-3) -> bool:
+    """Whether a triangle is thicker than ``min_height`` m (area / longest edge)."""
+    c = np.asarray(tri.exterior.coords)[:-1]
+    longest = max(float(np.linalg.norm(c[i] - c[i - 1])) for i in range(len(c)))
+    return longest > 0 and 2.0 * tri.area / longest > min_height
 
 
 def _prism(spec: mujoco.MjSpec, name: str, xz: np.ndarray, y_top: float, thick: float) -> None:
