@@ -64,7 +64,9 @@ class Embodiment:
         sole_radius: radius of the capsule sole or of each wheel sphere (m).
         sole_half_length: half length of the capsule's straight part along the body axis (m).
         wheel_offsets: (x, z) body-frame positions of the wheel spheres (wheels only).
-        hull_size: full size (sx, sy, sz) of the body box above the sole (m).
+        hull_size: full size (sx, sy, sz) of the body above the sole (m).
+        hull_shape: ``"box"`` or ``"cylinder"`` (vertical axis, radius ``sx / 2``; round
+            robots such as the Turtlebot, whose footprint is then exactly ``radius``).
         hull_bottom: height of the hull's bottom above the ground point (m).
         force_cap: planar drive force cap as a multiple of m g, per world axis.
         traction_limited: also cap the drive force at μ m g (μ = friction under the robot).
@@ -77,6 +79,9 @@ class Embodiment:
         tilt_stiffness, tilt_damping: pitch/roll spring (N m/rad) and damper (N m s/rad).
         max_drop: an unsupported drop larger than this (m) is a fall (explicit drop rule).
         max_step: nominal climbable step (m), for documentation and navmesh settings.
+        clearance: clearance (m) a planner should keep from obstacles for this body to follow
+            its paths without touching (footprint half-width plus follower slack; measured on
+            procedural houses with the verification rollout).
         camera: the head camera.
     """
 
@@ -92,6 +97,8 @@ class Embodiment:
     max_drop: float
     max_step: float
     sole_half_length: float = 0.0
+    clearance: float = 0.3
+    hull_shape: str = "box"
     wheel_offsets: tuple[tuple[float, float], ...] = ()
     traction_limited: bool = False
     vx_max: float = 1.5
@@ -127,6 +134,7 @@ SPOT = Embodiment(
     holonomic=True,
     max_drop=0.4,
     max_step=0.2,
+    clearance=0.4,
     camera=CameraMount(pos=(0.0, 0.3, -0.5), pitch=math.radians(10.0), fovy=79.0),
 )
 
@@ -138,6 +146,8 @@ TURTLEBOT = Embodiment(
     sole_radius=0.05,
     wheel_offsets=((-0.11, -0.11), (0.11, -0.11), (-0.11, 0.11), (0.11, 0.11)),
     hull_size=(0.36, 0.3, 0.36),
+    hull_shape="cylinder",
+    clearance=0.25,
     hull_bottom=0.07,
     force_cap=0.5,
     traction_limited=True,
@@ -223,10 +233,17 @@ def add_robot(spec: mujoco.MjSpec, emb: Embodiment) -> None:
         raise ValueError(f"unknown sole type {emb.sole!r}")
     hull = body.add_geom()
     hull.name = p + "hull"
-    hull.type = mujoco.mjtGeom.mjGEOM_BOX
     hx, hy, hz = (s / 2.0 for s in emb.hull_size)
-    hull.size = [hx, hy, hz]
     hull.pos = [0.0, emb.hull_bottom + hy - emb.sole_height, 0.0]
+    if emb.hull_shape == "cylinder":
+        hull.type = mujoco.mjtGeom.mjGEOM_CYLINDER
+        hull.size = [hx, hy, 0.0]
+        hull.quat = [math.cos(math.pi / 4), math.sin(math.pi / 4), 0.0, 0.0]  # axis +Z → +Y
+    elif emb.hull_shape == "box":
+        hull.type = mujoco.mjtGeom.mjGEOM_BOX
+        hull.size = [hx, hy, hz]
+    else:
+        raise ValueError(f"unknown hull shape {emb.hull_shape!r}")
     # Mass sits in the sole / hull in proportion to volume; total = emb.mass.
     n = len(sole_geoms) + 1
     for g in [*sole_geoms, hull]:
