@@ -208,6 +208,8 @@ BUILTINS: dict[str, str] = {
     "oracle-goal": "navbench.agents.oracle:OracleGoalAgent",
     "first-branch": "navbench.agents.oracle:FirstBranchAgent",
     "oracle-branch": "navbench.agents.oracle:OracleBranchAgent",
+    "oracle-branch-grounded": "navbench.agents.scene_graph_agent:GroundedOracleBranchAgent",
+    "scene-graph": "navbench.agents.scene_graph_agent:SceneGraphAgent",
 }
 
 
