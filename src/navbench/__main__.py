@@ -2,4 +2,5 @@
 
 from navbench.cli import main
 
-main()
+if __name__ == "__main__":  # worker processes re-import this module; they must not run the CLI
+    main()

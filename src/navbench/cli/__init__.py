@@ -14,6 +14,7 @@ from navbench import __version__
 from navbench.cli import (  # noqa: F401  (each module registers its commands)
     agents,
     dataset,
+    demo,
     evaluate,
     graph,
     instructions,

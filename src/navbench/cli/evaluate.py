@@ -1,4 +1,4 @@
-"""CLI commands of the evaluation area: ``navbench results ...`` (results databases)."""
+"""CLI commands of the evaluation area: ``navbench evaluate`` and ``navbench results ...``."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from navbench.cli._app import results_app
+from navbench.cli._app import app, results_app
 
 _Run = Annotated[
     Path, typer.Argument(help="Run folder (holding results.sqlite) or the .sqlite file.")
@@ -71,3 +71,63 @@ def show_cmd(run: _Run) -> None:
             typer.echo(
                 "  labels: " + (", ".join(f"{k} {v}" for k, v in sorted(counts.items())) or "-")
             )
+
+
+def _agent_args(items: list[str] | None) -> dict[str, object]:
+    """``["k=v", ...]`` → kwargs; values parsed as JSON when they parse (numbers, true, lists)."""
+    import json
+
+    from navbench.errors import ConfigError
+
+    out: dict[str, object] = {}
+    for item in items or []:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip().isidentifier():
+            raise ConfigError(f"--agent-arg: expected NAME=VALUE (e.g. clearance=0.5), got {item!r}")
+        try:
+            out[key.strip()] = json.loads(value)
+        except json.JSONDecodeError:
+            out[key.strip()] = value
+    return out
+
+
+@app.command("evaluate")
+def evaluate_cmd(
+    dataset: Annotated[Path, typer.Argument(help="Dataset folder (with manifest.json).")],
+    agent: Annotated[str, typer.Option("--agent", "-a", help="Built-in name (oracle-path, oracle-branch, first-branch, random, ...), 'module:Class' or http://host:port.")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="Run folder; results go to OUT/results.sqlite (re-run to resume).")],
+    split: Annotated[str, typer.Option("--split", help="Split to evaluate.")] = "eval",
+    task: Annotated[str | None, typer.Option("--task", help="Task folder (conditional, conditional_oracle, objectnav, placenav) [default: conditional if present].")] = None,
+    episodes: Annotated[str | None, typer.Option("--episodes", help="Episode ids '0,3,7' or a filter 'category=chain,scene=house_3_6' (ops = != < <= > >=, a|b = either).")] = None,
+    workers: Annotated[int, typer.Option("--workers", "-j", min=1, help="Worker processes (one world build per scene per worker).")] = 1,
+    executor: Annotated[str, typer.Option("--executor", help="local | ray.")] = "local",
+    ray_address: Annotated[str | None, typer.Option("--ray-address", help="Ray cluster address (with --executor ray).")] = None,
+    render: Annotated[str, typer.Option("--render", help="auto (only when the agent needs images) | on | off.")] = "auto",
+    embodiment: Annotated[str, typer.Option("--embodiment", help="spot | turtlebot.")] = "spot",
+    episode_timeout: Annotated[float, typer.Option("--episode-timeout", help="Wall-clock seconds per episode; past it: agent_error.")] = 600.0,
+    max_time: Annotated[float, typer.Option("--max-time", help="Simulated seconds per episode before 'timeout'.")] = 300.0,
+    distance: Annotated[str, typer.Option("--distance", help="Distance to goal for metrics: auto | geodesic | euclidean.")] = "auto",
+    seed: Annotated[int, typer.Option("--seed", help="Seed for agents that take one.")] = 0,
+    agent_arg: Annotated[list[str] | None, typer.Option("--agent-arg", help="Agent constructor argument NAME=VALUE (repeatable).")] = None,
+) -> None:
+    """Run an agent on a dataset split in the MuJoCo simulator and record every episode.
+
+    Episodes are sharded by scene; each episode's metrics, termination label and trajectory are committed to OUT/results.sqlite as it finishes, so an interrupted run resumes where it stopped. An agent exception or a wall-clock timeout ends that episode as agent_error.
+    """
+    from navbench.eval.db import DB_NAME
+    from navbench.eval.pipeline import EvalSettings, evaluate
+
+    settings = EvalSettings(task=task, split=split, episodes=episodes, embodiment=embodiment,
+                            render=render, max_time=max_time, episode_timeout_s=episode_timeout,
+                            distance=distance, seed=seed, agent_kwargs=_agent_args(agent_arg))
+    s = evaluate(dataset, agent, out, settings, workers=workers, executor=executor,
+                 ray_address=ray_address)
+    labels = ", ".join(f"{k} {v}" for k, v in s.labels.items()) or "-"
+    summary = "  ".join(f"{k} {v:.3f}" if isinstance(v, float) else f"{k} {v}"
+                        for k, v in s.summary.items())
+    typer.echo(f"{s.run_id}: {s.completed} episodes run, {s.skipped} already done, "
+               f"{s.total} total in {s.wall_s:.1f} s")
+    typer.echo(f"  labels: {labels}")
+    if summary:
+        typer.echo(f"  {summary}")
+    typer.echo(f"  results: {out / DB_NAME}")

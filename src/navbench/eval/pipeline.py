@@ -1,0 +1,371 @@
+"""The real evaluation pipeline: dataset episodes → simulator + agent → metrics → results DB.
+
+:func:`evaluate` plans one shard per scene (split further when there are more workers than
+scenes), opens ``OUT/results.sqlite`` and runs the unfinished episodes through
+:func:`navbench.eval.run_shards`; re-running the same command resumes. :func:`run_shard` is the
+worker function (``"navbench.eval.pipeline:run_shard"``): it loads the scene once, builds one
+:class:`~navbench.sim.Simulator`, loads the agent, and for each episode runs
+:func:`~navbench.agents.rollout.run_episode` and scores it with
+:func:`~navbench.metrics.compute_episode_metrics`.
+
+Every episode is judged with its own success distance τ (``info.navbench.success_distance``,
+set on the simulator per episode); without one the simulator's 1.0 m + robot radius applies.
+Distance to goal for the metrics (``--distance``): ``geodesic`` (per step on the dataset's
+navmesh, VLN-CE style), ``euclidean`` (NavVerse: 3D distance minus the goal's half size, the
+same quantity the simulator labels with) or ``auto`` = geodesic for point goals (no goal size)
+when the dataset has a navmesh, else euclidean. An episode whose geodesic distances are not
+all finite (the robot left the navmesh) falls back to euclidean; ``extra["dtg_kind"]`` says
+which one was used.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from navbench.errors import ConfigError
+from navbench.eval.records import EpisodeResult, RunSummary, ShardSpec
+from navbench.eval.selection import scene_key, select_episodes
+from navbench.eval.timeouts import EpisodeTimeout
+
+WORKER_FN = "navbench.eval.pipeline:run_shard"
+RENDER_MODES = ("auto", "on", "off")
+DISTANCE_MODES = ("auto", "geodesic", "euclidean")
+#: Per-step arrays of the simulator's records stored as the episode trajectory.
+TRAJECTORY_KEYS = ("t", "position", "yaw", "tilt", "collision", "obstacle_distance", "surface",
+                   "preferred", "stop", "dtg", "label")
+
+
+@dataclass(frozen=True)
+class EvalSettings:
+    """What an evaluation run does (everything here changes results and names the run).
+
+    Attributes:
+        task: task folder of the dataset (``None``: ``conditional`` if present, else the first).
+        split: split to evaluate.
+        episodes: ``--episodes`` expression (ids or filter, :mod:`navbench.eval.selection`).
+        embodiment: ``spot`` or ``turtlebot``.
+        render: ``auto`` (only when the agent needs images), ``on`` or ``off``.
+        width, height: image size when rendering (px).
+        max_time: simulated timeout per episode (s).
+        episode_timeout_s: wall-clock limit per episode (s); past it: ``agent_error``.
+        distance: distance to goal for the metrics: ``auto``, ``geodesic`` or ``euclidean``.
+        seed: seed handed to agents that take one (``seed`` constructor argument).
+        agent_kwargs: extra constructor arguments of the agent (JSON-able).
+    """
+
+    task: str | None = None
+    split: str = "eval"
+    episodes: str | None = None
+    embodiment: str = "spot"
+    render: str = "auto"
+    width: int = 640
+    height: int = 480
+    max_time: float = 300.0
+    episode_timeout_s: float = 600.0
+    distance: str = "auto"
+    seed: int = 0
+    agent_kwargs: Mapping[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.render not in RENDER_MODES:
+            raise ConfigError(f"--render: expected one of {', '.join(RENDER_MODES)}, got {self.render!r}")
+        if self.distance not in DISTANCE_MODES:
+            raise ConfigError(f"--distance: expected one of {', '.join(DISTANCE_MODES)}, "
+                              f"got {self.distance!r}")
+        if not self.max_time > 0:
+            raise ConfigError(f"--max-time: expected simulated seconds > 0, got {self.max_time}")
+        if not self.episode_timeout_s > 0:
+            raise ConfigError(f"--episode-timeout: expected seconds > 0, got {self.episode_timeout_s}")
+
+
+# ----------------------------------------------------------------------------- agents
+
+def _agent_target(name: str) -> Any:
+    """The class (or factory) an agent name resolves to, or ``None`` for remote agents."""
+    from navbench.agents.base import BUILTINS, _import
+
+    s = name.strip()
+    if s.startswith(("http://", "https://")):
+        return None
+    return _import(BUILTINS.get(s, s))
+
+
+def make_agent(name: str, kwargs: Mapping[str, Any] | None = None, seed: int = 0) -> Any:
+    """:func:`navbench.agents.load_agent` with ``seed`` added when the constructor takes one."""
+    from navbench.agents import load_agent
+
+    kw = dict(kwargs or {})
+    target = _agent_target(name)
+    if target is not None and "seed" not in kw:
+        try:
+            params = inspect.signature(target).parameters
+        except (TypeError, ValueError):
+            params = {}
+        if "seed" in params:
+            kw["seed"] = int(seed)
+    return load_agent(name, **kw)
+
+
+def agent_declarations(agent: Any) -> dict[str, Any]:
+    """What an agent declares: privileged facts, extra sensors, action space, render need."""
+    priv = sorted(getattr(agent, "privileged", ()) or ())
+    sensors = sorted(getattr(agent, "sensors", ()) or ())
+    return {"privileged": bool(priv), "privileged_facts": priv, "sensors": sensors,
+            "action_space": str(getattr(agent, "action_space", "waypoint")),
+            "needs_render": bool(getattr(agent, "needs_render", False) or sensors)}
+
+
+# ----------------------------------------------------------------------------- one episode
+
+def _jsonable(v: Any) -> Any:
+    """Plain JSON types (numpy → Python, non-finite floats → None, unknown → str)."""
+    if isinstance(v, Mapping):
+        return {str(k): _jsonable(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple, np.ndarray)):
+        return [_jsonable(x) for x in (v.tolist() if isinstance(v, np.ndarray) else v)]
+    if isinstance(v, (bool, np.bool_)):
+        return bool(v)
+    if isinstance(v, (int, np.integer)):
+        return int(v)
+    if isinstance(v, (float, np.floating)):
+        return float(v) if math.isfinite(v) else None
+    return v if v is None or isinstance(v, str) else str(v)
+
+
+def episode_tau(ep: Any) -> float | None:
+    """τ of an episode (``info.navbench.success_distance``), or ``None``."""
+    tau = ep.navbench.get("success_distance")
+    return None if tau is None else float(tau)
+
+
+def geodesic_distances(navmesh: Any, ep: Any, positions: np.ndarray) -> np.ndarray:
+    """Geodesic distance (m) from every position to the nearest goal of ``ep`` (inf if none)."""
+    goals = np.array([g.position for g in ep.goals], float).reshape(-1, 3)
+    return np.array([navmesh.geodesic_distance(p, goals) for p in np.asarray(positions)], float)
+
+
+def score_outcome(outcome: Any, ep: Any, scene_id: str, *, navmesh: Any = None,
+                  distance: str = "auto") -> EpisodeResult:
+    """The :class:`EpisodeResult` of a finished rollout: numeric metrics, string metrics and
+    episode fields in ``extra``, the per-step arrays as the trajectory."""
+    from navbench.agents.rollout import outcome_trajectory
+    from navbench.metrics import EpisodeFacts, compute_episode_metrics
+
+    traj = outcome_trajectory(outcome)
+    facts = EpisodeFacts.from_episode(ep)
+    point_goals = all(g.size is None for g in ep.goals)
+    want_geo = navmesh is not None and (distance == "geodesic" or (distance == "auto" and point_goals))
+    gd = geodesic_distances(navmesh, ep, traj.positions) if want_geo and ep.goals else None
+    fallback = gd is not None and not np.isfinite(gd).all()
+    m = compute_episode_metrics(traj, facts, goal_distances=None if fallback else gd)
+    metrics = {k: v for k, v in m.items() if k != "episode_id" and
+               (v is None or isinstance(v, (bool, int, float, np.integer, np.floating)))}
+    metrics["agent_steps"] = outcome.steps
+    extra: dict[str, Any] = {k: v for k, v in m.items() if isinstance(v, str) and k != "episode_id"}
+    extra.update(fields=_jsonable(facts.fields), privileged=outcome.privileged)
+    if fallback:
+        extra["dtg_note"] = "geodesic distance undefined on some steps (off the navmesh)"
+    if outcome.extra:
+        extra["agent"] = _jsonable(outcome.extra)
+    rec = outcome.records
+    arrays = {("positions" if k == "position" else k): np.asarray(rec[k]) for k in TRAJECTORY_KEYS
+              if k in rec}
+    if gd is not None:
+        arrays["geodesic_dtg"] = gd
+    return EpisodeResult(ep.episode_id, scene_id, outcome.label, metrics, outcome.error,
+                         float(outcome.wall_time_s), float(outcome.sim_time_s), arrays, extra)
+
+
+def run_one(sim: Any, agent: Any, ep: Any, scene_id: str, *, navmesh: Any = None,
+            navmesh_fn: Callable[[], Any] | None = None, distance: str = "auto",
+            default_tau: float | None = None) -> EpisodeResult:
+    """Run and score one episode with its own τ (``default_tau``, else 1.0 m + robot radius,
+    when it has none). A wall-clock timeout (:class:`EpisodeTimeout`) during the rollout ends
+    the episode as ``agent_error`` scored on its partial trajectory."""
+    import time
+
+    from navbench.agents.rollout import AGENT_ERROR, EpisodeOutcome, run_episode
+
+    tau = episode_tau(ep)
+    if tau is None:  # SPEC §5: 1.0 m + r_robot unless the episode has its own τ
+        tau = default_tau if default_tau is not None else 1.0 + float(sim.embodiment.radius)
+    sim.tau = tau  # τ is per episode, while SimSettings is fixed per world build
+    t0 = time.monotonic()
+    try:
+        outcome = run_episode(sim, agent, ep, navmesh=navmesh_fn)
+    except EpisodeTimeout as e:
+        try:
+            records = sim.records()
+        except Exception:
+            raise e from None
+        if len(records.get("label", ())):
+            lab = records["label"].astype(object)
+            lab[-1] = AGENT_ERROR
+            records["label"] = lab.astype(str)
+        outcome = EpisodeOutcome(str(ep.episode_id), AGENT_ERROR, records, str(e),
+                                 bool(getattr(agent, "privileged", ())), max(len(records["t"]) - 1, 0),
+                                 time.monotonic() - t0, float(sim.time))
+    return score_outcome(outcome, ep, scene_id, navmesh=navmesh, distance=distance)
+
+
+# ----------------------------------------------------------------------------- worker
+
+def run_shard(shard: ShardSpec, emit: Callable[[EpisodeResult], None]) -> None:
+    """Worker function: one world build per shard, then every episode in order (see module)."""
+    from navbench.episodes.loader import load_dataset
+    from navbench.sim import SimSettings, Simulator, get_embodiment
+
+    kw = dict(shard.fn_kwargs)
+    ds = load_dataset(kw["dataset"])
+    eps = {e.episode_id: e for e in ds.episodes(kw["task"], kw["split"])}
+    scene = ds.scene(shard.scene_id)
+    emb = get_embodiment(kw["embodiment"])
+    sim = Simulator(scene, emb, SimSettings(render=bool(kw["render"]), width=int(kw["width"]),
+                                            height=int(kw["height"]), max_time=float(kw["max_time"])))
+    default_tau = sim.tau
+    has_nm = "navmesh" in ds.manifest.scenes.get(shard.scene_id, {})
+    cache: dict[str, Any] = {}
+
+    def navmesh() -> Any:
+        if "nm" not in cache:
+            cache["nm"] = ds.navmesh(shard.scene_id) if has_nm else None
+        return cache["nm"]
+
+    agent = make_agent(kw["agent"], kw.get("agent_kwargs"), int(kw.get("seed", 0)))
+    use_nm = has_nm and kw.get("distance", "auto") != "euclidean"
+    first = eps.get(shard.episode_ids[0]) if shard.episode_ids else None
+    if use_nm and first is not None and first.goals:  # load + JIT-warm before the first deadline
+        navmesh().geodesic_distance(first.start_position, first.goals[0].position)
+    begin = getattr(emit, "begin", None)
+    try:
+        for eid in shard.episode_ids:
+            if callable(begin):
+                begin(eid)  # the world build above must not eat this episode's deadline
+            ep = eps.get(eid)
+            if ep is None:
+                raise ConfigError(f"{kw['dataset']}: episode {eid!r} is not in {kw['task']}/{kw['split']}")
+            emit(run_one(sim, agent, ep, shard.scene_id, navmesh=navmesh() if use_nm else None,
+                         navmesh_fn=navmesh, distance=kw.get("distance", "auto"),
+                         default_tau=default_tau))
+    finally:
+        close = getattr(agent, "close", None)
+        if callable(close):
+            close()
+        sim.close()
+
+
+# ----------------------------------------------------------------------------- evaluate
+
+def default_task(tasks: Sequence[str]) -> str:
+    """``conditional`` when present, else the first task of the dataset."""
+    if not tasks:
+        raise ConfigError("dataset has no task")
+    return "conditional" if "conditional" in tasks else tasks[0]
+
+
+def _hash_files(ds: Any, task: str, split: str, scenes: Sequence[str]) -> str:
+    from navbench.eval.runner import dataset_hash
+
+    files = [ds.root / "manifest.json", ds.path(task, split)]
+    for sid in sorted(scenes):
+        files.append(ds.scene_path(sid))
+        nm = ds.manifest.scenes[sid].get("navmesh")
+        if nm:
+            files.append(ds.root / nm)
+    return dataset_hash(files)
+
+
+def summarize(results: Sequence[EpisodeResult]) -> dict[str, float]:
+    """Running summary for the progress bar: SR and SPL over scored episodes, error count."""
+    sr = [float(r.metrics["success"]) for r in results if r.metrics.get("success") is not None]
+    spl = [float(r.metrics["spl"]) for r in results if r.metrics.get("spl") is not None]
+    out: dict[str, Any] = {}
+    if sr:
+        out["SR"] = sum(sr) / len(sr)
+    if spl:
+        out["SPL"] = sum(spl) / len(spl)
+    out["errors"] = sum(r.label == "agent_error" for r in results)
+    return out
+
+
+def plan_evaluation(dataset: str | Path, agent: str, settings: EvalSettings
+                    ) -> tuple[dict[str, Any], list[tuple[str, str]], dict[str, Any], str]:
+    """Resolve a run: ``(run settings, [(episode id, scene id)], worker kwargs, dataset hash)``.
+
+    Loads the agent once to read its declarations (privileged facts, render need).
+    """
+    from navbench.episodes.loader import load_dataset
+    from navbench.sim import get_embodiment
+
+    ds = load_dataset(dataset)
+    task = settings.task or default_task(ds.tasks)
+    if task not in ds.tasks:
+        raise ConfigError(f"--task: expected one of {list(ds.tasks)}, got {task!r}")
+    if settings.split not in ds.splits:
+        raise ConfigError(f"--split: expected one of {list(ds.splits)}, got {settings.split!r}")
+    get_embodiment(settings.embodiment)
+    known = list(ds.manifest.scenes)
+    chosen = select_episodes(ds.episodes(task, settings.split), settings.episodes, known)
+    pairs = [(e.episode_id, scene_key(e, known)) for e in chosen]
+    unknown = sorted({s for _, s in pairs if s not in ds.manifest.scenes})
+    if unknown:
+        raise ConfigError(f"{ds.root}: episodes refer to scenes missing from manifest.json: {unknown}")
+    probe = make_agent(agent, settings.agent_kwargs, settings.seed)
+    try:
+        decl = agent_declarations(probe)
+    finally:
+        close = getattr(probe, "close", None)
+        if callable(close):
+            close()
+    render = settings.render == "on" or (settings.render == "auto" and decl["needs_render"])
+    run_settings = {**dataclasses.asdict(settings), "task": task, "render": render,
+                    "agent_kwargs": _jsonable(dict(settings.agent_kwargs)), **decl}
+    if not render:
+        run_settings.pop("width")
+        run_settings.pop("height")
+    worker_kw = {"dataset": str(Path(dataset).resolve()), "task": task, "split": settings.split,
+                 "agent": agent, "agent_kwargs": dict(settings.agent_kwargs), "seed": settings.seed,
+                 "embodiment": settings.embodiment, "render": render, "width": settings.width,
+                 "height": settings.height, "max_time": settings.max_time,
+                 "distance": settings.distance}
+    return run_settings, pairs, worker_kw, _hash_files(ds, task, settings.split,
+                                                       sorted({s for _, s in pairs}))
+
+
+def evaluate(dataset: str | Path, agent: str, out: str | Path, settings: EvalSettings | None = None,
+             *, workers: int = 1, executor: str = "local", ray_address: str | None = None,
+             progress: bool = True) -> RunSummary:
+    """Evaluate ``agent`` on a dataset split into the run folder ``out`` (resumable).
+
+    Args:
+        dataset: dataset directory (``manifest.json``, see :mod:`navbench.episodes.dataset`).
+        agent: built-in agent name, ``"module:Class"`` or ``"http://host:port"``.
+        out: run folder; results go to ``out/results.sqlite`` (one run per agent + settings).
+        settings: :class:`EvalSettings` (task, split, episode filter, embodiment, ...).
+        workers: worker processes (one world build per scene per worker).
+        executor: ``local`` (processes) or ``ray``.
+        progress: show a progress bar with ETA and running SR/SPL (on a terminal).
+
+    Returns:
+        The :class:`~navbench.eval.RunSummary` (``run_id``, counts, labels, SR/SPL).
+    """
+    from navbench.eval.db import ResultsDB
+    from navbench.eval.executors import make_executor
+    from navbench.eval.runner import code_version, plan_shards, run_shards
+
+    s = settings or EvalSettings()
+    run_settings, pairs, worker_kw, dhash = plan_evaluation(dataset, agent, s)
+    ex = make_executor(executor, workers, ray_address)
+    with ResultsDB(out) as db:
+        run_id = db.get_or_create_run(agent, dhash, run_settings, s.seed, code_version())
+        shards = plan_shards(run_id, pairs, WORKER_FN, worker_kw, workers=workers)
+        return run_shards(db, shards, ex, progress=progress, episode_timeout_s=s.episode_timeout_s,
+                          summary_fn=summarize)
