@@ -16,10 +16,10 @@ def report_cmd(
     out: Annotated[Path, typer.Option("--out", "-o", help="Output folder.")] = Path("report"),
     dataset: Annotated[
         Path | None,
-        typer.Option(help="Dataset folder (SPLIT/SPLIT.json.gz and scenes/): episode fields, "
-                          "goals, reference paths and scenes for BEV maps."),
+        typer.Option(help="navbench dataset folder: episode fields, goals, reference paths and "
+                          "scenes (BEV maps) of the task and split each run evaluated."),
     ] = None,
-    split: Annotated[str, typer.Option(help="Split of --dataset.")] = "val",
+    split: Annotated[str | None, typer.Option(help="Split of --dataset [default: the runs' split].")] = None,
     episodes: Annotated[
         Path | None, typer.Option(help="Episodes file (VLN-CE R2R .json.gz); overrides --dataset/--split.")
     ] = None,
@@ -43,17 +43,17 @@ def report_cmd(
 
     ep_file = episodes
     roots = list(scenes or [])
-    if dataset is not None:
-        if ep_file is None:
-            ep_file = dataset / split / f"{split}.json.gz"
-        roots.insert(0, dataset)
     if ep_file is not None and not ep_file.is_file():
-        raise ConfigError(f"{ep_file}: episodes file not found (--episodes / --dataset --split)")
+        raise ConfigError(f"{ep_file}: episodes file not found (--episodes)")
     if ep_file is not None:
         roots.append(ep_file.parent.parent)
+        if dataset is not None:
+            roots.insert(0, dataset)
+            dataset = None
     with Progress(SpinnerColumn(), TextColumn("{task.description}"), transient=True) as bar:
         task = bar.add_task("reading runs")
-        html = build_report(runs, out, episodes_file=ep_file, scene_roots=roots, oracle=oracle,
+        html = build_report(runs, out, episodes_file=ep_file, dataset=dataset, split=split,
+                            scene_roots=roots, oracle=oracle,
                             title=title, max_bev=max_bev,
                             progress=lambda msg: bar.update(task, description=msg))
     typer.echo(f"wrote {html} (tables in {out / 'tables'}, figures in {out / 'figures'})")

@@ -12,6 +12,7 @@ when the rows lack them.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -210,7 +211,8 @@ def read_runs(runs: Sequence[str | Path]) -> tuple[dict[str, list[Row]], dict[st
                 for r in db.rows(run["run_id"]):
                     row = {**_flat_extra(r["extra"]), **r["metrics"]}
                     row.update(episode_id=r["episode_id"], scene_id=r["scene_id"], label=r["label"],
-                               run_id=run["run_id"])
+                               run_id=run["run_id"], run_task=run["settings"].get("task"),
+                               run_split=run["settings"].get("split"))
                     rows.append(row)
                     arrays = db.trajectory(run["run_id"], r["episode_id"])
                     pos = None if arrays is None else _positions(arrays)
@@ -249,6 +251,8 @@ def build_report(
     out: str | Path,
     *,
     episodes_file: str | Path | None = None,
+    dataset: str | Path | None = None,
+    split: str | None = None,
     scene_roots: Sequence[str | Path] = (),
     oracle: str | None = None,
     title: str = "navbench report",
@@ -258,15 +262,51 @@ def build_report(
     """Report of the runs in ``runs`` (run folders or ``.sqlite`` files) into ``out``.
 
     ``episodes_file`` (VLN-CE R2R ``.json.gz``) supplies episode fields, goals and reference
-    paths; scenes are looked up under ``scene_roots`` (see :func:`load_scenes_for`).
+    paths; scenes are looked up under ``scene_roots`` (see :func:`load_scenes_for`). Instead,
+    ``dataset`` (a navbench dataset folder) supplies the episodes of the task and split each run
+    evaluated (``split`` overrides the runs' split); when the runs cover several tasks, episode
+    ids become ``<task>-<id>`` so that tasks whose ids overlap stay apart.
     Returns the path of ``report.html``.
     """
     rows_by_run, traj = read_runs(runs)
     eps = read_r2r(episodes_file) if episodes_file is not None else []
     roots = [Path(r) for r in scene_roots]
-    scenes = load_scenes_for(eps, roots) if eps and roots else {}
     meta = {"run folders": ", ".join(str(r) for r in runs)}
     if episodes_file is not None:
         meta["episodes"] = str(episodes_file)
+    elif dataset is not None:
+        rows_by_run, traj, eps = _with_dataset(rows_by_run, traj, Path(dataset), split)
+        roots.insert(0, Path(dataset))
+        meta["dataset"] = str(dataset)
+    scenes = load_scenes_for(eps, roots) if eps and roots else {}
     return build_report_from_rows(rows_by_run, out, scenes, traj, episodes=eps, oracle=oracle,
                                   title=title, max_bev=max_bev, meta=meta, progress=progress)
+
+
+def _with_dataset(
+    rows_by_run: dict[str, list[Row]], traj: dict[str, dict[str, np.ndarray]], dataset: Path,
+    split: str | None,
+) -> tuple[dict[str, list[Row]], dict[str, dict[str, np.ndarray]], list[Episode]]:
+    """Episodes of every (task, split) the runs evaluated; ids prefixed by task when mixed."""
+    from navbench.episodes.loader import load_dataset
+
+    ds = load_dataset(dataset)
+    pairs = sorted({(str(r.get("run_task") or "conditional"), split or str(r.get("run_split") or "eval"))
+                    for rows in rows_by_run.values() for r in rows})
+    mixed = len({t for t, _ in pairs}) > 1
+
+    def key(task: str, eid: object) -> str:
+        return f"{task}-{eid}" if mixed else str(eid)
+
+    episodes = [dataclasses.replace(e, episode_id=key(t, e.episode_id))
+                for t, sp in pairs for e in ds.episodes(t, sp)]
+    if not mixed:
+        return rows_by_run, traj, episodes
+    new_rows = {name: [{**r, "episode_id": key(str(r.get("run_task") or "conditional"), r["episode_id"])}
+                       for r in rows] for name, rows in rows_by_run.items()}
+    new_traj: dict[str, dict[str, np.ndarray]] = {}
+    for name, rows in rows_by_run.items():
+        task_of = {str(r["episode_id"]): str(r.get("run_task") or "conditional") for r in rows}
+        new_traj[name] = {key(task_of.get(str(eid), "conditional"), eid): p
+                          for eid, p in traj.get(name, {}).items()}
+    return new_rows, new_traj, episodes

@@ -21,7 +21,7 @@ from navbench.report.html import FigureImage
 from navbench.report.tables import METRIC_NAMES, RATES, RowsByRun
 from navbench.scene.model import Scene
 
-BAR_METRICS = ("success", "spl", "soft_spl", "bsa", "csr", "ndtw", "ce", "cr", "ado", "nsr")
+BAR_METRICS = ("success", "spl", "soft_spl", "bsa", "csr", "bca", "ndtw", "ce", "cr", "ado", "nsr")
 #: Colour of a trajectory's end marker by where it ended (branch confusion outcome).
 OUTCOME_COLORS = {"correct": "#2ca02c", "other_branch": "#d62728", "elsewhere": "#7f7f7f"}
 RUN_COLORS = ("#1f77b4", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22")

@@ -29,15 +29,15 @@ RowsByRun = Mapping[str, Sequence[Row]]
 #: Display name of each metric key (paper abbreviations).
 METRIC_NAMES: dict[str, str] = {
     "success": "SR", "oracle_success": "OSR", "spl": "SPL", "soft_spl": "SoftSPL", "ne": "NE",
-    "ndtw": "nDTW", "sdtw": "SDTW", "bsa": "BSA", "csr": "CSR", "ce": "CE", "cr": "CR",
+    "ndtw": "nDTW", "sdtw": "SDTW", "bsa": "BSA", "csr": "CSR", "bca": "BCA", "ce": "CE", "cr": "CR",
     "ado": "ADO", "nsr": "NSR", "reached_outdoor": "Reached outdoor",
     "ce_before_exit": "CE before exit", "ce_after_exit": "CE after exit",
 }
 #: Metrics shown in percent (their raw values are fractions in [0, 1]).
-RATES = frozenset({"SR", "OSR", "SPL", "SoftSPL", "nDTW", "SDTW", "BSA", "CSR", "CR", "NSR",
+RATES = frozenset({"SR", "OSR", "SPL", "SoftSPL", "nDTW", "SDTW", "BSA", "CSR", "BCA", "CR", "NSR",
                    "Reached outdoor"})
 OVERALL_METRICS = ("success", "oracle_success", "spl", "soft_spl", "ne", "ndtw", "sdtw", "bsa",
-                   "csr", "ce", "cr", "ado", "nsr")
+                   "csr", "bca", "ce", "cr", "ado", "nsr")
 SAFETY_METRICS = ("ce", "cr", "ado", "nsr", "soft_spl")
 BRANCH_OUTCOMES = ("correct", "other_branch", "elsewhere")
 ALL = "all"
