@@ -1,40 +1,54 @@
-"""Baselines on generated conditional episodes, scored with navbench.metrics.
+"""Baselines on the conditional episodes of a real dataset built for the Turtlebot, run on the
+Turtlebot and scored with navbench.metrics.
 
 Chosen-branch accuracy = fraction of episodes whose branch (agent diagnostics) is the correct
 one. Branch accuracy = fraction of episodes that end within τ of the correct branch's goal
 (``branch_outcome == "correct"``); for an agent that always takes outcome 0 its expected value
 is the fraction of episodes whose correct branch is outcome 0, ≈ mean(1 / n_branches) because
 the sampler deals outcomes in balanced blocks. CondVLN's BSA/CSR come from the metrics module.
+The oracle agents plan on the dataset's navmesh (privileged ``navmesh``), as in an evaluation.
 """
 
 from __future__ import annotations
+
+import tempfile
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from navbench.agents import load_agent, outcome_trajectory, run_episode
+from navbench.episodes.dataset import DatasetSettings, build_dataset
+from navbench.episodes.loader import load_dataset
 from navbench.metrics import EpisodeFacts, compute_episode_metrics
 from navbench.scene.procgen.indoor import generate_house
-from navbench.sim import SPOT, SimSettings, Simulator
-from tests.agents.episodes import TAU, conditional_episodes, nav_for
+from navbench.sim import TURTLEBOT, SimSettings, Simulator
 
 
 def _score(agents: list[str], houses: list[int], per_house: int) -> tuple[dict, list]:
     rows: dict[str, list[dict]] = {a: [] for a in agents}
     eps_all = []
-    for seed in houses:
-        scene = generate_house(seed)
-        eps = conditional_episodes(scene, nav_for(scene), per_house, seed)
-        eps_all += eps
-        sim = Simulator(scene, SPOT, SimSettings(success_distance=TAU))
-        for name in agents:
-            agent = load_agent(name)
-            for ep in eps:
-                o = run_episode(sim, agent, ep, max_steps=1500)
-                assert o.privileged
-                row = compute_episode_metrics(outcome_trajectory(o), EpisodeFacts.from_episode(ep))
-                row["chose_correct"] = o.extra.get("branch_index") == ep.navbench["branch_index"]
-                rows[name].append(row)
+    with tempfile.TemporaryDirectory() as tmp:
+        build_dataset([generate_house(s) for s in houses], Path(tmp) / "ds", tasks=["conditional"],
+                      split="eval=1.0", seed=0,
+                      settings=DatasetSettings(episodes_per_scene=per_house, embodiment="turtlebot"))
+        ds = load_dataset(Path(tmp) / "ds")
+        by_scene: dict[str, list] = {}
+        for e in ds.episodes("conditional", "eval"):
+            by_scene.setdefault(e.navbench["scene"], []).append(e)
+        for sid, eps in sorted(by_scene.items()):
+            eps_all += eps
+            nm = ds.navmesh(sid)
+            sim = Simulator(ds.scene(sid), TURTLEBOT, SimSettings())
+            for name in agents:
+                agent = load_agent(name)
+                for ep in eps:
+                    sim.tau = ep.navbench["success_distance"]
+                    o = run_episode(sim, agent, ep, max_steps=1500, navmesh=nm)
+                    assert o.privileged
+                    row = compute_episode_metrics(outcome_trajectory(o), EpisodeFacts.from_episode(ep))
+                    row["chose_correct"] = o.extra.get("branch_index") == ep.navbench["branch_index"]
+                    rows[name].append(row)
     return rows, eps_all
 
 
@@ -65,7 +79,7 @@ def _check(rows: dict, eps: list) -> None:
 
 
 def test_conditional_baselines_small() -> None:
-    rows, eps = _score(["oracle-path", "first-branch", "oracle-branch"], [1, 2, 3, 4], 20)
+    rows, eps = _score(["oracle-path", "first-branch", "oracle-branch"], [1, 2, 3, 4], 10)
     assert len(eps) >= 30
     op = rows["oracle-path"]
     assert _mean(op, "success") >= 0.95 and _mean(op, "csr") >= 0.95

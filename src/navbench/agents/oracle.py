@@ -11,8 +11,15 @@
 All four use waypoint actions: the whole path is sent once, then empty ``append`` actions let
 the follower run; the agent stops within ``arrive_distance`` of the path's end, or when it has
 not moved ``stuck_distance`` in ``settle_time`` seconds within ``near_distance`` of the end
-(blocked by the goal object itself), or in ``stuck_time`` seconds elsewhere. Navmeshes are built from the scene with
-``agent_radius = clearance`` (m) and cached per scene id.
+(blocked by the goal object itself), or in ``stuck_time`` seconds elsewhere.
+
+Planning navmesh of oracle-goal / first-branch / oracle-branch (:class:`NavmeshPlanner`): by
+default the dataset's own navmesh (privileged ``navmesh``), which a dataset built for an
+embodiment erodes by that robot's clearance — so every goal the dataset says is reachable is
+reachable, along paths the body fits. Without one (episodes outside a dataset), or with an
+explicit ``clearance`` (m), a navmesh of the scene is built with ``agent_radius = clearance``
+(default: the clearance of the embodiment whose radius the observation's ``robot_radius``
+reports, :data:`navbench.nav.settings.EMBODIMENT_CLEARANCE`) and cached per scene id.
 """
 
 from __future__ import annotations
@@ -59,6 +66,7 @@ class PathFollowingAgent(Agent):
         self._path = np.zeros((0, 3))
         self._sent = False
         self._anchor: tuple[float, np.ndarray] | None = None
+        self.robot_radius: float | None = None
         self.diag: dict[str, Any] = {}
 
     def plan(self, task: Task, start: np.ndarray) -> np.ndarray:
@@ -79,6 +87,8 @@ class PathFollowingAgent(Agent):
         t = float(observation.get("time", 0.0))
         if not self._sent:
             self._sent = True
+            r = observation.get("robot_radius")
+            self.robot_radius = None if r is None else float(r)
             self._path = np.asarray(self.plan(self._task, pose[:3]), float).reshape(-1, 3)
             self.diag["planned_points"] = len(self._path)
             wps = path_waypoints(np.vstack([pose[None, :3], self._path]))
@@ -113,26 +123,51 @@ class OraclePathAgent(PathFollowingAgent):
         return ref
 
 
-class NavmeshPlanner:
-    """Navmeshes per scene (agent radius ``clearance``), shortest paths, object approach points."""
+def clearance_for_radius(radius: float | None) -> float:
+    """Planning clearance (m) of the embodiment whose robot radius is ``radius`` (m); an unknown
+    radius is its own clearance, ``None`` gives Spot's."""
+    from navbench.nav.settings import EMBODIMENT_CLEARANCE, embodiment_radius
 
-    def __init__(self, clearance: float = 0.45) -> None:
-        self.clearance = float(clearance)
-        self._cache: dict[str, Any] = {}
+    if radius is None:
+        return EMBODIMENT_CLEARANCE["spot"]
+    for name, c in EMBODIMENT_CLEARANCE.items():
+        if abs(embodiment_radius(name) - radius) < 1e-9:
+            return c
+    return float(radius)
+
+
+class NavmeshPlanner:
+    """Navmeshes per scene, shortest paths, object approach points (see the module docstring).
+
+    Args:
+        clearance: agent radius (m) of the navmesh built from the scene; ``None`` = use the
+            dataset's navmesh when given (:meth:`use`), else the embodiment's clearance.
+    """
+
+    def __init__(self, clearance: float | None = None) -> None:
+        self.clearance = None if clearance is None else float(clearance)
+        self.robot_radius: float | None = None
+        self._given: Any = None
+        self._cache: dict[tuple[str, float], Any] = {}
+
+    def use(self, navmesh: Any, robot_radius: float | None = None) -> None:
+        """The episode's dataset navmesh (``None``: none) and the robot radius (m) observed."""
+        self._given, self.robot_radius = navmesh, robot_radius
 
     def navmesh(self, scene: Any) -> Any:
-        """The cached navmesh of ``scene``."""
+        """The navmesh to plan on in ``scene``: the dataset's, or a cached one built here."""
         from navbench.nav import NavMesh, NavSettings
 
-        nm = self._cache.get(scene.id)
+        if self.clearance is None and self._given is not None:
+            return self._given
+        radius = self.clearance if self.clearance is not None else clearance_for_radius(self.robot_radius)
+        nm = self._cache.get((scene.id, radius))
         if nm is None:
             kind = scene.kind if scene.kind in ("indoor", "outdoor", "hybrid") else "indoor"
-            try:
-                base = NavSettings.preset(kind)
-            except Exception:
-                base = NavSettings.preset("indoor")
-            settings = dataclasses.replace(base, agent_radius=self.clearance)
-            nm = self._cache[scene.id] = NavMesh.build(scene, settings)
+            base = NavSettings.preset("outdoor" if kind == "hybrid" else kind,
+                                      **({"cell_size": 0.1} if kind == "hybrid" else {}))
+            settings = dataclasses.replace(base, agent_radius=radius)
+            nm = self._cache[(scene.id, radius)] = NavMesh.build(scene, settings)
         return nm
 
     def path(self, scene: Any, points: Sequence[np.ndarray]) -> np.ndarray:
@@ -183,31 +218,50 @@ class OracleGoalAgent(PathFollowingAgent):
     """Plans a shortest path to the nearest goal on the scene's navmesh (``goals``, ``scene``)."""
 
     name: ClassVar[str] = "oracle-goal"
-    privileged = frozenset({"goals", "scene"})
+    privileged = frozenset({"goals", "scene", "navmesh"})
 
-    def __init__(self, clearance: float = 0.45, **kw: Any) -> None:
+    def __init__(self, clearance: float | None = None, **kw: Any) -> None:
         super().__init__(**kw)
         self.planner = NavmeshPlanner(clearance)
 
     def plan(self, task: Task, start: np.ndarray) -> np.ndarray:
         scene = task.privileged["scene"]
+        self.planner.use(task.privileged.get("navmesh"), self.robot_radius)
         goals = np.asarray(task.privileged["goals"], float).reshape(-1, 3)
         nm = self.planner.navmesh(scene)
         sp = nm.find_path(start, goals)
+        if sp.points is None and task.success_distance is not None:
+            sp = self._near_goals(nm, start, goals, float(task.success_distance))
         if sp.points is None:
             raise ConfigError(f"oracle-goal: no path to any goal of episode {task.episode_id}")
         self.diag["goal_index"] = int(sp.goal_index)
         return np.array(sp.points, float)
 
 
+    @staticmethod
+    def _near_goals(nm: Any, start: np.ndarray, goals: np.ndarray, tau: float) -> Any:
+        """Shortest path to navigable points within ``tau`` (m, XZ) of some goal, for goals
+        too deep inside furniture to snap onto the navmesh."""
+        from navbench.episodes.approach import approach_points
+
+        island = nm.island_of(start)
+        pts = [a.points for g in goals if island is not None and (a := approach_points(
+            nm, (g[0], g[2]), (g[0], g[2]), island, tau, y=g[1] - 1.0)) is not None]
+        return nm.find_path(start, np.concatenate(pts)) if pts else nm.find_path(start, goals)
+
+
 class _BranchAgent(PathFollowingAgent):
-    """Navigates the targets of one branch of the conditional program (``program``, ``scene``)."""
+    """Navigates the targets of one branch of the conditional program (``program``, ``scene``):
+    to the nearest navigable point within ``approach_fraction × τ`` of each target's footprint
+    (as the dataset builder does), else to the ring search of :meth:`NavmeshPlanner.approach`."""
 
-    privileged = frozenset({"program", "scene"})
+    privileged = frozenset({"program", "scene", "navmesh"})
 
-    def __init__(self, clearance: float = 0.45, **kw: Any) -> None:
+    def __init__(self, clearance: float | None = None, approach_fraction: float = 0.8,
+                 **kw: Any) -> None:
         super().__init__(**kw)
         self.planner = NavmeshPlanner(clearance)
+        self.approach_fraction = float(approach_fraction)
 
     def select(self, facts: Mapping[str, Any]) -> Any:
         """The :class:`~navbench.tasks.conditional.Evaluation` of the chosen branch."""
@@ -221,13 +275,37 @@ class _BranchAgent(PathFollowingAgent):
         ev = self.select(facts)
         self.diag.update(branch_path=list(ev.branch_path), branch_index=int(ev.branch_index))
         scene = task.privileged["scene"]
+        self.planner.use(task.privileged.get("navmesh"), self.robot_radius)
         objs = {o.id: o for o in scene.objects}
-        pts = [np.asarray(start, float)]
+        targets = []
         for ref in (*ev.subgoals, ev.goal):
             if ref.object_id not in objs:
                 raise ConfigError(f"{self.name}: target {ref.object_id!r} is not in scene {scene.id!r}")
-            pts.append(self.planner.approach(scene, objs[ref.object_id], pts[-1]))
+            targets.append(objs[ref.object_id])
+        path = self._approach_path(scene, targets, np.asarray(start, float), task.success_distance)
+        if path is not None:
+            return path
+        pts = [np.asarray(start, float)]
+        for obj in targets:
+            pts.append(self.planner.approach(scene, obj, pts[-1]))
         return self.planner.path(scene, pts)
+
+    def _approach_path(self, scene: Any, targets: Sequence[Any], start: np.ndarray,
+                       tau: float | None) -> np.ndarray | None:
+        """The dataset's own construction (:mod:`navbench.episodes.approach`): nearest approach
+        point within ``approach_fraction × τ`` of each target's footprint, in order, on the
+        start's island; ``None`` when a target has none (then :meth:`NavmeshPlanner.approach`)."""
+        from navbench.episodes.approach import join_legs, object_approach, path_through
+
+        nm = self.planner.navmesh(scene)
+        island = nm.island_of(start)
+        if island is None or tau is None:
+            return None
+        aps = [object_approach(nm, o, island, self.approach_fraction * float(tau)) for o in targets]
+        if any(a is None for a in aps):
+            return None
+        legs = path_through(nm, start, aps)
+        return None if legs is None else join_legs(start, legs)
 
 
 class FirstBranchAgent(_BranchAgent):

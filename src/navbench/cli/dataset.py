@@ -24,7 +24,8 @@ def build_cmd(
     workers: Annotated[int, typer.Option("--workers", "-j", help="Worker processes.")] = 1,
     force: Annotated[bool, typer.Option("--force", help="Replace a non-empty output directory.")] = False,
     verify: Annotated[bool, typer.Option("--verify", help="Replay ObjectNav/PlaceNav/route reference paths in the simulator; drop rejected episodes (slow).")] = False,
-    verify_embodiment: Annotated[str, typer.Option("--verify-embodiment", help="Embodiment of the verification rollout: spot or turtlebot.")] = "spot",
+    embodiment: Annotated[str, typer.Option("--embodiment", help="Robot the dataset is built for: turtlebot | spot | none. Starts, goals and reference paths keep its clearance (0.25 / 0.4 m); ObjectNav/PlaceNav τ = 1.0 + its radius. none = plain presets (habitat-like 0.1 m), τ 1.6 m.")] = "turtlebot",
+    verify_embodiment: Annotated[str | None, typer.Option("--verify-embodiment", help="Embodiment of the verification rollout: spot or turtlebot [default: --embodiment, spot for none].")] = None,
     refine_url: Annotated[str | None, typer.Option("--refine-url", help="Route VLN: OpenAI-compatible base URL (e.g. http://127.0.0.1:8000/v1) to refine template instructions.")] = None,
     refine_model: Annotated[str | None, typer.Option("--refine-model", help="Route VLN: model name for --refine-url.")] = None,
     refine_key_env: Annotated[str | None, typer.Option("--refine-key-env", help="Route VLN: environment variable holding the API key.")] = None,
@@ -40,7 +41,9 @@ def build_cmd(
 
     if (refine_url is None) != (refine_model is None):
         raise ConfigError("--refine-url and --refine-model: expected both or neither")
-    if verify_embodiment not in ("spot", "turtlebot"):
+    if embodiment not in ("spot", "turtlebot", "none"):
+        raise ConfigError(f"--embodiment: expected turtlebot, spot or none, got {embodiment!r}")
+    if verify_embodiment not in (None, "spot", "turtlebot"):
         raise ConfigError(f"--verify-embodiment: expected spot or turtlebot, got {verify_embodiment!r}")
     refine = RefineSettings(refine_url, refine_model, refine_key_env) if refine_url and refine_model else None
     cats = tuple(c.strip() for c in categories.split(",") if c.strip()) if categories else None
@@ -48,6 +51,7 @@ def build_cmd(
         episodes_per_scene=episodes_per_scene, categories=cats,
         conditional=ConditionalEpisodeSettings(success_distance=success_distance, start_facing=start_facing),
         route=RouteEpisodeSettings(refine=refine), verify=verify, verify_embodiment=verify_embodiment,
+        embodiment=None if embodiment == "none" else embodiment,
     )
     task_list = [t.strip() for t in tasks.split(",") if t.strip()]
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
@@ -59,7 +63,7 @@ def build_cmd(
     for task, per in m.counts.items():
         dropped = sum(n for d in m.dropped.get(task, {}).values() for n in d.values())
         typer.echo(f"{task}: " + ", ".join(f"{s}={c['total']}" for s, c in per.items()) + f" (dropped {dropped})")
-    typer.echo(f"wrote {out}")
+    typer.echo(f"wrote {out} (built for embodiment {embodiment})")
 
 
 @dataset_app.command("stats")

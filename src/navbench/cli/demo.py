@@ -5,7 +5,9 @@ Steps, each reused when already done (re-running resumes):
 1. generate 6 procedural houses, 1 small outdoor block and 1 indoor-to-outdoor scene
    (``OUT/scenes``);
 2. build a dataset with conditional, ObjectNav and PlaceNav episodes (``OUT/dataset``, every
-   scene in the ``eval`` split);
+   scene in the ``eval`` split) for the demo's robots (:data:`DEMO_EMBODIMENTS`): the
+   Turtlebot in the houses, Spot outdoors and in the indoor-to-outdoor scene (the Turtlebot's
+   wheels cannot climb the 0.15 m curbs); evaluation runs each scene with its robot;
 3. evaluate the demo agents (:data:`DEMO_RUNS`) with 2 worker processes
    (``OUT/runs/<task>/<agent>/results.sqlite``);
 4. write the report (``OUT/report/report.html``) over all runs and print its absolute path.
@@ -62,6 +64,8 @@ DEMO_RUNS: tuple[DemoRun, ...] = (
     DemoRun("random", "placenav"),
 )
 ORACLE = "oracle-branch"
+#: Robot per scene kind the demo dataset is built (and evaluated) for; ``default`` = houses.
+DEMO_EMBODIMENTS: dict[str, str] = {"default": "turtlebot", "outdoor": "spot", "hybrid": "spot"}
 
 
 @dataclass(frozen=True)
@@ -120,7 +124,10 @@ def build_demo_dataset(scenes: Path, out: Path, suite: DemoSuite, workers: int) 
         return load_dataset(out)
     build_dataset(scenes, out, tasks=("conditional", "objectnav", "placenav"), split="eval=1.0",
                   seed=suite.seed, workers=workers,
-                  settings=DatasetSettings(episodes_per_scene=suite.episodes_per_scene),
+                  settings=DatasetSettings(
+                      episodes_per_scene=suite.episodes_per_scene,
+                      embodiment=DEMO_EMBODIMENTS["default"],
+                      embodiment_by_kind={k: v for k, v in DEMO_EMBODIMENTS.items() if k != "default"}),
                   overwrite=True)
     return load_dataset(out)
 
@@ -186,7 +193,8 @@ def demo_cmd(
     from navbench.io import dumps_json, read_json, write_json
 
     suite = QUICK if quick else DemoSuite()
-    mode = {"schema": "navbench.demo/1", "quick": quick, "suite": dataclasses.asdict(suite)}
+    mode = {"schema": "navbench.demo/1", "quick": quick, "suite": dataclasses.asdict(suite),
+            "embodiments": DEMO_EMBODIMENTS}
     marker = out / "demo.json"
     if marker.is_file() and dumps_json(read_json(marker)) != dumps_json(mode):
         raise ConfigError(f"{out}: holds a demo made with other settings ({marker}); "

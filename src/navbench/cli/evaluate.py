@@ -103,7 +103,7 @@ def evaluate_cmd(
     executor: Annotated[str, typer.Option("--executor", help="local | ray.")] = "local",
     ray_address: Annotated[str | None, typer.Option("--ray-address", help="Ray cluster address (with --executor ray).")] = None,
     render: Annotated[str, typer.Option("--render", help="auto (only when the agent needs images) | on | off.")] = "auto",
-    embodiment: Annotated[str, typer.Option("--embodiment", help="spot | turtlebot.")] = "spot",
+    embodiment: Annotated[str | None, typer.Option("--embodiment", help="spot | turtlebot [default: the robot the dataset was built for; spot for --embodiment none datasets]. Another one than the dataset's prints a warning.")] = None,
     episode_timeout: Annotated[float, typer.Option("--episode-timeout", help="Wall-clock seconds per episode; past it: agent_error.")] = 600.0,
     max_time: Annotated[float, typer.Option("--max-time", help="Simulated seconds per episode before 'timeout'.")] = 300.0,
     distance: Annotated[str, typer.Option("--distance", help="Distance to goal for metrics: auto | geodesic | euclidean.")] = "auto",
@@ -121,7 +121,8 @@ def evaluate_cmd(
                             render=render, max_time=max_time, episode_timeout_s=episode_timeout,
                             distance=distance, seed=seed, agent_kwargs=_agent_args(agent_arg))
     s = evaluate(dataset, agent, out, settings, workers=workers, executor=executor,
-                 ray_address=ray_address)
+                 ray_address=ray_address,
+                 warn=lambda m: typer.secho(f"warning: {m}", err=True, fg=typer.colors.YELLOW))
     labels = ", ".join(f"{k} {v}" for k, v in s.labels.items()) or "-"
     summary = "  ".join(f"{k} {v:.3f}" if isinstance(v, float) else f"{k} {v}"
                         for k, v in s.summary.items())

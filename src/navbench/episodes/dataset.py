@@ -2,7 +2,8 @@
 
 Layout (``DATASET/``)::
 
-    manifest.json                          counts, dropped, splits, settings, seed, versions
+    manifest.json                          counts, dropped, splits, settings, seed, versions,
+                                           embodiment (+ per scene kind), navmesh_settings
     scenes/<scene_id>/scene.json           the scenes (episode ``scene_id`` points here)
     navmeshes/<scene_id>.npz               NavMesh.save
     <task>/<split>/<split>.json.gz         VLN-CE R2R (conditional, conditional_oracle, route)
@@ -63,9 +64,19 @@ class DatasetSettings:
             0.1 m cells: with 0.25 m cells the house's 0.12–0.2 m walls can fall between cell
             centres and paths leak through them instead of using the exit.
         route: route-VLN episode options (templates, optional LLM refinement).
+        embodiment: the robot the dataset is built for (``turtlebot``, ``spot`` or ``None``).
+            The navmesh of starts, goals and reference paths of every task keeps the
+            embodiment's planning clearance: ``agent_radius = max(preset radius,
+            clearance)`` (turtlebot 0.25 m, spot 0.4 m; :data:`navbench.nav.settings.
+            EMBODIMENT_CLEARANCE`), and ObjectNav/PlaceNav τ = 1.0 + r_robot of that robot
+            (NavVerse: 1.18 m turtlebot, 1.6 m spot). ``None`` = the plain presets
+            (habitat-compatible 0.1 m indoors) and Spot's τ 1.6 m.
+        embodiment_by_kind: per scene kind, another embodiment than ``embodiment`` (e.g.
+            ``{"outdoor": "spot"}``: the Turtlebot cannot climb curbs).
         verify: replay each ObjectNav/PlaceNav/route reference path in the simulator and drop
             rejected episodes (reason ``verify_<reason>``); slow.
-        verify_embodiment: embodiment of the verification rollout (``spot`` or ``turtlebot``).
+        verify_embodiment: embodiment of the verification rollout (``spot`` or ``turtlebot``;
+            ``None`` = the scene's dataset embodiment, spot when that is ``None``).
         verify_agent_radius: with ``verify``, navmeshes keep at least this clearance (m) so
             the rollout base fits along the reference paths; ``None`` = the embodiment's
             ``clearance`` (spot 0.4 m, turtlebot 0.25 m). Measured on procedural houses: with
@@ -84,13 +95,55 @@ class DatasetSettings:
     navmesh_overrides: dict[str, dict[str, float]] = field(default_factory=lambda: {
         "hybrid": {"cell_size": 0.1}})
     route: RouteEpisodeSettings = field(default_factory=RouteEpisodeSettings)
+    embodiment: str | None = "turtlebot"
+    embodiment_by_kind: dict[str, str | None] = field(default_factory=dict)
     verify: bool = False
-    verify_embodiment: str = "spot"
+    verify_embodiment: str | None = None
     verify_agent_radius: float | None = None
 
     def __post_init__(self) -> None:
+        from navbench.nav.settings import EMBODIMENT_CLEARANCE
+
         if self.episodes_per_scene < 0:
             raise ConfigError(f"episodes_per_scene: expected >= 0, got {self.episodes_per_scene}")
+        names = {"embodiment": self.embodiment, "verify_embodiment": self.verify_embodiment,
+                 **{f"embodiment_by_kind[{k!r}]": v for k, v in self.embodiment_by_kind.items()}}
+        for key, name in names.items():
+            if name is not None and name not in EMBODIMENT_CLEARANCE:
+                raise ConfigError(f"DatasetSettings.{key}: expected one of "
+                                  f"{sorted(EMBODIMENT_CLEARANCE)} or None, got {name!r}")
+
+    def embodiment_for(self, kind: str) -> str | None:
+        """The embodiment the episodes of a scene kind are built for (``None``: none)."""
+        return self.embodiment_by_kind.get(kind, self.embodiment)
+
+    def verify_embodiment_for(self, kind: str) -> str:
+        """Embodiment of the ``verify`` rollout for a scene kind."""
+        return self.verify_embodiment or self.embodiment_for(kind) or "spot"
+
+    def goal_success_distance(self, kind: str) -> float:
+        """ObjectNav/PlaceNav τ (m) = 1.0 + r_robot of the kind's embodiment (spot if none)."""
+        from navbench.nav.settings import embodiment_radius
+
+        return 1.0 + embodiment_radius(self.embodiment_for(kind) or "spot")
+
+    def nav_settings(self, kind: str) -> Any:
+        """The :class:`~navbench.nav.NavSettings` of a scene kind: preset, overrides, then the
+        embodiment's clearance (and ``verify_agent_radius`` / the verify body's clearance
+        with ``verify``) as a lower bound of ``agent_radius``."""
+        from navbench.nav import NavSettings
+        from navbench.nav.settings import embodiment_clearance
+
+        ns = NavSettings.preset(self.navmesh_preset.get(kind, "indoor"),
+                                **self.navmesh_overrides.get(kind, {}))
+        radius = ns.agent_radius
+        emb = self.embodiment_for(kind)
+        if emb is not None:
+            radius = max(radius, embodiment_clearance(emb))
+        if self.verify:
+            vr = self.verify_agent_radius
+            radius = max(radius, embodiment_clearance(self.verify_embodiment_for(kind)) if vr is None else vr)
+        return ns if radius == ns.agent_radius else ns.replace(agent_radius=radius)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-able settings (recorded in the manifest)."""
@@ -199,7 +252,8 @@ def _goal_task(task: str) -> Callable[[Scene, Any, int, DatasetSettings, Counter
     def run(scene: Scene, nm: Any, seed: int, s: DatasetSettings, drop: Counter[str]) -> list[Episode]:
         from navbench.episodes import goal_tasks
 
-        return goal_tasks.goal_episodes(task, scene, nm, seed, s.episodes_per_scene, drop)
+        gs = goal_tasks.GoalTaskSettings(success_distance=s.goal_success_distance(scene.kind))
+        return goal_tasks.goal_episodes(task, scene, nm, seed, s.episodes_per_scene, drop, gs)
     return run
 
 
@@ -253,18 +307,9 @@ def verify_episodes(scene: Scene, eps: list[Episode], embodiment: str, drop: Cou
 def build_scene(scene: Scene, tasks: Sequence[str], seed: int, settings: DatasetSettings,
                 navmesh_out: str | None = None) -> SceneResult:
     """Navmesh + episodes of every task for one scene (the process-pool unit of work)."""
-    from navbench.nav import NavMesh, NavSettings
+    from navbench.nav import NavMesh
 
-    preset = settings.navmesh_preset.get(scene.kind, "indoor")
-    ns = NavSettings.preset(preset, **settings.navmesh_overrides.get(scene.kind, {}))
-    if settings.verify:
-        radius = settings.verify_agent_radius
-        if radius is None:  # the simulator is only needed (and imported) with --verify
-            from navbench.sim.embodiments import get_embodiment
-
-            radius = get_embodiment(settings.verify_embodiment).clearance
-        if ns.agent_radius < radius:
-            ns = ns.replace(agent_radius=radius)
+    ns = settings.nav_settings(scene.kind)
     nm = NavMesh.build(scene, ns)
     if navmesh_out is not None:
         nm.save(navmesh_out)
@@ -274,7 +319,7 @@ def build_scene(scene: Scene, tasks: Sequence[str], seed: int, settings: Dataset
         drop: Counter[str] = Counter()
         made = _BUILDERS[task](scene, nm, child_seed(seed, scene.id, task), settings, drop)
         if settings.verify and task in VERIFY_TASKS:
-            made = verify_episodes(scene, made, settings.verify_embodiment, drop)
+            made = verify_episodes(scene, made, settings.verify_embodiment_for(scene.kind), drop)
         if task in R2R_TASKS:
             eps[task] = _with_gt(made, settings, drop)
         else:

@@ -2,7 +2,8 @@
 
 Per episode: a goal category drawn uniformly among the scene's categories; a start sampled on
 the largest navmesh island; a shortest path to the approach points
-(:mod:`navbench.episodes.approach`, within 1 m of the footprint) of every instance of the
+(:mod:`navbench.episodes.approach`, within 1 m of the footprint and at NavVerse distance to
+goal ≤ τ − 0.2 m, :func:`goal_approach`) of every instance of the
 category; instances with 5 ≤ L ≤ 50 m are kept as goals (none kept → retry, then drop).
 The start yaw faces the next waypoint of the closest kept instance's path ± U(−30°, 30°).
 ``geodesic_distance`` = L of the closest instance; its path is the reference path.
@@ -22,10 +23,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from navbench.episodes.approach import approach_points
+from navbench.episodes.approach import Approach, approach_points
 from navbench.episodes.conditional import path_yaw, scene_path
 from navbench.episodes.model import Episode, Goal
-from navbench.geometry import wrap_angle, yaw_to_quaternion
+from navbench.geometry import goal_surface_distance, wrap_angle, yaw_to_quaternion
 from navbench.nav import NavMesh
 from navbench.rng import derive
 from navbench.scene.model import Scene
@@ -35,15 +36,37 @@ from navbench.tasks.placenav import place_instances
 
 @dataclass(frozen=True)
 class GoalTaskSettings:
-    """NavVerse sampling options (metres, degrees)."""
+    """NavVerse sampling options (metres, degrees). ``success_distance`` τ = 1.0 + r_robot of
+    the robot the dataset is built for; approach points lie at NavVerse distance to goal
+    ≤ τ − ``stop_margin`` so that a follower stopping near a path's end still succeeds."""
 
     min_path: float = 5.0
     max_path: float = 50.0
     yaw_jitter_deg: float = 30.0
     approach_distance: float = 1.0
     success_distance: float = SUCCESS_DISTANCE
+    stop_margin: float = 0.2
     start_tries: int = 10
     neighbourhood_radius: float = 50.0
+
+
+def goal_approach(nm: NavMesh, inst: GoalInstance, s: GoalTaskSettings) -> Approach | None:
+    """Approach points of a goal instance from which the episode succeeds: within
+    ``approach_distance`` of its footprint (or, failing that, of its goal position) and at
+    NavVerse distance to goal (:func:`~navbench.geometry.goal_surface_distance`, 3D, to the
+    goal position less half its horizontal size) at most ``success_distance − stop_margin``."""
+    r = 0.5 * max(inst.size[0], inst.size[2]) if inst.size is not None else 0.0
+    limit = s.success_distance - s.stop_margin
+    xz = (inst.position[0], inst.position[2])
+    for lo, hi, reach in ((inst.lo, inst.hi, s.approach_distance), (xz, xz, max(limit + r, 0.0))):
+        ap = approach_points(nm, lo, hi, 0, reach, y=inst.y)
+        if ap is None:
+            continue
+        dtg = np.array([goal_surface_distance(p, [inst.position], [r]) for p in ap.points])
+        keep = dtg <= limit
+        if keep.any():
+            return Approach(ap.points[keep], ap.distances[keep])
+    return None
 
 
 def indoor_start(scene: Scene, nm: NavMesh, rng: np.random.Generator, tries: int = 64) -> np.ndarray | None:
@@ -108,8 +131,7 @@ def goal_episodes(task: str, scene: Scene, nm: NavMesh, seed: int, n: int, drop:
         drop["no_goal_categories" if not inst else "no_island"] += n
         return []
     cats = list(inst)
-    aps = {i.id: approach_points(nm, i.lo, i.hi, 0, s.approach_distance, y=i.y)
-           for v in inst.values() for i in v}
+    aps = {i.id: goal_approach(nm, i, s) for v in inst.values() for i in v}
     sample = start_sampler(scene, nm)
     out = []
     for k in range(n):

@@ -43,8 +43,22 @@ class Manifest:
                        ("files", dict), ("dropped", dict), ("scenes", dict)):
             if not isinstance(d.get(k), typ):
                 raise FormatError(file, k, f"a {typ.__name__}", d.get(k))
+        emb = d.get("embodiment")
+        if emb is not None and not isinstance(emb, str):
+            raise FormatError(file, "embodiment", "a robot name or null", emb)
         return cls(d["seed"], tuple(d["tasks"]), d["splits"], d["counts"], d["files"],
                    d["dropped"], d["scenes"], d)
+
+    @property
+    def embodiment(self) -> str | None:
+        """The robot the dataset was built for (``None``: plain presets, or an older dataset)."""
+        return self.raw.get("embodiment")
+
+    def scene_embodiment(self, scene_id: str) -> str | None:
+        """The robot the episodes of one scene were built for (per scene kind, see
+        ``DatasetSettings.embodiment_by_kind``); falls back to :attr:`embodiment`."""
+        info = self.scenes.get(scene_id, {})
+        return info.get("embodiment", self.embodiment)
 
 
 class Dataset:

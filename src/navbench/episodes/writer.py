@@ -78,9 +78,11 @@ def write_dataset(root: Path, scenes: Sequence[Scene], results: Sequence[SceneRe
         sc.id: {"kind": sc.kind, "source": sc.source, "rooms": len(sc.rooms),
                 "objects": len(sc.objects), "places": len(sc.places),
                 "split": next(k for k, v in splits.items() if sc.id in v),
-                "scene": f"scenes/{sc.id}/scene.json", "navmesh": f"navmeshes/{sc.id}.npz"}
+                "scene": f"scenes/{sc.id}/scene.json", "navmesh": f"navmeshes/{sc.id}.npz",
+                "embodiment": settings.embodiment_for(sc.kind)}
         for sc in scenes
     }
+    present = sorted({sc.kind for sc in scenes})
     kinds: dict[str, dict[str, int]] = {}
     for v in scene_info.values():
         kinds.setdefault(v["split"], {}).setdefault(v["kind"], 0)
@@ -94,6 +96,9 @@ def write_dataset(root: Path, scenes: Sequence[Scene], results: Sequence[SceneRe
         "split_fractions": fractions,
         "splits": splits,
         "scenes_by_kind": kinds,
+        "embodiment": settings.embodiment,
+        "embodiments": {k: settings.embodiment_for(k) for k in present},
+        "navmesh_settings": {k: settings.nav_settings(k).to_dict() for k in present},
         "settings": settings.to_dict(),
         "counts": counts,
         "dropped": dropped,

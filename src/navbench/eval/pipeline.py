@@ -51,7 +51,10 @@ class EvalSettings:
         task: task folder of the dataset (``None``: ``conditional`` if present, else the first).
         split: split to evaluate.
         episodes: ``--episodes`` expression (ids or filter, :mod:`navbench.eval.selection`).
-        embodiment: ``spot`` or ``turtlebot``.
+        embodiment: ``spot`` or ``turtlebot``; ``None`` = the robot the dataset was built for
+            (per scene, from the manifest; ``spot`` for datasets built with ``none``). An
+            explicit one that differs from the dataset's is allowed with a warning: the
+            reference paths were planned for another body.
         render: ``auto`` (only when the agent needs images), ``on`` or ``off``.
         width, height: image size when rendering (px).
         max_time: simulated timeout per episode (s).
@@ -64,7 +67,7 @@ class EvalSettings:
     task: str | None = None
     split: str = "eval"
     episodes: str | None = None
-    embodiment: str = "spot"
+    embodiment: str | None = None
     render: str = "auto"
     width: int = 640
     height: int = 480
@@ -227,7 +230,7 @@ def run_shard(shard: ShardSpec, emit: Callable[[EpisodeResult], None]) -> None:
     ds = load_dataset(kw["dataset"])
     eps = {e.episode_id: e for e in ds.episodes(kw["task"], kw["split"])}
     scene = ds.scene(shard.scene_id)
-    emb = get_embodiment(kw["embodiment"])
+    emb = get_embodiment(kw["embodiment"] or kw["embodiments"][shard.scene_id])
     sim = Simulator(scene, emb, SimSettings(render=bool(kw["render"]), width=int(kw["width"]),
                                             height=int(kw["height"]), max_time=float(kw["max_time"])))
     default_tau = sim.tau
@@ -296,14 +299,42 @@ def summarize(results: Sequence[EpisodeResult]) -> dict[str, float]:
     return out
 
 
-def plan_evaluation(dataset: str | Path, agent: str, settings: EvalSettings
+def resolve_embodiments(manifest: Any, scene_ids: Sequence[str], requested: str | None
+                        ) -> tuple[dict[str, str], list[str]]:
+    """Embodiment per scene and warnings: ``requested`` everywhere, or (``None``) the one each
+    scene's episodes were built for (``spot`` where the dataset was built with ``none``); a
+    warning for every dataset embodiment that ``requested`` overrides."""
+    from navbench.sim import get_embodiment
+
+    if requested is not None:
+        get_embodiment(requested)
+    built = {sid: manifest.scene_embodiment(sid) for sid in scene_ids}
+    warnings = [f"--embodiment {requested}: the dataset's paths were planned for {b} "
+                f"(scenes {', '.join(sorted(s for s, x in built.items() if x == b))}); "
+                "expect collisions or detours" for b in sorted({b for b in built.values() if b})
+                if requested is not None and b != requested]
+    return {sid: requested or b or "spot" for sid, b in built.items()}, warnings
+
+
+def _run_embodiment(by_scene: Mapping[str, str], manifest: Any) -> Any:
+    """What a run records as its embodiment: one name, or ``{scene kind: name}`` when mixed."""
+    names = sorted(set(by_scene.values()))
+    if len(names) <= 1:
+        return names[0] if names else None
+    return {manifest.scenes[s].get("kind", s): e for s, e in sorted(by_scene.items())}
+
+
+def plan_evaluation(dataset: str | Path, agent: str, settings: EvalSettings,
+                    warn: Callable[[str], None] | None = None
                     ) -> tuple[dict[str, Any], list[tuple[str, str]], dict[str, Any], str]:
     """Resolve a run: ``(run settings, [(episode id, scene id)], worker kwargs, dataset hash)``.
 
-    Loads the agent once to read its declarations (privileged facts, render need).
+    Loads the agent once to read its declarations (privileged facts, render need). Embodiment
+    mismatches with the dataset go to ``warn`` (default: :func:`warnings.warn`).
     """
+    import warnings
+
     from navbench.episodes.loader import load_dataset
-    from navbench.sim import get_embodiment
 
     ds = load_dataset(dataset)
     task = settings.task or default_task(ds.tasks)
@@ -311,13 +342,15 @@ def plan_evaluation(dataset: str | Path, agent: str, settings: EvalSettings
         raise ConfigError(f"--task: expected one of {list(ds.tasks)}, got {task!r}")
     if settings.split not in ds.splits:
         raise ConfigError(f"--split: expected one of {list(ds.splits)}, got {settings.split!r}")
-    get_embodiment(settings.embodiment)
     known = list(ds.manifest.scenes)
     chosen = select_episodes(ds.episodes(task, settings.split), settings.episodes, known)
     pairs = [(e.episode_id, scene_key(e, known)) for e in chosen]
     unknown = sorted({s for _, s in pairs if s not in ds.manifest.scenes})
     if unknown:
         raise ConfigError(f"{ds.root}: episodes refer to scenes missing from manifest.json: {unknown}")
+    by_scene, notes = resolve_embodiments(ds.manifest, sorted({s for _, s in pairs}), settings.embodiment)
+    for note in notes:
+        (warn or (lambda m: warnings.warn(m, UserWarning, stacklevel=3)))(note)
     probe = make_agent(agent, settings.agent_kwargs, settings.seed)
     try:
         decl = agent_declarations(probe)
@@ -327,13 +360,14 @@ def plan_evaluation(dataset: str | Path, agent: str, settings: EvalSettings
             close()
     render = settings.render == "on" or (settings.render == "auto" and decl["needs_render"])
     run_settings = {**dataclasses.asdict(settings), "task": task, "render": render,
-                    "agent_kwargs": _jsonable(dict(settings.agent_kwargs)), **decl}
+                    "agent_kwargs": _jsonable(dict(settings.agent_kwargs)),
+                    "embodiment": _run_embodiment(by_scene, ds.manifest), **decl}
     if not render:
         run_settings.pop("width")
         run_settings.pop("height")
     worker_kw = {"dataset": str(Path(dataset).resolve()), "task": task, "split": settings.split,
                  "agent": agent, "agent_kwargs": dict(settings.agent_kwargs), "seed": settings.seed,
-                 "embodiment": settings.embodiment, "render": render, "width": settings.width,
+                 "embodiment": settings.embodiment, "embodiments": by_scene, "render": render, "width": settings.width,
                  "height": settings.height, "max_time": settings.max_time,
                  "distance": settings.distance}
     return run_settings, pairs, worker_kw, _hash_files(ds, task, settings.split,
@@ -342,7 +376,7 @@ def plan_evaluation(dataset: str | Path, agent: str, settings: EvalSettings
 
 def evaluate(dataset: str | Path, agent: str, out: str | Path, settings: EvalSettings | None = None,
              *, workers: int = 1, executor: str = "local", ray_address: str | None = None,
-             progress: bool = True) -> RunSummary:
+             progress: bool = True, warn: Callable[[str], None] | None = None) -> RunSummary:
     """Evaluate ``agent`` on a dataset split into the run folder ``out`` (resumable).
 
     Args:
@@ -353,6 +387,8 @@ def evaluate(dataset: str | Path, agent: str, out: str | Path, settings: EvalSet
         workers: worker processes (one world build per scene per worker).
         executor: ``local`` (processes) or ``ray``.
         progress: show a progress bar with ETA and running SR/SPL (on a terminal).
+        warn: receives warnings (an ``--embodiment`` other than the dataset's); default
+            :func:`warnings.warn`.
 
     Returns:
         The :class:`~navbench.eval.RunSummary` (``run_id``, counts, labels, SR/SPL).
@@ -362,7 +398,7 @@ def evaluate(dataset: str | Path, agent: str, out: str | Path, settings: EvalSet
     from navbench.eval.runner import code_version, plan_shards, run_shards
 
     s = settings or EvalSettings()
-    run_settings, pairs, worker_kw, dhash = plan_evaluation(dataset, agent, s)
+    run_settings, pairs, worker_kw, dhash = plan_evaluation(dataset, agent, s, warn)
     ex = make_executor(executor, workers, ray_address)
     with ResultsDB(out) as db:
         run_id = db.get_or_create_run(agent, dhash, run_settings, s.seed, code_version())

@@ -73,7 +73,9 @@ class NavSettings:
 
         ``indoor`` matches habitat's defaults (radius 0.1, height 1.5, climb 0.2, slope 45°)
         on a 0.05 m grid; ``outdoor`` uses 0.25 m cells for 1 km² blocks; ``spot``
-        (radius 0.6, climb 0.2) and ``turtlebot`` (radius 0.18, climb 0.02) are embodiments.
+        (radius 0.6, climb 0.2) and ``turtlebot`` (radius 0.18, climb 0.02) are embodiments
+        (their ``agent_radius`` is the robot radius r_robot; the clearance planners keep for
+        them is :data:`EMBODIMENT_CLEARANCE`).
         """
         if name not in PRESETS:
             raise ConfigError(
@@ -112,3 +114,25 @@ PRESETS: dict[str, NavSettings] = {
     "turtlebot": NavSettings(cell_size=0.05, agent_radius=0.18, agent_height=0.5,
                              max_climb=0.02, snap_radius=1.0),
 }
+
+#: Clearance (m) a planner keeps from obstacles so that the robot follows its paths without
+#: touching them: footprint half-width plus follower slack, measured on procedural houses with
+#: the verification rollout (Turtlebot's round hull never jams at 0.25 m; Spot's 0.5 × 1.1 m hull
+#: jams on ≈15% of paths at 0.4 m and on none at 0.5 m, where most goals in small rooms lose
+#: their approach points). The single source of truth: ``navbench.sim.Embodiment.clearance``
+#: and embodiment-specific datasets read it.
+EMBODIMENT_CLEARANCE: dict[str, float] = {"spot": 0.4, "turtlebot": 0.25}
+
+
+def embodiment_clearance(name: str) -> float:
+    """Planning clearance (m) of an embodiment (``spot`` 0.4, ``turtlebot`` 0.25)."""
+    if name not in EMBODIMENT_CLEARANCE:
+        raise ConfigError(f"embodiment: expected one of {sorted(EMBODIMENT_CLEARANCE)}, got {name!r}")
+    return EMBODIMENT_CLEARANCE[name]
+
+
+def embodiment_radius(name: str) -> float:
+    """Robot radius r_robot (m) of an embodiment: its preset's ``agent_radius`` (spot 0.6,
+    turtlebot 0.18); NavVerse success distance τ = 1.0 + r_robot."""
+    embodiment_clearance(name)  # validates the name
+    return PRESETS[name].agent_radius

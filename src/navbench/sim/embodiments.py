@@ -24,6 +24,8 @@ from dataclasses import dataclass, field
 import mujoco
 import numpy as np
 
+from navbench.nav.settings import EMBODIMENT_CLEARANCE
+
 GRAVITY = 9.81
 
 #: Name prefix of every robot element in the MuJoCo model.
@@ -81,7 +83,8 @@ class Embodiment:
         max_step: nominal climbable step (m), for documentation and navmesh settings.
         clearance: clearance (m) a planner should keep from obstacles for this body to follow
             its paths without touching (footprint half-width plus follower slack; measured on
-            procedural houses with the verification rollout).
+            procedural houses with the verification rollout); read from
+            :data:`navbench.nav.settings.EMBODIMENT_CLEARANCE`, the one source of truth.
         camera: the head camera.
     """
 
@@ -134,7 +137,7 @@ SPOT = Embodiment(
     holonomic=True,
     max_drop=0.4,
     max_step=0.2,
-    clearance=0.4,
+    clearance=EMBODIMENT_CLEARANCE["spot"],
     camera=CameraMount(pos=(0.0, 0.3, -0.5), pitch=math.radians(10.0), fovy=79.0),
 )
 
@@ -147,7 +150,7 @@ TURTLEBOT = Embodiment(
     wheel_offsets=((-0.11, -0.11), (0.11, -0.11), (-0.11, 0.11), (0.11, 0.11)),
     hull_size=(0.36, 0.3, 0.36),
     hull_shape="cylinder",
-    clearance=0.25,
+    clearance=EMBODIMENT_CLEARANCE["turtlebot"],
     hull_bottom=0.07,
     force_cap=0.5,
     traction_limited=True,
