@@ -14,6 +14,7 @@ from navbench.agents.perception import (
     Perceiver,
     back_project,
     camera_to_world,
+    floor_room,
     room_type,
 )
 from navbench.errors import ConfigError
@@ -93,12 +94,12 @@ def test_room_type_votes() -> None:
 
 def test_occupancy_frontiers_and_path_on_hand_built_map() -> None:
     # A 4 m × 2 m corridor of floor (x ∈ [0, 4], z ∈ [0, 2]); a wall of points at x = 2 with a
-    # 1 m gap at z ∈ [1, 2]; everything else unknown.
+    # 1 m gap at z ∈ [1, 2] (floor seen through it); everything else unknown.
     g = Grid((2.0, 1.0), size=8.0, cell=0.1)
     occ = OccupancyMap(g)
     xs, zs = np.meshgrid(np.arange(0.05, 4.0, 0.1), np.arange(0.05, 2.0, 0.1))
     floor = np.stack([xs.ravel(), np.zeros(xs.size), zs.ravel()], axis=1)
-    floor = floor[np.abs(floor[:, 0] - 2.0) > 0.1]
+    floor = floor[(np.abs(floor[:, 0] - 2.0) > 0.1) | (floor[:, 2] > 1.0)]  # floor in the gap
     wz = np.arange(0.05, 1.0, 0.05)
     wall = np.stack([np.full(wz.size, 2.0), np.full(wz.size, 0.5), wz], axis=1)
     occ.integrate(floor, wall, 0.0)
@@ -110,7 +111,7 @@ def test_occupancy_frontiers_and_path_on_hand_built_map() -> None:
     x, z = g.center_of(cells[:, 0], cells[:, 1])
     # Frontier cells lie on the border of the seen floor.
     assert np.all((x < 0.2) | (x > 3.8) | (z < 0.2) | (z > 1.8) | (np.abs(x - 2.0) < 0.3))
-    field = occ.plan((0.5, 0.5), clearance=0.25, unknown_cost=100.0)
+    field = occ.plan((0.5, 0.5), clearance=0.25)
     path = field.path_to(*g.cell_of(3.5, 0.5))
     assert len(path) > 0
     # The path must pass the wall through the gap (z > 1 + clearance - cell at x = 2).
@@ -145,3 +146,105 @@ def test_object_map_merges_by_label_and_overlap() -> None:
     assert sorted((t.label, t.seen) for t in m.tracks) == [("chair", 1), ("chair", 2), ("table", 1)]
     big = next(t for t in m.tracks if t.seen == 2)
     assert np.allclose(big.lo, [0, 0, 0]) and np.allclose(big.hi, [0.9, 1, 0.5])
+
+
+def test_room_floor_is_labelled_with_its_room_and_confused_by_noise() -> None:
+    from navbench.sim import SPOT, SimSettings, Simulator
+    from navbench.sim.world import build_world
+
+    scene = _box_scene()  # no floor geometry: the room polygon becomes the floor
+    labels = {g.label for g in build_world(scene).geoms if g.kind == "floor"}
+    assert labels == {"floor/kitchen"}
+    # A floor box that belongs to a room is labelled too; its surface class stays "floor".
+    box = Box("f0", "floor", (0.0, -0.05, 0.0), (8.0, 0.1, 8.0), label="floor", ref="r0")
+    w = build_world(Scene(id="b", kind="indoor", source="handmade", rooms=scene.rooms,
+                          boxes=(box,)))
+    (g,) = [g for g in w.geoms if g.kind == "floor"]
+    assert (g.label, g.surface, g.preferred) == ("floor/kitchen", "floor", True)
+
+    sim = Simulator(scene, SPOT, SimSettings(render=True, width=160, height=120))
+    try:
+        raw = sim.reset_to((0.0, 0.0, 0.0), 0.0)
+        obs = filter_observation(raw, _Semantic(), sim.segmentation_labels)
+        clean, noisy = Perceiver(), Perceiver(NoiseModel(confusion_prob=1.0))
+        fc, fn = clean.observe(obs), noisy.observe(obs)
+    finally:
+        sim.close()
+    assert fc is not None and fn is not None
+    assert fc.floor_types == ["kitchen"]
+    assert clean.body_height == pytest.approx(SPOT.sole_height, abs=0.02)
+    assert len(fn.floor_types) == 1 and fn.floor_types[0] not in ("kitchen", "")
+    assert floor_room("floor/living room") == "living room" and floor_room("floor") == ""
+    assert floor_room("wall") is None
+
+
+def test_room_map_types_and_merging_of_typed_patches() -> None:
+    g = Grid((0.0, 0.0), size=10.0, cell=0.1)
+    rooms = RoomMap(g)
+
+    def patch(x0: float, x1: float) -> np.ndarray:
+        xs, zs = np.meshgrid(np.arange(x0, x1, 0.05), np.arange(-1.0, 1.0, 0.05))
+        return np.stack([xs.ravel(), np.zeros(xs.size), zs.ravel()], axis=1)
+
+    a = rooms.integrate(patch(-3.0, -1.0), "kitchen")
+    b = rooms.integrate(patch(-1.05, 0.0), "kitchen")  # one shared cell column: same room
+    c = rooms.integrate(patch(-0.05, 2.0), "bedroom")  # overlaps b's edge but another type
+    assert a == b and c != a
+    assert rooms.type_of(a) == "kitchen" and rooms.type_of(c) == "bedroom"
+    # Majority vote: a smaller confused patch of the kitchen does not flip its type.
+    rooms.integrate(patch(-2.0, -1.5), "")
+    assert rooms.type_of(a) == "kitchen" and sorted(rooms.regions()) == sorted({a, c})
+
+
+def test_room_coverage_by_hand() -> None:
+    # Seen floor: a 2 m × 2 m square = 20 × 20 cells; grow = 0.5 m = 5 cells, so the box is
+    # 30 × 30 cells. Everything else unknown: U = 900 − 400 = 500 → coverage 400 / 900.
+    g = Grid((0.0, 0.0), size=10.0, cell=0.1)
+    rooms = RoomMap(g)
+    xs, zs = np.meshgrid(np.arange(-0.95, 1.0, 0.1), np.arange(-0.95, 1.0, 0.1))
+    r = rooms.integrate(np.stack([xs.ravel(), np.zeros(xs.size), zs.ravel()], axis=1), "kitchen")
+    assert r is not None
+    state = np.full((g.n, g.n), UNKNOWN, np.int8)
+    (i0, j0), (i1, j1) = g.cell_of(-0.95, -0.95), g.cell_of(0.95, 0.95)
+    state[i0:i1 + 1, j0:j1 + 1] = FREE
+    cov, unseen = rooms.coverage(r, state, grow=0.5)
+    assert (i1 - i0 + 1, j1 - j0 + 1) == (20, 20)
+    assert cov == pytest.approx(400 / 900) and len(unseen) == 500
+    # Walls (occupied) all around, one cell out: the unknown beyond them is not this room's.
+    state[i0 - 1, j0 - 1:j1 + 2] = OCCUPIED
+    state[i1 + 1, j0 - 1:j1 + 2] = OCCUPIED
+    state[i0 - 1:i1 + 2, j0 - 1] = OCCUPIED
+    state[i0 - 1:i1 + 2, j1 + 1] = OCCUPIED
+    assert rooms.coverage(r, state, grow=0.5)[0] == 1.0
+    # A 4-cell doorway in the east wall with nothing seen beyond: the room may continue
+    # there, so the whole unseen band outside the walls (30² − 22² cells, the walls' ring is
+    # 22 × 22) plus the 4 doorway cells count as unseen.
+    state[i0 + 8:i0 + 12, j1 + 1] = UNKNOWN
+    cov, unseen = rooms.coverage(r, state, grow=0.5)
+    assert len(unseen) == 30 * 30 - 22 * 22 + 4 and cov == pytest.approx(400 / 820)
+    # The next room's floor seen through the doorway closes it: only the doorway is unseen.
+    state[i0 + 8:i0 + 12, j1 + 2] = FREE
+    cov, unseen = rooms.coverage(r, state, grow=0.5)
+    assert len(unseen) == 4 and cov == pytest.approx(400 / 404)
+
+
+def test_known_floor_fills_enclosed_blind_spots_only() -> None:
+    # A ring of seen floor (the robot's blind spot in the middle) inside a walled room; outside
+    # the walls nothing is seen. The hole becomes known floor, the outside stays unknown.
+    g = Grid((0.0, 0.0), size=6.0, cell=0.1)
+    occ = OccupancyMap(g)
+    xs, zs = np.meshgrid(np.arange(-1.45, 1.5, 0.1), np.arange(-1.45, 1.5, 0.1))
+    pts = np.stack([xs.ravel(), np.zeros(xs.size), zs.ravel()], axis=1)
+    ring = pts[np.hypot(pts[:, 0], pts[:, 2]) > 0.6]
+    t = np.arange(-1.55, 1.6, 0.05)
+    walls = np.concatenate([np.stack([t, np.full(t.size, 0.5), np.full(t.size, s)], axis=1)
+                            for s in (-1.55, 1.55)] +
+                           [np.stack([np.full(t.size, s), np.full(t.size, 0.5), t], axis=1)
+                            for s in (-1.55, 1.55)])
+    occ.integrate(ring, walls, 0.0)
+    raw, known = occ.state(fill_holes=False), occ.state()
+    assert raw[g.cell_of(0.0, 0.0)] == UNKNOWN and known[g.cell_of(0.0, 0.0)] == FREE
+    assert known[g.cell_of(2.5, 0.0)] == UNKNOWN and known[g.cell_of(1.55, 0.0)] == OCCUPIED
+    trav, _ = occ.traversable(0.3)
+    assert trav[g.cell_of(0.0, 0.0)] and not trav[g.cell_of(1.4, 0.0)]  # 0.15 m from the wall
+    assert not occ.frontiers()  # a closed room has nothing left to explore

@@ -5,7 +5,9 @@
   frontiers (free cells next to unknown ones) and shortest paths on free cells kept
   ``clearance`` away from obstacles (Dijkstra, 8-connected, with a small cost near walls).
 - :class:`RoomMap` — room regions: floor patches (one per floor segment per frame) that overlap
-  an existing region join it, others start a new region (floors of different rooms only touch).
+  an existing region with the same reported room type join it, others start a new region
+  (floors of different rooms only touch); a region's type is the majority of its patches'
+  reported types. :meth:`RoomMap.coverage` says how much of a room's floor has been seen.
 - :class:`ObjectMap` — object tracks: per-frame detections merged by label and 3D AABB overlap.
 
 Frame: Habitat world (m, +Y up); grid cell (i, j) covers x ∈ [x0 + j·cell, …), z ∈ [z0 + i·cell, …).
@@ -80,11 +82,18 @@ class OccupancyMap:
         inside = np.hypot(x - xz[0], z - xz[1]) <= radius
         self.free[ii[inside], jj[inside]] += 1
 
-    def state(self) -> np.ndarray:
-        """(n, n) int8: :data:`UNKNOWN`, :data:`FREE` or :data:`OCCUPIED`."""
+    def state(self, fill_holes: bool = True) -> np.ndarray:
+        """(n, n) int8: :data:`UNKNOWN`, :data:`FREE` or :data:`OCCUPIED`. With ``fill_holes``
+        unknown cells enclosed by seen floor and obstacles (the camera's blind spot around the
+        robot, floor behind furniture in a closed room) count as free: the *known floor*."""
         s = np.full(self.free.shape, UNKNOWN, np.int8)
-        s[self.free > 0] = FREE
-        s[(self.occ > 0) & (self.free < 10 * self.occ)] = OCCUPIED
+        free = self.free > 0
+        occ = (self.occ > 0) & (self.free < 10 * self.occ)
+        s[free] = FREE
+        if fill_holes:
+            known = free | occ
+            s[ndimage.binary_fill_holes(known) & ~known] = FREE
+        s[occ] = OCCUPIED
         return s
 
     def frontiers(self, min_cells: int = 3) -> list[np.ndarray]:
@@ -101,26 +110,19 @@ class OccupancyMap:
                 out.append(cells)
         return out
 
-    def traversable(self, clearance: float, margin: int = 10) -> tuple[np.ndarray, np.ndarray]:
-        """Bool mask of non-occupied cells at least ``clearance`` m from any occupied cell,
-        limited to ``margin`` cells around the known area (unknown cells are optimistic), and
-        the clearance (m) of every cell."""
+    def traversable(self, clearance: float) -> tuple[np.ndarray, np.ndarray]:
+        """Bool mask of known-floor cells (:meth:`state`) at least ``clearance`` m from any
+        occupied cell (the robot never plans through unknown space outside the known floor),
+        and the clearance (m) of every cell."""
         s = self.state()
         dist = ndimage.distance_transform_edt(s != OCCUPIED) * self.grid.cell
-        known = np.argwhere(s != UNKNOWN)
-        box = np.zeros(s.shape, bool)
-        if len(known):
-            (a, b), (c, d) = known.min(axis=0) - margin, known.max(axis=0) + margin + 1
-            box[max(a, 0):c, max(b, 0):d] = True
-        return (s != OCCUPIED) & (dist >= clearance) & box, dist
+        return (s == FREE) & (dist >= clearance), dist
 
     def plan(self, start_xz: Sequence[float], clearance: float,
-             comfort: float = 0.8, unknown_cost: float = 2.0) -> PlanField:
-        """Dijkstra from the traversable cell nearest ``start_xz`` over traversable cells;
-        step cost = length × (1 + 2·max(0, comfort − clearance)/comfort [+ unknown_cost if
-        the cell is unknown])."""
+             comfort: float = 0.8) -> PlanField:
+        """Dijkstra from the traversable cell nearest ``start_xz`` over traversable cells
+        (:meth:`traversable`); step cost = length × (1 + 2·max(0, comfort − clearance)/comfort)."""
         trav, dist = self.traversable(clearance)
-        unknown = self.state() == UNKNOWN
         si, sj = self.grid.cell_of(*start_xz)
         if not trav.any():
             return PlanField(self.grid, np.full(trav.shape, np.inf), {}, (si, sj), np.zeros(0, int))
@@ -133,8 +135,7 @@ class OccupancyMap:
         h, w = sub.shape
         index = -np.ones(sub.shape, np.int64)
         index[sub] = np.arange(int(sub.sum()))
-        pen = 1.0 + 2.0 * np.clip(comfort - dist[r0:r1, c0:c1], 0, None) / comfort \
-            + unknown_cost * unknown[r0:r1, c0:c1]
+        pen = 1.0 + 2.0 * np.clip(comfort - dist[r0:r1, c0:c1], 0, None) / comfort
         src, dst, wt = [], [], []
         for di, dj in ((0, 1), (1, 0), (1, 1), (1, -1)):  # di >= 0
             ra, rb = slice(0, h - di), slice(di, h)
@@ -202,6 +203,7 @@ class RoomMap:
         self.min_overlap = float(min_overlap)
         self.room = -np.ones((grid.n, grid.n), np.int32)
         self.parent: list[int] = []
+        self.votes: list[dict[str, int]] = []
 
     def find(self, k: int) -> int:
         """Representative region of region ``k``."""
@@ -210,8 +212,10 @@ class RoomMap:
             k = self.parent[k]
         return k
 
-    def integrate(self, patch: np.ndarray) -> int | None:
-        """Add one floor patch (N, 3 world points); returns its region."""
+    def integrate(self, patch: np.ndarray, rtype: str = "") -> int | None:
+        """Add one floor patch (N, 3 world points) reported as room type ``rtype`` (``""``:
+        untyped); returns its region. A typed patch joins every region of the same type it
+        overlaps; an untyped one those it overlaps by ≥ ``min_overlap`` of its cells."""
         i, j = self.grid.cells(patch)
         if len(i) == 0:
             return None
@@ -219,18 +223,34 @@ class RoomMap:
         i, j = np.divmod(flat, self.grid.n)
         have = self.room[i, j]
         roots = np.array([self.find(int(k)) for k in have[have >= 0]], np.int64)
-        need = max(4, int(self.min_overlap * len(flat)))
+        need = 1 if rtype else max(4, int(self.min_overlap * len(flat)))
         strong = [int(r) for r, c in zip(*np.unique(roots, return_counts=True), strict=True)
-                  if c >= need] if len(roots) else []
+                  if c >= need and (not rtype or self.type_of(int(r)) in (rtype, None))
+                  ] if len(roots) else []
         if strong:
             root = min(strong)
             for r in strong:
-                self.parent[r] = root
+                if r != root:
+                    self.parent[r] = root
+                    for t, v in self.votes[r].items():
+                        self.votes[root][t] = self.votes[root].get(t, 0) + v
         else:
             root = len(self.parent)
             self.parent.append(root)
+            self.votes.append({})
+        if rtype:
+            self.votes[root][rtype] = self.votes[root].get(rtype, 0) + len(flat)
         self.room[i[have < 0], j[have < 0]] = root
         return root
+
+    def type_of(self, region: int) -> str | None:
+        """Majority reported room type of a region (``None`` if only untyped floor was seen)."""
+        v = self.votes[self.find(region)]
+        return min(v, key=lambda t: (-v[t], t)) if v else None
+
+    def regions(self) -> list[int]:
+        """Representative ids of all regions."""
+        return sorted({self.find(k) for k in range(len(self.parent))})
 
     def region_at(self, lo: np.ndarray, hi: np.ndarray, margin: float = 0.15) -> int | None:
         """Majority region of the floor cells under an XZ box grown by ``margin`` m."""
@@ -248,6 +268,30 @@ class RoomMap:
         roots = np.array([self.find(k) for k in range(len(self.parent))] + [-1], np.int64)
         return np.argwhere(roots[self.room] == region)
 
+    def coverage(self, region: int, state: np.ndarray, grow: float = 0.5) -> tuple[float, np.ndarray]:
+        """How much of a room's floor has been seen, and the unseen pockets.
+
+        Definition: with R the region's seen floor cells and U the *unknown* cells of the
+        region's bounding box grown by ``grow`` m that are 4-connected, through unknown cells, to
+        a cell 4-adjacent to R (unseen floor the room may continue into: beyond the edge of the
+        view, behind furniture, past an unseen doorway), coverage = |R| / (|R| + |U|).
+        Walls and furniture (occupied cells) and other rooms' floors bound U. Returns the
+        coverage in [0, 1] and U as (K, 2) cells.
+        """
+        cells = self.cells_of(region)
+        if len(cells) == 0:
+            return 0.0, np.zeros((0, 2), int)
+        g = max(1, round(grow / self.grid.cell))
+        n = self.grid.n
+        (a, b), (c, d) = np.maximum(cells.min(axis=0) - g, 0), np.minimum(cells.max(axis=0) + g + 1, n)
+        r = np.zeros((c - a, d - b), bool)
+        r[cells[:, 0] - a, cells[:, 1] - b] = True
+        unk = state[a:c, b:d] == UNKNOWN
+        lab, _ = ndimage.label(unk)
+        touch = ndimage.binary_dilation(r) & unk
+        pockets = np.isin(lab, np.unique(lab[touch])) & unk
+        u = np.argwhere(pockets) + np.array([a, b])
+        return len(cells) / (len(cells) + len(u)), u
 
 @dataclass(eq=False)
 class Track:

@@ -1,18 +1,20 @@
 """Perception for observation-only agents: back-projection of depth + semantic pixels into
 world-frame object detections and floor patches, a seeded detector-noise model, and room-type
-recognition from observed objects.
+recognition.
 
 What an agent receives (SPEC §6, ``sensors = {"semantic"}``): per-pixel metric z-depth (m,
 0 = no hit), segment ids and a segment id → *label* table (no scene ids), the pinhole
 intrinsics K (pixels, u right, v down), ``cam_to_body`` (OpenGL camera: x right, y up, looks
 −Z) and the base pose (x, y, z, yaw) whose y is the *ground point*. The body origin sits an
-unknown height above that ground point; :class:`Perceiver` estimates it once from the pixels
-labelled ``floor`` (they must lie at the ground point's height).
+unknown height above that ground point; :class:`Perceiver` estimates it once from the floor
+pixels (they must lie at the ground point's height).
 
 Segment ids are used only **within one frame** (as an instance-segmentation output); across
 frames, detections are associated by label and 3D overlap (``agents.mapping.ObjectMap``).
-Floor slabs are labelled ``"floor"`` only: a room's *type* is not given by the sensor, it is
-recognised from the objects seen on that floor (:func:`room_type`, a common-sense prior).
+Room floors are labelled ``"floor/<room type>"`` by the simulator (a region annotation, like
+habitat's semantic regions); the reported room type goes through the same confusion noise as
+object labels. Floors labelled just ``"floor"`` carry no type: the agent then recognises the
+room from the objects seen on it (:func:`room_type`, a common-sense prior).
 
 World frame: Habitat (metres, +Y up, north = −Z); yaw θ turns (x, z) body coordinates into
 world ones as (x cos θ + z sin θ, −x sin θ + z cos θ).
@@ -47,6 +49,20 @@ ROOM_CUES: dict[str, str] = {
     **dict.fromkeys(("dining table",), "dining room"),
     **dict.fromkeys(("desk", "office chair", "computer", "monitor"), "office"),
 }
+
+
+#: Room types the detector knows besides those in a scene's label table (for confusion draws).
+ROOM_TYPES: tuple[str, ...] = ("bathroom", "bedroom", "dining room", "kitchen", "living room",
+                               "office")
+
+
+def floor_room(label: str) -> str | None:
+    """``"kitchen"`` for ``"floor/kitchen"``, ``""`` for an untyped ``"floor"``, else ``None``."""
+    if label == "floor":
+        return ""
+    if label.startswith("floor/"):
+        return label[6:]
+    return None
 
 
 def room_type(labels: Sequence[str], cues: Mapping[str, str] | None = None) -> str | None:
@@ -134,7 +150,11 @@ class Frame:
     Attributes:
         detections: objects (noise applied).
         floors: per floor segment, its (N, 3) world points.
-        points: (M, 3) world points of every valid pixel (subsampled) for occupancy mapping.
+        floor_types: per floor segment, the reported room type (noise applied; ``""`` if the
+            floor carries no type).
+        points: (M, 3) world points of every valid non-floor pixel (subsampled) for obstacle
+            mapping (floor pixels are never obstacles, even when the body's pitch while walking
+            lifts far floor points above the obstacle height band).
         camera: camera centre in the world (m).
     """
 
@@ -142,6 +162,7 @@ class Frame:
     floors: list[np.ndarray]
     points: np.ndarray
     camera: np.ndarray
+    floor_types: list[str] = field(default_factory=list)
 
 
 def pixel_rays(intrinsics: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
@@ -239,24 +260,29 @@ class Perceiver:
         sem = np.asarray(obs["semantic"])
         labels: Mapping[int, str] = obs.get("semantic_labels", {})
         valid = (depth > 0) & (depth <= self.max_range)
-        floor_ids = [k for k, v in labels.items() if v == "floor"]
+        floor_ids = [k for k, v in labels.items() if floor_room(v) is not None]
         floor_mask = valid & np.isin(sem, floor_ids)
         self._calibrate(obs, floor_mask)
         if self.body_height is None:
             return None
         c2w = camera_to_world(obs["pose"], obs["cam_to_body"], self.body_height)
         world = back_project(depth, obs["intrinsics"], c2w)
-        known = sorted({v for v in labels.values() if v not in STRUCTURE_LABELS})
+        known = sorted({v for v in labels.values()
+                        if v not in STRUCTURE_LABELS and floor_room(v) is None})
+        rtypes = sorted({floor_room(v) or "" for v in labels.values()} - {""} | set(ROOM_TYPES))
         dets: list[Detection] = []
         floors: list[np.ndarray] = []
+        ftypes: list[str] = []
         ids, counts = np.unique(sem[valid], return_counts=True)
         for seg, cnt in zip(ids.tolist(), counts.tolist(), strict=True):
             lab = labels.get(seg)
             if seg == 0 or lab is None or cnt < self.min_pixels:
                 continue
             pts = world[valid & (sem == seg)]
-            if lab == "floor":
+            rt = floor_room(lab)
+            if rt is not None:
                 floors.append(pts)
+                ftypes.append(self._fate_of(seg, rt, rtypes)[1] if rt else "")
                 continue
             if lab in STRUCTURE_LABELS:
                 continue
@@ -268,9 +294,9 @@ class Perceiver:
                 off[[0, 2]] += self._rng.normal(0.0, 0.5 * self.noise.position_sigma, 2)
             dets.append(Detection(lab2, pts + off, pixels=cnt))
         s = self.stride
-        sub = valid[::s, ::s]
-        return Frame(dets, floors, world[::s, ::s][sub], c2w[:3, 3].copy())
+        sub = (valid & ~floor_mask)[::s, ::s]
+        return Frame(dets, floors, world[::s, ::s][sub], c2w[:3, 3].copy(), ftypes)
 
 
-__all__ = ["ROOM_CUES", "STRUCTURE_LABELS", "Detection", "Frame", "NoiseModel", "Perceiver",
-           "back_project", "camera_to_world", "pixel_rays", "room_type"]
+__all__ = ["ROOM_CUES", "ROOM_TYPES", "STRUCTURE_LABELS", "Detection", "Frame", "NoiseModel",
+           "Perceiver", "back_project", "camera_to_world", "floor_room", "pixel_rays", "room_type"]

@@ -2,23 +2,30 @@
 oracle-branch navigator (CondVLN §4).
 
 Each agent step (0.1 s) the agent perceives (``agents.perception``: depth + semantic →
-world-frame detections and floor patches), updates its own maps (``agents.mapping``: occupancy,
-room regions, object tracks) and then:
+world-frame detections and typed floor patches), updates its own maps (``agents.mapping``:
+occupancy, room regions, object tracks) and then:
 
 1. **parses** the instruction into a program (``tasks.conditional.parse``);
 2. **evaluates** the conditions in execution order on its *observed* scene graph, with the
-   predicates of ``navbench.graph.relations`` (same :class:`~navbench.graph.GraphSettings`):
-   a presence condition is true once the label is seen in a room region of that type, false once
-   every region of that type has been *inspected* (the agent stood in it and looked around); a
-   relation is decided once the room is inspected or both referents are seen; an undecidable
-   condition sends the agent to inspect the room, or to the nearest frontier when no such room is
-   known yet. When ``explore_budget`` (simulated s) runs out, undecided conditions are false;
+   predicates of ``navbench.graph.relations`` (same :class:`~navbench.graph.GraphSettings`).
+   A room is *covered* once :meth:`~navbench.agents.mapping.RoomMap.coverage` ≥
+   ``coverage`` (default 0.8: at most 20 % of the room's estimated floor is unseen) or after
+   two look-arounds inside it. A presence condition is true once the label is seen in a room
+   of that type, false once every known room of that type is covered (or no such room exists
+   after exploring everything reachable); a relation is decided once both referents are seen
+   or their rooms are covered. Decided truths are kept. An undecided condition sends the agent
+   to the least-covered known room of that type (walk to its floor nearest the unseen part,
+   look around), or to the nearest frontier while no such room is known. When
+   ``explore_budget`` (simulated s) runs out, undecided conditions are false;
 3. **grounds** each target of the chosen branch ("the X [near the Y] in the Z") among observed
    tracks, exploring more if needed, and navigates to the reachable cell of its own map nearest
    the object's centre, in order (subgoals, then the goal), and stops there.
 
-ObjectNav / PlaceNav: explore until an object labelled with the goal category is seen, then go.
-Room *types* are recognised from the objects on a region's floor (``perception.room_type``).
+The agent plans only over floor it has seen (free cells ``clearance`` m from obstacles) and
+looks around (360°) when it first enters a room. ObjectNav / PlaceNav: explore until an object
+labelled with the goal category is seen, then go. Room types come from the floor labels
+(``floor/<type>``, with recognition noise), else from the objects on the floor
+(``perception.room_type``).
 """
 
 from __future__ import annotations
@@ -56,6 +63,7 @@ class SceneGraphAgent(Agent):
         stop_after_decision: stop as soon as the branch is chosen (branch-selection probe).
         graph: :class:`~navbench.graph.GraphSettings` for predicates (default thresholds).
         grid_size: side of the agent's square map centred on its start (m).
+        coverage: seen fraction of a room's floor above which the room counts as inspected.
     """
 
     name: ClassVar[str] = "scene-graph"
@@ -66,11 +74,12 @@ class SceneGraphAgent(Agent):
     def __init__(self, noise: float | NoiseModel = 0.0, seed: int = 0, clearance: float = 0.35,
                  explore_budget: float = 150.0, arrive: float = 0.3,
                  stop_after_decision: bool = False, graph: Any = None,
-                 grid_size: float = 48.0) -> None:
+                 grid_size: float = 48.0, coverage: float = 0.8) -> None:
         self.noise = noise if isinstance(noise, NoiseModel) else NoiseModel.level(float(noise), seed)
         self.clearance, self.explore_budget = float(clearance), float(explore_budget)
         self.arrive, self.stop_after_decision = float(arrive), bool(stop_after_decision)
         self.graph, self.grid_size = graph, float(grid_size)
+        self.coverage = float(coverage)
         self.perceiver = Perceiver(self.noise)
         self.diag: dict[str, Any] = {}
 
@@ -81,7 +90,9 @@ class SceneGraphAgent(Agent):
         self.occ: OccupancyMap | None = None
         self.rooms: RoomMap | None = None
         self.objects = ObjectMap()
-        self.inspected: set[int] = set()
+        self.looks: dict[int, int] = {}  # look-arounds done inside each region
+        self.fails: dict[int, int] = {}  # inspections of each region given up (stuck)
+        self.entered: set[int] = set()
         self.visited = 0  # targets of the chosen branch already reached
         self.program = self.load_program(task)
         self.mode, self.goal_cell, self.mode_start = "idle", None, 0.0
@@ -89,10 +100,13 @@ class SceneGraphAgent(Agent):
         self.spin_at = (0.0, 0.0)
         self.region: int | None = None
         self._t = 0.0
+        self._cov: dict[int, float] = {}
         self.anchor: tuple[float, np.ndarray] | None = None
         self.blocked: list[tuple[float, float]] = []
+        self.exhausted = False  # no reachable frontier is left
+        self.truths: dict[Any, bool] = {}
         self.choice: Any = None
-        self.diag = {"assumed_false": []}
+        self.diag = {"assumed_false": [], "decisions": []}
 
     def load_program(self, task: Task) -> Any:
         """The program to execute (parsed from the instruction; ``None`` for goal tasks)."""
@@ -103,7 +117,7 @@ class SceneGraphAgent(Agent):
         return parse(task.instruction)
 
     def diagnostics(self) -> dict[str, Any]:
-        """Chosen branch, conditions assumed false, map statistics (JSON-able)."""
+        """Chosen branch, decided conditions (truth, time, reason), map statistics (JSON-able)."""
         return dict(self.diag, tracks=len(self.objects.tracks),
                     rooms={str(k): v for k, v in self.region_types().items()})
 
@@ -120,13 +134,15 @@ class SceneGraphAgent(Agent):
         floor = np.concatenate(frame.floors) if frame.floors else np.zeros((0, 3))
         self.occ.integrate(floor, frame.points, float(pose[1]))
         self.occ.mark_free((pose[0], pose[2]), 0.8 * float(obs.get("robot_radius", 0.3)))
-        for patch in frame.floors:
-            self.rooms.integrate(patch)
+        types = frame.floor_types or [""] * len(frame.floors)
+        for patch, rt in zip(frame.floors, types, strict=True):
+            self.rooms.integrate(patch, rt)
         for d in frame.detections:
             self.objects.add(d.label, d.lo, d.hi)
 
     def region_types(self) -> dict[int, str | None]:
-        """Room region → recognised room type (with recognition noise)."""
+        """Room region → recognised room type: its floor label (with recognition noise), else
+        the type its objects suggest (:func:`~navbench.agents.perception.room_type`)."""
         if self.rooms is None:
             return {}
         by: dict[int, list[str]] = {}
@@ -135,7 +151,22 @@ class SceneGraphAgent(Agent):
             if t.region is not None:
                 by.setdefault(t.region, []).append(t.label)
         types = sorted(set(ROOM_CUES.values()))
-        return {r: self.perceiver.confuse_room(r, room_type(labs), types) for r, labs in by.items()}
+        out: dict[int, str | None] = {}
+        for r in self.rooms.regions():
+            typed = self.rooms.type_of(r)
+            out[r] = typed if typed is not None else self.perceiver.confuse_room(
+                r, room_type(by.get(r, [])), types)
+        return out
+
+    def covered(self, region: int) -> bool:
+        """Whether a region counts as inspected: coverage threshold, two look-arounds inside it,
+        or three inspections given up (stuck, or nothing reachable is left to explore)."""
+        if self.looks.get(region, 0) >= 2 or self.fails.get(region, 0) >= 3:
+            return True
+        if region not in self._cov:
+            assert self.rooms is not None and self.occ is not None
+            self._cov[region] = self.rooms.coverage(region, self._state)[0]
+        return self._cov[region] >= self.coverage
 
     # ------------------------------------------------------------------ symbolic layer
     def _regions(self, room: str, types: Mapping[int, str | None]) -> list[int]:
@@ -144,9 +175,20 @@ class SceneGraphAgent(Agent):
     def _out_of_budget(self, t: float) -> bool:
         return t > self.explore_budget
 
+    def _searched(self, room: str, types: Mapping[int, str | None]) -> str | None:
+        """Why the search for things in ``room`` is over (``None`` while it is not)."""
+        regs = self._regions(room, types)
+        if regs and all(self.covered(r) for r in regs):
+            return "covered"
+        if not regs and self.exhausted:
+            return "no such room"
+        if self._out_of_budget(self._t):
+            return "budget"
+        return None
+
     def ground(self, ref: Any, types: Mapping[int, str | None], t: float) -> list[Track]:
         """Observed tracks matching a reference (label, qualifier, room); raises :class:`_NeedError`
-        when none is seen yet and the room is not fully inspected within budget."""
+        when none is seen yet and the room's search is not over."""
         regs = self._regions(ref.room, types)
         cands = [o for o in self.objects.tracks if o.label == ref.label and o.region in regs]
         q = ref.qualifier
@@ -154,7 +196,7 @@ class SceneGraphAgent(Agent):
             cands = [o for o in cands if any(
                 self.holds(o, q.predicate, a) for a in self.objects.tracks
                 if a.label == q.anchor and a.region == o.region)]
-        if cands or self._out_of_budget(t) or (regs and all(r in self.inspected for r in regs)):
+        if cands or self._searched(ref.room, types):
             return sorted(cands, key=lambda o: -o.seen)
         raise _NeedError(ref.room)
 
@@ -168,18 +210,30 @@ class SceneGraphAgent(Agent):
         return bool(pair_metrics(arrs, self.graph).holds(predicate)[0, 1])
 
     def truth(self, cond: Any, types: Mapping[int, str | None], t: float) -> bool:
-        """Truth of a condition on the observed graph (raises :class:`_NeedError` if undecided)."""
+        """Truth of a condition on the observed graph (raises :class:`_NeedError` if undecided);
+        a decided truth is kept for the rest of the episode."""
         from navbench.tasks.conditional import Presence
 
+        if cond in self.truths:
+            return self.truths[cond]
         if isinstance(cond, Presence):
             regs = self._regions(cond.room, types)
             if any(o.label == cond.label and o.region in regs for o in self.objects.tracks):
-                return True
-            if (regs and all(r in self.inspected for r in regs)) or self._out_of_budget(t):
-                return False
-            raise _NeedError(cond.room)
-        subj, ref = self.ground(cond.subject, types, t), self.ground(cond.reference, types, t)
-        return any(self.holds(s, cond.predicate, r) for s in subj for r in ref if s is not r)
+                value, why = True, "seen"
+            else:
+                why = self._searched(cond.room, types)  # type: ignore[assignment]
+                if why is None:
+                    raise _NeedError(cond.room)
+                value = False
+        else:
+            subj, ref = self.ground(cond.subject, types, t), self.ground(cond.reference, types, t)
+            value = any(self.holds(s, cond.predicate, r) for s in subj for r in ref if s is not r)
+            why = f"{len(subj)}x{len(ref)} candidates"
+        if why == "budget":
+            self.diag["assumed_false"].append(str(cond))
+        self.truths[cond] = value
+        self.diag["decisions"].append([str(cond), value, round(t, 1), why])
+        return value
 
     def choose(self, types: Mapping[int, str | None], t: float) -> Any:
         """The :class:`~navbench.tasks.conditional.Evaluation` of the program on the observed
@@ -199,10 +253,19 @@ class SceneGraphAgent(Agent):
         return [*self.choice.subgoals, self.choice.goal]
 
     # ------------------------------------------------------------------ decisions
-    def think(self, pose: np.ndarray, t: float) -> Action:
+    def think(self, pose: np.ndarray, t: float, depth: int = 0) -> Action:
         """Pick the next behaviour (go to a target, inspect a room, explore, stop)."""
-        types = self.region_types()
         assert self.occ is not None and self.rooms is not None
+        self._state, self._cov = self.occ.state(), {}
+        types = self.region_types()
+        here = self.rooms.region_at(pose[:3], pose[:3], margin=0.2)
+        if here is not None and here not in self.entered and (
+                self.choice is None or self.program is None):
+            self.entered.add(here)  # first time in this room: look around
+            self.region = here
+            act = self._spin(pose, t)
+            self.mode = "inspect-spin"
+            return act
         field = self.occ.plan((pose[0], pose[2]), self.clearance)
         try:
             refs = self.plan_targets(types, t)
@@ -213,30 +276,39 @@ class SceneGraphAgent(Agent):
             ref = refs[self.visited]
             if isinstance(ref, str):
                 tracks = [o for o in self.objects.tracks if o.label == ref]
-                if not tracks:
+                if not tracks and not (self.exhausted or self._out_of_budget(t)):
                     raise _NeedError("")
             else:
                 tracks = self.ground(ref, types, t)
-                if not tracks:  # out of budget or inspected and not found: any such label
+                if not tracks:  # search over and not found: any object with that label
                     tracks = [o for o in self.objects.tracks if o.label == ref.label]
-            if not tracks and self._out_of_budget(t):
-                return StopAction()
             if not tracks:
-                raise _NeedError("")
+                return StopAction()
             return self._go_object(field, tracks[0], pose, t)
         except _NeedError as need:
-            for r in self._regions(need.room, types) if need.room else []:
-                if r not in self.inspected:
-                    cells = self.rooms.cells_of(r)
-                    c = cells.mean(axis=0)
-                    extra = np.full(field.cost.shape, np.inf)
-                    extra[cells[:, 0], cells[:, 1]] = 3.0 * self.occ.grid.cell * np.hypot(
-                        cells[:, 0] - c[0], cells[:, 1] - c[1])
-                    cell = field.best(np.isfinite(extra), extra)
-                    if cell is not None:
-                        return self._start_move(field, cell, "inspect", t, region=r)
-                    self.inspected.add(r)
-            return self._explore(field, pose, t)
+            regs = [r for r in self._regions(need.room, types) if not self.covered(r)] \
+                if need.room else []
+            best: tuple[float, tuple[int, int], int] | None = None
+            toward: np.ndarray | None = None
+            for r in regs:
+                cells = self.rooms.cells_of(r)
+                if len(cells) == 0:
+                    continue
+                _, unseen = self.rooms.coverage(r, self._state)
+                c = (unseen if len(unseen) else cells).mean(axis=0)
+                extra = np.full(field.cost.shape, np.inf)
+                extra[cells[:, 0], cells[:, 1]] = 2.0 * self.occ.grid.cell * np.hypot(
+                    cells[:, 0] - c[0], cells[:, 1] - c[1])
+                cell = field.best(np.isfinite(extra), extra)
+                if cell is None:  # not reachable on the known floor yet: explore toward it
+                    toward = self.occ.grid.center_of(*cells.mean(axis=0))
+                    continue
+                cost = float(field.cost[cell] + extra[cell])
+                if best is None or cost < best[0]:
+                    best = (cost, cell, r)
+            if best is not None:
+                return self._start_move(field, best[1], "inspect", t, region=best[2])
+            return self._explore(field, pose, t, depth, toward=toward)
 
     def _go_object(self, field: Any, trk: Track, pose: np.ndarray, t: float) -> Action:
         g = self.occ.grid  # type: ignore[union-attr]
@@ -248,27 +320,47 @@ class SceneGraphAgent(Agent):
             return self._explore(field, pose, t)
         return self._start_move(field, cell, "target", t)
 
-    def _explore(self, field: Any, pose: np.ndarray, t: float) -> Action:
-        assert self.occ is not None
-        fr = self.occ.frontiers()
-        mask = np.zeros(field.cost.shape, bool)
-        for cells in fr:
-            mask[cells[:, 0], cells[:, 1]] = True
+    def _explore(self, field: Any, pose: np.ndarray, t: float, depth: int = 0,
+                 strict: bool = True, toward: Any = None) -> Action:
+        """Go to the cheapest reachable frontier (seen floor next to unseen space), bigger
+        frontiers and those nearer ``toward`` (x, z: a room seen but not yet reachable)
+        preferred; frontiers inside covered rooms or near visited / given-up goals are tried
+        last (``strict``); none left at all = the reachable space is exhausted (every room
+        not yet covered is then given up)."""
         from scipy import ndimage
 
-        reach = math.ceil((self.clearance + 0.25) / self.occ.grid.cell)
+        assert self.occ is not None and self.rooms is not None
+        mask = np.zeros(field.cost.shape, bool)
+        size = np.zeros(field.cost.shape)
+        for cells in self.occ.frontiers():
+            mask[cells[:, 0], cells[:, 1]] = True
+            size[cells[:, 0], cells[:, 1]] = len(cells) * self.occ.grid.cell
+        done = [r for r in self.rooms.regions() if self.covered(r)] if strict else []
+        if done:
+            mask &= ~np.isin(self.rooms.room, [k for k in range(len(self.rooms.parent))
+                                               if self.rooms.find(k) in done])
+        reach = math.ceil((self.clearance + 0.3) / self.occ.grid.cell)
+        size = ndimage.maximum_filter(size, size=2 * reach + 1)
         mask = ndimage.binary_dilation(mask, iterations=reach)
         xs, zs = self.occ.grid.center_of(*np.indices(mask.shape))
-        mask &= np.hypot(xs - pose[0], zs - pose[2]) > 1.5
-        for bx, bz in self.blocked:
+        mask &= np.hypot(xs - pose[0], zs - pose[2]) > 1.0
+        for bx, bz in self.blocked if strict else ():
             mask &= np.hypot(xs - bx, zs - bz) > 1.0
-        cell = field.best(mask)
+        bonus = -np.minimum(size, 3.0)
+        if toward is not None:
+            bonus = bonus + np.hypot(xs - toward[0], zs - toward[1])
+        cell = field.best(mask, bonus)
+        if cell is None and strict:
+            return self._explore(field, pose, t, depth, strict=False, toward=toward)
         if cell is None:
-            if self.program is not None and self.choice is None:
-                self.explore_budget = min(self.explore_budget, t)  # nothing left: decide now
-                return self._spin(pose, t)
+            self.exhausted = True
+            for r in self.rooms.regions():
+                self.fails[r] = 3
+            if depth < 2 and (self.program is None or self.choice is None):
+                return self.think(pose, t, depth + 1)  # decide with what was seen
             return StopAction()
         return self._start_move(field, cell, "explore", t)
+
 
     # ------------------------------------------------------------------ motion
     def _spin(self, pose: np.ndarray, t: float) -> Action:
@@ -316,6 +408,8 @@ class SceneGraphAgent(Agent):
             return act
         if mode == "target":
             self.visited += 1
+        elif mode == "explore" and self.goal_cell is not None:
+            self.blocked.append((float(self.goal_cell[0]), float(self.goal_cell[1])))
         return self.think(self._pose, t)
 
     def act(self, observation: Mapping[str, Any]) -> Action:
@@ -330,7 +424,7 @@ class SceneGraphAgent(Agent):
             if self.spin_targets and t - self.mode_start < 10.0:
                 return act
             if self.mode == "inspect-spin" and self.region is not None:
-                self.inspected.add(self.region)
+                self.looks[self.region] = self.looks.get(self.region, 0) + 1
             self.mode = "idle"
             return self.think(pose, t)
         if self.mode == "idle":
@@ -347,10 +441,10 @@ class SceneGraphAgent(Agent):
             if self.mode == "target":
                 return self._arrived(t)
             if self.mode == "inspect" and self.region is not None:
-                self.inspected.add(self.region)
+                self.fails[self.region] = self.fails.get(self.region, 0) + 1
             self.mode = "idle"
             return self.think(pose, t)
-        if self.mode in ("explore", "inspect") and t - self.mode_start > 3.0:
+        if self.mode in ("explore", "inspect") and t - self.mode_start > 6.0:
             self.mode = "idle"  # re-decide with what the walk revealed
             return self.think(pose, t)
         return WaypointAction((), append=True)

@@ -8,6 +8,8 @@ the scene has no floor geometry; triangle meshes as visual-only mesh geoms plus 
 heightfield rasterised from them (MuJoCo collides mesh geoms as convex hulls, which would
 fill rooms). Every geom is named and mapped back to its scene id and label (:class:`GeomInfo`)
 for segmentation, contacts and surface classes; friction comes from the surface class.
+The floor of a room (a floor box whose ``ref`` is a room id, or a room-polygon floor) is
+labelled ``"floor/<room label>"`` (e.g. ``"floor/kitchen"``) for segmentation.
 """
 
 from __future__ import annotations
@@ -91,6 +93,12 @@ class World:
     def geom_id(self, name: str) -> int:
         """MuJoCo id of a named geom (−1 if absent)."""
         return mujoco.mj_name2id(self.model, mujoco.mjtObj.mjOBJ_GEOM, name)
+
+
+def room_floor_label(room_label: str) -> str:
+    """Segmentation label of a room's floor: ``"floor/<room label>"`` (region annotation, as
+    habitat's semantic regions); the surface class stays ``"floor"``."""
+    return f"floor/{room_label}" if room_label else "floor"
 
 
 def _yaw_quat(yaw: float) -> list[float]:
@@ -215,6 +223,7 @@ def build_world(
     light.castshadow = False
 
     surfaces = {s.id: s for s in scene.surfaces}
+    room_labels = {r.id: r.label for r in scene.rooms}
     infos: dict[str, GeomInfo] = {}
 
     def add(name: str, info_kind: str, label: str, ref: str | None) -> mujoco.MjsGeom:
@@ -229,7 +238,10 @@ def build_world(
         return g
 
     for b in scene.boxes:
-        g = add(f"box:{b.id}", b.kind, b.label, b.ref)
+        label = b.label
+        if b.kind == "floor" and b.ref in room_labels and b.ref not in surfaces:
+            label = room_floor_label(room_labels[b.ref])
+        g = add(f"box:{b.id}", b.kind, label, b.ref)
         g.type = mujoco.mjtGeom.mjGEOM_BOX
         g.size = [max(s / 2.0, 1e-4) for s in b.size]
         g.pos = list(b.center)
@@ -254,7 +266,7 @@ def build_world(
             for k, piece in enumerate(_convex_pieces(poly)):
                 mname = f"room:{r.id}:{k}"
                 _prism(spec, mname, piece, r.floor_y, surface_thickness)
-                g = add(mname, "floor", "floor", r.id)
+                g = add(mname, "floor", room_floor_label(r.label), r.id)
                 g.type = mujoco.mjtGeom.mjGEOM_MESH
                 g.meshname = mname
 
