@@ -68,22 +68,22 @@ def _starts(ds_dir: Path) -> list[tuple[Scene, tuple[float, float, float]]]:
 def test_turtlebot_starts_keep_clearance_plain_ones_do_not(turtle: Path, plain: Path) -> None:
     tb = [_obstacle_distance(sc, p) for sc, p in _starts(turtle)]
     assert len(tb) >= 20
-    # 0.25 m clearance, less half a 0.05 m navmesh cell of rasterisation
-    assert min(tb) >= 0.25 - 0.03
-    # the check can fail: the habitat-like 0.1 m preset puts some starts closer than 0.25 m
+    # 0.32 m clearance, less half a 0.05 m navmesh cell of rasterisation
+    assert min(tb) >= 0.32 - 0.03
+    # the check can fail: the habitat-like 0.1 m preset puts some starts closer than 0.32 m
     pl = [_obstacle_distance(sc, p) for sc, p in _starts(plain)]
-    assert min(pl) >= 0.1 - 0.03 and min(pl) < 0.25 - 0.03
+    assert min(pl) >= 0.1 - 0.03 and min(pl) < 0.32 - 0.03
 
 
 def test_turtlebot_paths_stay_on_its_navmesh(turtle: Path) -> None:
     ds = load_dataset(turtle)
     for e in ds.episodes("conditional", "eval"):
         nm = ds.navmesh(e.navbench["scene"])
-        assert nm.settings.agent_radius == 0.25
+        assert nm.settings.agent_radius == 0.32
         ref = np.asarray(e.reference_path)
         for a, b in itertools.pairwise(ref):
             for t in np.linspace(0.0, 1.0, 9):
-                assert nm.distance_to_obstacle(a + t * (b - a)) >= 0.25 - 0.03
+                assert nm.distance_to_obstacle(a + t * (b - a)) >= 0.32 - 0.03
 
 
 def test_success_distance_and_manifest(turtle: Path, plain: Path) -> None:
@@ -95,7 +95,7 @@ def test_success_distance_and_manifest(turtle: Path, plain: Path) -> None:
     # conditional τ stays CondVLN's 0.5 / 1.0 m whatever the robot
     assert {e.navbench["success_distance"] for e in t.episodes("conditional", "eval")} <= {0.5, 1.0}
     assert t.manifest.embodiment == "turtlebot" and p.manifest.embodiment is None
-    assert t.manifest.raw["navmesh_settings"]["indoor"]["agent_radius"] == 0.25
+    assert t.manifest.raw["navmesh_settings"]["indoor"]["agent_radius"] == 0.32
     assert p.manifest.raw["navmesh_settings"]["indoor"]["agent_radius"] == 0.1
     sid = next(iter(t.manifest.scenes))
     assert t.manifest.scene_embodiment(sid) == "turtlebot" and p.manifest.scene_embodiment(sid) is None
@@ -103,7 +103,7 @@ def test_success_distance_and_manifest(turtle: Path, plain: Path) -> None:
 
 def test_settings_per_kind_and_validation() -> None:
     s = DatasetSettings(embodiment="turtlebot", embodiment_by_kind={"outdoor": "spot", "hybrid": "spot"})
-    assert s.nav_settings("indoor").agent_radius == 0.25
+    assert s.nav_settings("indoor").agent_radius == 0.32
     assert s.nav_settings("outdoor").agent_radius == 0.4  # max(outdoor 0.25, spot 0.4)
     hyb = s.nav_settings("hybrid")
     assert (hyb.agent_radius, hyb.cell_size) == (0.4, 0.1)
@@ -130,6 +130,6 @@ def test_one_source_of_truth_for_clearance() -> None:
     for name, emb in EMBODIMENTS.items():
         assert emb.clearance == embodiment_clearance(name)
         assert emb.radius == embodiment_radius(name)
-    assert (embodiment_clearance("spot"), embodiment_clearance("turtlebot")) == (0.4, 0.25)
+    assert (embodiment_clearance("spot"), embodiment_clearance("turtlebot")) == (0.4, 0.32)
     with pytest.raises(ConfigError, match="embodiment"):
         embodiment_clearance("drone")

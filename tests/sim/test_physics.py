@@ -43,6 +43,8 @@ def test_step_climbing(emb, h, climbs):
         # The front of the robot stops at the edge (z = -2): never on top of the step.
         assert -2.0 < z < -1.0 and abs(y) < 0.02
     assert sim.label is None
+    # a curb is ground: climbing it or being stopped by it is not a (non-ground) collision
+    assert not sim.records()["collision"].any()
 
 
 def test_wall_collision_does_not_pass_through():

@@ -231,7 +231,8 @@ class OracleGoalAgent(PathFollowingAgent):
         nm = self.planner.navmesh(scene)
         sp = nm.find_path(start, goals)
         if sp.points is None and task.success_distance is not None:
-            sp = self._near_goals(nm, start, goals, float(task.success_distance))
+            radii = np.asarray(task.privileged.get("goal_radii", np.zeros(len(goals))), float)
+            sp = self._near_goals(nm, start, goals, radii, float(task.success_distance))
         if sp.points is None:
             raise ConfigError(f"oracle-goal: no path to any goal of episode {task.episode_id}")
         self.diag["goal_index"] = int(sp.goal_index)
@@ -239,15 +240,23 @@ class OracleGoalAgent(PathFollowingAgent):
 
 
     @staticmethod
-    def _near_goals(nm: Any, start: np.ndarray, goals: np.ndarray, tau: float) -> Any:
-        """Shortest path to navigable points within ``tau`` (m, XZ) of some goal, for goals
-        too deep inside furniture to snap onto the navmesh."""
+    def _near_goals(nm: Any, start: np.ndarray, goals: np.ndarray, radii: np.ndarray, tau: float,
+                    margin: float = 0.1) -> Any:
+        """Shortest path to navigable points whose NavVerse distance to some goal
+        (``‖p − g‖ − r``, 3D) is at most ``tau − margin``, for goals too deep inside furniture
+        to snap onto the navmesh."""
         from navbench.episodes.approach import approach_points
+        from navbench.geometry import goal_surface_distance
 
         island = nm.island_of(start)
-        pts = [a.points for g in goals if island is not None and (a := approach_points(
-            nm, (g[0], g[2]), (g[0], g[2]), island, tau, y=g[1] - 1.0)) is not None]
-        return nm.find_path(start, np.concatenate(pts)) if pts else nm.find_path(start, goals)
+        pts = []
+        for g, r in zip(goals, radii, strict=True):
+            a = None if island is None else approach_points(
+                nm, (g[0], g[2]), (g[0], g[2]), island, tau + r, y=g[1] - 1.0)
+            if a is not None:
+                ok = [p for p in a.points if goal_surface_distance(p, [g], [r]) <= tau - margin]
+                pts += ok
+        return nm.find_path(start, np.asarray(pts)) if pts else nm.find_path(start, goals)
 
 
 class _BranchAgent(PathFollowingAgent):

@@ -95,6 +95,8 @@ def make_task(episode: Any, agent: Any, *, scene: Any = None,
     priv: dict[str, Any] = {}
     if "goals" in want:
         priv["goals"] = np.array([g.position for g in episode.goals], float).reshape(-1, 3)
+        # NavVerse goal radii ½ max(sx, sz) (0 when unknown): part of the same privileged fact
+        priv["goal_radii"] = np.array([g.extent_radius for g in episode.goals], float)
     if "reference_path" in want:
         priv["reference_path"] = np.array(episode.reference_path, float).reshape(-1, 3)
     if "program" in want:

@@ -67,7 +67,7 @@ class DatasetSettings:
         embodiment: the robot the dataset is built for (``turtlebot``, ``spot`` or ``None``).
             The navmesh of starts, goals and reference paths of every task keeps the
             embodiment's planning clearance: ``agent_radius = max(preset radius,
-            clearance)`` (turtlebot 0.25 m, spot 0.4 m; :data:`navbench.nav.settings.
+            clearance)`` (turtlebot 0.32 m, spot 0.4 m; :data:`navbench.nav.settings.
             EMBODIMENT_CLEARANCE`), and ObjectNav/PlaceNav τ = 1.0 + r_robot of that robot
             (NavVerse: 1.18 m turtlebot, 1.6 m spot). ``None`` = the plain presets
             (habitat-compatible 0.1 m indoors) and Spot's τ 1.6 m.
@@ -79,7 +79,7 @@ class DatasetSettings:
             ``None`` = the scene's dataset embodiment, spot when that is ``None``).
         verify_agent_radius: with ``verify``, navmeshes keep at least this clearance (m) so
             the rollout base fits along the reference paths; ``None`` = the embodiment's
-            ``clearance`` (spot 0.4 m, turtlebot 0.25 m). Measured on procedural houses: with
+            ``clearance`` (spot 0.4 m, turtlebot 0.32 m). Measured on procedural houses: with
             the indoor preset's 0.1 m both bases get stuck at corners; Spot jams on ~15% of
             paths at 0.4 m (dropped as ``verify_stuck``) and on none at 0.5 m, but at 0.5 m
             most goals in small rooms lose their approach points.

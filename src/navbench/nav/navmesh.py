@@ -297,7 +297,7 @@ class NavMesh:
                                       G.weights, L.clear, L.x0, L.z0, L.cs, self._thr,
                                       float(sa[0]), float(sa[2]), isl, gxz)
         if not math.isfinite(length):
-            return none
+            return self._grid_path(L, isl, sa, snapped, keep)
         pts = []
         for v in nodes:
             if v == -1:
@@ -306,6 +306,28 @@ class NavMesh:
                 pts.append(snapped[-2 - int(v)])
             else:
                 pts.append(np.array([n.pos[v, 0], n.y[v], n.pos[v, 1]]))
+        d = float(sum(np.linalg.norm(pts[i + 1] - pts[i]) for i in range(len(pts) - 1)))
+        return ShortestPath(pts, d, keep[int(gk)])
+
+    def _grid_path(self, L: Layer, isl: int, sa: np.ndarray, snapped: list[np.ndarray],
+                   keep: list[int]) -> ShortestPath:
+        """Fallback when the visibility graph finds no path between points of one island:
+        8-connected grid A* (:mod:`navbench.nav.gridpath`) shortened by line of sight."""
+        from navbench.nav.gridpath import grid_astar, string_pull
+
+        def cell(p: np.ndarray) -> tuple[int, int]:
+            return int((p[2] - L.z0) // L.cs), int((p[0] - L.x0) // L.cs)
+
+        sr, sc = cell(sa)
+        goal_rc = np.array([cell(g) for g in snapped], dtype=np.int64)
+        cells, gk = grid_astar(L.labels, isl, sr, sc, goal_rc)
+        if gk < 0:
+            return ShortestPath(None, math.inf, None)
+        mid = [np.array([L.x0 + (c + 0.5) * L.cs, float(L.height[r, c]), L.z0 + (r + 0.5) * L.cs])
+               for r, c in cells[1:-1]]
+        pts = [sa, *mid, snapped[int(gk)]]
+        xz = np.array([[p[0], p[2]] for p in pts])
+        pts = [pts[i] for i in string_pull(xz, L.clear, L.x0, L.z0, L.cs, self._thr)]
         d = float(sum(np.linalg.norm(pts[i + 1] - pts[i]) for i in range(len(pts) - 1)))
         return ShortestPath(pts, d, keep[int(gk)])
 

@@ -10,7 +10,8 @@ unsupported drop larger than the embodiment's ``max_drop``), ``timeout`` (300 s 
 goal_surface_distance` from the base's ground point, τ = 1.0 + r_robot unless configured.
 
 Per-step records (every 0.1 s, plus t = 0): collision = any contact of the robot with a
-non-ground geom, or a contact whose normal is more than 60° from vertical, during the step;
+non-ground geom (walls, furniture, objects, buildings, cars) during the step — NavVerse's
+"non-ground collision"; pressing against a curb or step is support/obstruction, not a collision;
 obstacle_distance = surface distance from the robot's collision geoms to the nearest obstacle
 geom (``mj_geomDistance``, capped at ``obstacle_cutoff``) unless an ``obstacle_distance_fn``
 is given; surface = class of the first static geom below the base (``mj_ray``).
@@ -42,7 +43,6 @@ from navbench.sim.embodiments import GROUP_HFIELD, GROUP_STATIC, SPOT, Embodimen
 from navbench.sim.world import World, build_world
 
 LABELS = ("success", "perception_error", "fall", "timeout", "stopped")
-_SIDE = math.cos(math.radians(60.0))
 _SUPPORT = math.cos(math.radians(45.0))
 
 
@@ -302,7 +302,7 @@ class Simulator:
                 other = np.where(robot[:, 0], pair[:, 1], pair[:, 0])[mine]
                 ny = np.abs(con.frame[mine, 1])
                 if not self._collided:
-                    self._collided = bool(((~self._ground[other]) | (ny < _SIDE)).any())
+                    self._collided = bool((~self._ground[other]).any())
                 sup = ny > _SUPPORT
                 supported = bool(sup.any())
                 if supported and e.traction_limited:
