@@ -53,7 +53,11 @@ DEMO_RUNS: tuple[DemoRun, ...] = (
     DemoRun("oracle-branch", "conditional"),
     DemoRun("oracle-path", "conditional"),
     DemoRun("first-branch", "conditional"),
-    DemoRun("scene-graph", "conditional", scene_kinds=("indoor",), per_scene=1),
+    # the perception agents render: a few indoor episodes per house keep the demo short
+    DemoRun("scene-graph", "conditional", scene_kinds=("indoor",), per_scene=2),
+    DemoRun("oracle-branch-grounded", "conditional", scene_kinds=("indoor",), per_scene=2),
+    # CondVLN §4: the same agent on the oracle-linear copy of the same episodes
+    DemoRun("scene-graph", "conditional_oracle", scene_kinds=("indoor",), per_scene=2),
     DemoRun("random", "conditional"),
     DemoRun("forward", "conditional"),
     DemoRun("oracle-goal", "objectnav"),
@@ -62,6 +66,8 @@ DEMO_RUNS: tuple[DemoRun, ...] = (
     DemoRun("oracle-goal", "placenav"),
     DemoRun("oracle-path", "placenav"),
     DemoRun("random", "placenav"),
+    DemoRun("oracle-path", "route"),
+    DemoRun("forward", "route"),
 )
 ORACLE = "oracle-branch"
 #: Robot per scene kind the demo dataset is built (and evaluated) for; ``default`` = houses.
@@ -122,7 +128,7 @@ def build_demo_dataset(scenes: Path, out: Path, suite: DemoSuite, workers: int) 
 
     if (out / "manifest.json").is_file():
         return load_dataset(out)
-    build_dataset(scenes, out, tasks=("conditional", "objectnav", "placenav"), split="eval=1.0",
+    build_dataset(scenes, out, tasks=("conditional", "objectnav", "placenav", "route"), split="eval=1.0",
                   seed=suite.seed, workers=workers,
                   settings=DatasetSettings(
                       episodes_per_scene=suite.episodes_per_scene,
