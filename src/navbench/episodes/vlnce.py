@@ -251,6 +251,16 @@ def episode_from_dict(
     )
 
 
+def _read(path: str | Path) -> Any:
+    """Parsed (gzip) JSON of an episode file; read errors become :class:`EpisodeFormatError`."""
+    try:
+        return read_json(path)
+    except FileNotFoundError as e:
+        raise EpisodeFormatError(str(path), "<file>", "an existing file") from e
+    except (OSError, ValueError) as e:
+        raise EpisodeFormatError(str(path), "<file>", "gzip/UTF-8 JSON", str(e)) from e
+
+
 def read_r2r(path: str | Path) -> list[Episode]:
     """Read and validate a VLN-CE R2R ``{split}.json.gz`` (or plain ``.json``) file.
 
@@ -258,12 +268,7 @@ def read_r2r(path: str | Path) -> list[Episode]:
     the first problem (e.g. ``episodes[3].start_rotation``).
     """
     file = str(path)
-    try:
-        data = read_json(path)
-    except FileNotFoundError as e:
-        raise EpisodeFormatError(file, "<file>", "an existing file") from e
-    except (OSError, ValueError) as e:
-        raise EpisodeFormatError(file, "<file>", "gzip/UTF-8 JSON", str(e)) from e
+    data = _read(path)
     if not isinstance(data, dict) or not isinstance(data.get("episodes"), list):
         raise EpisodeFormatError(file, "episodes", "a top-level object with an 'episodes' list")
     vocab = data.get("instruction_vocab")
@@ -318,12 +323,7 @@ def _check_gt(rec: Any, file: str, eid: str) -> None:
 def read_gt(path: str | Path) -> dict[str, dict[str, Any]]:
     """Read and validate a ``{split}_gt.json.gz`` file; keys are ``str`` episode ids."""
     file = str(path)
-    try:
-        data = read_json(path)
-    except FileNotFoundError as e:
-        raise EpisodeFormatError(file, "<file>", "an existing file") from e
-    except (OSError, ValueError) as e:
-        raise EpisodeFormatError(file, "<file>", "gzip/UTF-8 JSON", str(e)) from e
+    data = _read(path)
     if not isinstance(data, dict):
         raise EpisodeFormatError(file, "<root>", "an object keyed by episode id", type(data).__name__)
     for eid, rec in data.items():
