@@ -1,7 +1,7 @@
 """Sampler: truths re-evaluated from raw scenes, unambiguous targets, balance, round trips.
 
-Scenes: random synthetic houses from ``synth.py`` (the procedural house generator was not
-importable when these tests were written).
+Scenes: random synthetic houses from ``synth.py`` (mixed extent data: sizes, AABBs, radii,
+centres only); ``test_sampler_houses.py`` repeats the checks on procedural houses.
 """
 
 from __future__ import annotations
