@@ -49,12 +49,14 @@ def replay(
     episode_id: str = typer.Argument(None, help="Episode id (with a DATASET or a multi-episode file)."),
     episode: Annotated[Optional[Path], typer.Option(  # noqa: UP045 (typer needs Optional)
         "--episode", help="Episode JSON (R2R record or file).")] = None,
-    split: str = typer.Option("val", help="Dataset split (with a DATASET folder)."),
+    task: str = typer.Option("conditional", help="Dataset task (with a DATASET folder)."),
+    split: str = typer.Option("eval", help="Dataset split (with a DATASET folder)."),
     start: str = typer.Option(None, help="Start 'x,y,z' (without --episode)."),
     goal: str = typer.Option(None, help="Goal 'x,y,z' (without --episode)."),
     yaw: float = typer.Option(None, help="Start yaw in degrees (default: face the path)."),
     agent: str = typer.Option("oracle", help="Agent: 'oracle' follows the reference path."),
-    embodiment: str = typer.Option("spot", help="spot or turtlebot."),
+    embodiment: str = typer.Option(None, help="spot or turtlebot [default: the dataset's robot "
+                                   "for the scene, else spot]."),
     width: int = typer.Option(320, help="Image width (px)."),
     height: int = typer.Option(240, help="Image height (px)."),
     max_time: float = typer.Option(120.0, help="Simulated time limit (s)."),
@@ -73,23 +75,20 @@ def replay(
 
     if agent != "oracle":
         raise ConfigError(f"--agent: only 'oracle' is available in the simulator CLI, got {agent!r}")
-    emb = get_embodiment(embodiment)
     check_output(out)
     if scene_or_dataset.is_dir():
-        try:
-            from navbench.episodes import read_r2r  # type: ignore[attr-defined]
-        except ImportError as e:
-            raise ConfigError("reading a DATASET folder needs navbench.episodes.read_r2r") from e
+        from navbench.episodes.loader import load_dataset
+
         if episode_id is None:
             raise ConfigError("with a DATASET folder, pass EPISODE_ID")
-        eps = read_r2r(scene_or_dataset / split / f"{split}.json.gz")
-        match = [e for e in eps if str(e.episode_id) == str(episode_id)]
+        ds = load_dataset(scene_or_dataset)
+        match = [e for e in ds.episodes(task, split) if str(e.episode_id) == str(episode_id)]
         if not match:
-            raise ConfigError(f"{scene_or_dataset}/{split}: no episode {episode_id!r}")
+            raise ConfigError(f"{scene_or_dataset}: no episode {episode_id!r} in {task}/{split}")
         ep = match[0]
-        direct = scene_or_dataset / ep.scene_id
-        scene = load(direct if direct.is_file() else
-                     scene_or_dataset / "scenes" / Path(ep.scene_id).stem / "scene.json")
+        sid = ep.info.get("navbench", {}).get("scene") or Path(ep.scene_id).parent.name
+        scene = ds.scene(sid)
+        embodiment = embodiment or ds.manifest.scene_embodiment(sid) or "spot"
         s = tuple(ep.start_position)
         goals = list(ep.goals)
         path = [tuple(p) for p in (ep.reference_path or [])] or [tuple(goals[0].position)]
@@ -112,6 +111,7 @@ def replay(
             raise ConfigError("give --episode EPISODE.json, or both --start and --goal")
     if yaw is not None:
         heading = math.radians(yaw)
+    emb = get_embodiment(embodiment or "spot")
     with Progress(transient=True) as bar:
         task = bar.add_task("simulating", total=max_time)
         frames, rec, label = replay_oracle(
