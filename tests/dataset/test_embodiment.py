@@ -133,3 +133,10 @@ def test_one_source_of_truth_for_clearance() -> None:
     assert (embodiment_clearance("spot"), embodiment_clearance("turtlebot")) == (0.4, 0.32)
     with pytest.raises(ConfigError, match="embodiment"):
         embodiment_clearance("drone")
+
+
+def test_paths_respect_the_robots_step_height() -> None:
+    # the Turtlebot's wheels stop at 0.02 m steps: its outdoor paths must avoid 0.2 m curbs
+    assert DatasetSettings(embodiment="turtlebot").nav_settings("outdoor").max_climb == 0.02
+    assert DatasetSettings(embodiment="spot").nav_settings("outdoor").max_climb == 0.2
+    assert DatasetSettings(embodiment=None).nav_settings("outdoor").max_climb == 0.2

@@ -130,20 +130,26 @@ class DatasetSettings:
     def nav_settings(self, kind: str) -> Any:
         """The :class:`~navbench.nav.NavSettings` of a scene kind: preset, overrides, then the
         embodiment's clearance (and ``verify_agent_radius`` / the verify body's clearance
-        with ``verify``) as a lower bound of ``agent_radius``."""
+        with ``verify``) as a lower bound of ``agent_radius``, and its preset's ``max_climb``
+        (Turtlebot 0.02 m: no curbs, crosswalks only) as an upper bound of ``max_climb``."""
         from navbench.nav import NavSettings
         from navbench.nav.settings import embodiment_clearance
 
         ns = NavSettings.preset(self.navmesh_preset.get(kind, "indoor"),
                                 **self.navmesh_overrides.get(kind, {}))
-        radius = ns.agent_radius
-        emb = self.embodiment_for(kind)
-        if emb is not None:
-            radius = max(radius, embodiment_clearance(emb))
+        radius, climb = ns.agent_radius, ns.max_climb
+        bodies = [self.embodiment_for(kind)]
         if self.verify:
-            vr = self.verify_agent_radius
-            radius = max(radius, embodiment_clearance(self.verify_embodiment_for(kind)) if vr is None else vr)
-        return ns if radius == ns.agent_radius else ns.replace(agent_radius=radius)
+            bodies.append(self.verify_embodiment_for(kind))
+        for emb in bodies:
+            if emb is not None:  # paths the robot can follow: its clearance and the steps it climbs
+                radius = max(radius, embodiment_clearance(emb))
+                climb = min(climb, NavSettings.preset(emb).max_climb)
+        if self.verify and self.verify_agent_radius is not None:
+            radius = max(radius, self.verify_agent_radius)
+        if (radius, climb) == (ns.agent_radius, ns.max_climb):
+            return ns
+        return ns.replace(agent_radius=radius, max_climb=climb)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-able settings (recorded in the manifest)."""
