@@ -53,6 +53,10 @@ def draw_scene(ax: Any, scene: Scene, *, labels: bool = True, objects: bool = Tr
     from matplotlib.collections import PolyCollection
 
     (x0, z0), (x1, z1) = scene.bounds_xz
+    if scene.surfaces and scene.kind != "indoor":  # terrain, buildings and storefronts first
+        from navbench.report.bev_outdoor import draw_surfaces
+
+        draw_surfaces(ax, scene, objects=False, places=True, labels=labels)
     for r in scene.rooms:
         poly = np.asarray(r.floor_polygon, dtype=float)
         ax.fill(poly[:, 0], poly[:, 1], color=ROOM_COLORS.get(r.label, DEFAULT_ROOM_COLOR),
@@ -112,8 +116,10 @@ def _draw_objects(ax: Any, scene: Scene, labels: bool) -> None:
     if pts:
         a = np.asarray(pts)
         ax.scatter(a[:, 0], a[:, 1], s=6, c=OBJECT_COLOR, zorder=9)
-    if labels:
+    if labels:  # outdoor objects (cars, benches, ...) are too many to name legibly
         for o in scene.objects:
+            if o.room_id is None and scene.kind != "indoor":
+                continue
             top = o.parent_id is None
             ax.text(o.center[0], o.center[2], o.label, fontsize=4.5 if top else 3.5,
                     ha="center", va="center" if top else "bottom",

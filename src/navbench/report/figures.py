@@ -149,14 +149,10 @@ def bev_map(ep: BevEpisode, *, margin: float = 2.0) -> FigureImage:
     (green star), other branch goals (red crosses), subgoals (numbered) and the start (black
     triangle). The view is cropped to the drawn points plus ``margin`` metres."""
     from navbench.report.bev import draw_scene
-    from navbench.report.bev_outdoor import draw_surfaces
 
     fig = _new_figure(6.4, 6.0)
     ax = fig.add_subplot(1, 1, 1)
-    if ep.scene.kind == "indoor" or not ep.scene.surfaces:
-        draw_scene(ax, ep.scene, labels=True)
-    else:
-        draw_surfaces(ax, ep.scene)
+    draw_scene(ax, ep.scene, labels=True)
     pts = [_pts(ep.start), _pts(ep.goals), _pts(ep.branch_goals), _pts(ep.reference_path)]
     ref = _pts(ep.reference_path)
     if len(ref):
