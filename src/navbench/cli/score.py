@@ -50,8 +50,11 @@ def score(
     episodes: Annotated[Path, typer.Option("--episodes", help="DATASET folder or a {split}.json.gz episodes file.")],
     predictions: Annotated[Path, typer.Option("--predictions", help="Prediction file (r2r JSON, rxr JSON lines, navbench trajectories).")],
     fmt: Annotated[str, typer.Option("--format", help="auto | r2r | rxr | navbench.")] = "auto",
-    split: Annotated[str, typer.Option("--split", help="Split to score when --episodes is a folder.")] = "val_unseen",
-    task: Annotated[str | None, typer.Option("--task", help="Task folder of a navbench DATASET (e.g. conditional).")] = None,
+    split: Annotated[str | None, typer.Option(
+        "--split", help="Split to score when --episodes is a folder [default: eval for a navbench "
+                        "dataset, else val_unseen].")] = None,
+    task: Annotated[str | None, typer.Option(
+        "--task", help="Task folder of a navbench DATASET [default: conditional].")] = None,
     tau: Annotated[float, typer.Option("--tau", help="Success distance in metres (VLN-CE: 3.0).")] = 3.0,
     episode_tau: Annotated[bool, typer.Option("--episode-tau", help="Use each episode's own success distance instead of --tau.")] = False,
     inclusive: Annotated[bool, typer.Option("--inclusive", help="Succeed on d <= tau (SPEC) instead of VLN-CE's d < tau.")] = False,
@@ -78,6 +81,11 @@ def score(
     if tau <= 0:
         raise ConfigError(f"--tau: expected a positive distance in metres, got {tau}")
     console = Console()
+    navbench_ds = episodes.is_dir() and (episodes / "manifest.json").is_file()
+    if split is None:
+        split = "eval" if navbench_ds else "val_unseen"
+    if task is None and navbench_ds:
+        task = "conditional"
     ep_file = _episode_file(episodes, task, split)
     eps = read_r2r(ep_file)
     from navbench.metrics.scoring import detect_format

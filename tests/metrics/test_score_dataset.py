@@ -1,0 +1,33 @@
+"""navbench score on a navbench dataset folder: defaults to the conditional task's eval split."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from navbench.cli import main
+from navbench.episodes.dataset import DatasetSettings, build_dataset
+from navbench.episodes.loader import load_dataset
+from navbench.scene.procgen.indoor import generate_house
+
+
+def test_score_reference_paths_of_a_navbench_dataset(tmp_path: Path) -> None:
+    build_dataset([generate_house(5, 4)], tmp_path / "ds", tasks=["conditional"], split="eval=1.0",
+                  seed=0, settings=DatasetSettings(episodes_per_scene=4))
+    eps = load_dataset(tmp_path / "ds").episodes("conditional", "eval")
+    # an r2r prediction file that walks each reference path and stops at its end (the goal)
+    preds = {e.episode_id: [{"position": list(p), "heading": 0.0, "stop": i == len(e.reference_path) - 1}
+                            for i, p in enumerate(e.reference_path)] for e in eps}
+    (tmp_path / "p.json").write_text(json.dumps(preds))
+    with pytest.raises(SystemExit) as ex:
+        main(["score", "--episodes", str(tmp_path / "ds"), "--predictions", str(tmp_path / "p.json"),
+              "--out", str(tmp_path / "out")])
+    assert ex.value.code == 0
+    res = json.loads((tmp_path / "out" / "metrics.json").read_text())
+    per = res["episodes"]
+    assert len(per) == len(eps)
+    # ending exactly on the goal: success 1, NE 0, and P = L (the path is the reference) → SPL 1
+    assert all(r["success"] == 1.0 and r["ne"] == pytest.approx(0.0, abs=1e-6) for r in per)
+    assert all(r["spl"] == pytest.approx(1.0, abs=1e-3) for r in per)
