@@ -7,12 +7,12 @@ import math
 import numpy as np
 import pytest
 
+import navbench.nav as nav
 from navbench.scene.procgen.hybrid import generate_hybrid
 from navbench.scene.procgen.outdoor import OutdoorSettings, generate_city
 from navbench.scene.stages import classify_positions
 from tests.conftest import two_room_scene
 
-nav = pytest.importorskip("navbench.nav", reason="navbench.nav not available")
 TINY = OutdoorSettings(size=(200.0, 200.0), cars=20, sidewalk_objects=80, places_per_category=1)
 
 
