@@ -33,12 +33,15 @@ def _kwargs(pairs: list[str]) -> dict[str, object]:
 def list_agents() -> None:
     """List the built-in agents (name, action space, privileged facts)."""
     from rich.console import Console
-    from rich.table import Table
+    from rich.table import Column, Table
 
     from navbench.agents.base import BUILTINS, _import
-
-    t = Table("name", "class", "action space", "privileged")
     from navbench.errors import ConfigError
+
+    # names are what users type into --agent: never truncate them, wrap the other columns
+    t = Table(Column("name", no_wrap=True, overflow="ignore", min_width=22),
+              Column("class", overflow="fold"),
+              "action space", "privileged")
 
     for name, path in BUILTINS.items():
         try:
