@@ -7,6 +7,7 @@ code with ``navbench.graph`` (own AABB, radius, azimuth and threshold logic).
 from __future__ import annotations
 
 import math
+from typing import Any
 
 from navbench.scene import Scene, SceneObject
 
@@ -95,3 +96,20 @@ def matches(scene: Scene, label: str, room_label: str, qual: tuple[str, str] | N
     anchors = [o for o in objs if o.label == qual[1]]
     assert len(anchors) == 1, "qualifier anchor must be unique in its room"
     return [o.id for o in cands if holds(o, qual[0], anchors[0])]
+
+
+def condition_truths(scene: Scene, program: Any) -> list[bool]:
+    """Truth of every condition of ``program`` (tree order), re-evaluated from raw objects."""
+    from navbench.tasks.conditional import Presence, conditions
+
+    out = []
+    for cond in conditions(program):
+        if isinstance(cond, Presence):
+            rid = room_id_of(scene, cond.room)
+            out.append(any(o.label == cond.label and o.room_id == rid for o in scene.objects))
+        else:
+            subj = matches(scene, cond.subject.label, cond.subject.room, None)
+            ref = matches(scene, cond.reference.label, cond.reference.room, None)
+            assert len(subj) == 1 and len(ref) == 1
+            out.append(holds(scene.object_index[subj[0]], cond.predicate, scene.object_index[ref[0]]))
+    return out
