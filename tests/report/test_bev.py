@@ -5,6 +5,7 @@ from __future__ import annotations
 import struct
 from pathlib import Path
 
+import numpy as np
 from typer.testing import CliRunner
 
 import navbench.cli.scenes  # noqa: F401  (registers ``scene show``)
@@ -53,3 +54,22 @@ def test_scene_show_cli(tmp_path: Path) -> None:
     r = CliRunner().invoke(app, ["scene", "show", str(src)])  # default: next to the scene
     assert r.exit_code == 0 and (tmp_path / "scene.png").stat().st_size > 1000
     assert _png_size(tmp_path / "scene.png") == (1000, 1000)  # defaults: 10 in x 100 dpi
+
+
+def test_pixels_show_the_walls_and_rooms_where_they_are() -> None:
+    """Colours read back at hand-picked world points of the two-room fixture."""
+    from navbench.report.bev import render_scene_figure
+
+    fig = render_scene_figure(two_room_scene(), size=6.0, dpi=100, labels=False)
+    fig.canvas.draw()
+    img = np.asarray(fig.canvas.buffer_rgba())[:, :, :3]
+    ax = fig.axes[0]
+
+    def colour(x: float, z: float) -> tuple[int, ...]:
+        px, py = ax.transData.transform((x, z))
+        return tuple(int(v) for v in img[img.shape[0] - round(float(py)), round(float(px))])
+
+    assert colour(4.0, -0.5) == (0x33, 0x33, 0x33)  # wall w0 (x = 4, z in [-1.5, 0])
+    assert colour(4.0, -3.5) == (0x33, 0x33, 0x33)  # wall w1 (z in [-4, -2.5])
+    assert colour(3.0, -3.0) == (0xFB, 0xD3, 0xC0)  # open kitchen floor (room r0)
+    assert colour(4.0, -2.0) != (0x33, 0x33, 0x33)  # the door gap is not a wall
