@@ -23,6 +23,7 @@ from navbench.eval.selection import parse_selection, select_episodes
 from navbench.eval.timeouts import Deadline
 from tests.conftest import two_room_scene
 from tests.eval.pipeline_agents import Faulty, StopNow
+from tests.eval.rows import committed_episodes
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -196,17 +197,6 @@ def test_evaluate_records_faults_privilege_and_episode_fields(dataset: Path, tmp
     assert run["settings"]["privileged"] is True and run["settings"]["privileged_facts"] == ["goals"]
 
 
-def _count(db: Path) -> int:
-    if not db.exists():
-        return 0
-    try:
-        con = sqlite3.connect(db, timeout=5)
-        try:
-            return con.execute("SELECT COUNT(*) FROM episodes").fetchone()[0]
-        finally:
-            con.close()
-    except sqlite3.Error:
-        return 0
 
 
 def _cli(dataset: Path, out: Path) -> list[str]:
@@ -221,11 +211,11 @@ def test_sigkill_mid_evaluate_then_resume_equals_an_uninterrupted_run(dataset: P
     proc = subprocess.Popen(_cli(dataset, killed), cwd=ROOT, env={**env, "NAVBENCH_TEST_PAUSE": "0.01"},
                             start_new_session=True, stdout=subprocess.DEVNULL)
     deadline = time.monotonic() + 120
-    while _count(killed / "results.sqlite") < 2 and time.monotonic() < deadline:
+    while committed_episodes(killed / "results.sqlite") < 2 and time.monotonic() < deadline:
         time.sleep(0.02)
     os.killpg(proc.pid, signal.SIGKILL)
     proc.wait(10)
-    after_kill = _count(killed / "results.sqlite")
+    after_kill = committed_episodes(killed / "results.sqlite")
     total = len(_rows_or_total(dataset))
     assert 2 <= after_kill < total  # cut short, committed rows kept
     out = subprocess.run(_cli(dataset, killed), cwd=ROOT, env=env, capture_output=True,

@@ -23,6 +23,7 @@ from navbench.eval import (
     plan_shards,
     run_shards,
 )
+from tests.eval.rows import committed_episodes
 
 from .driver import EPISODES
 
@@ -75,15 +76,6 @@ def test_resume_skips_finished_and_a_finished_run_is_a_no_op(tmp_path: Path) -> 
             run_shards(db, [ShardSpec("x", "a", ("1",), FN)], _MustNotRun())
 
 
-def _count(db: Path) -> int:
-    try:
-        con = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5)
-        try:
-            return con.execute("SELECT COUNT(*) FROM episodes").fetchone()[0]
-        finally:
-            con.close()
-    except sqlite3.Error:
-        return 0
 
 
 def _driver(db: Path, sleep_s: float) -> subprocess.Popen[bytes]:
@@ -95,12 +87,12 @@ def test_sigkill_mid_run_then_resume_equals_an_uninterrupted_run(tmp_path: Path)
     killed, clean = tmp_path / "killed.sqlite", tmp_path / "clean.sqlite"
     proc = _driver(killed, 0.1)
     deadline = time.monotonic() + 60
-    while _count(killed) < 6 and time.monotonic() < deadline:
+    while committed_episodes(killed) < 6 and time.monotonic() < deadline:
         time.sleep(0.05)
-    seen = _count(killed)
+    seen = committed_episodes(killed)
     os.killpg(proc.pid, signal.SIGKILL)
     proc.wait(10)
-    after_kill = _count(killed)
+    after_kill = committed_episodes(killed)
     assert 6 <= seen <= after_kill < len(EPISODES)  # committed rows survive, the run was cut short
 
     out = subprocess.run([sys.executable, "-m", "tests.eval.driver", str(killed), "2", "0.0"],

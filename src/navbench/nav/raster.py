@@ -90,6 +90,26 @@ def fill_block(blocked, H, pts, starts, ylo, yhi, climb, height, x0, z0, cs):  #
 
 
 @nb.njit(cache=True)
+def _tri_window(ax, az, bx, bz, cx, cz, x0, z0, cs, nrows, ncols):  # type: ignore[no-untyped-def]
+    """Twice the signed XZ area of a triangle and the rows/cols whose cell centres its bounding
+    box covers: ``(det, r0, r1, k0, k1)`` (empty ranges when outside the grid)."""
+    det = (bx - ax) * (cz - az) - (cx - ax) * (bz - az)
+    r0 = max(0, int(np.ceil((min(az, bz, cz) - z0) / cs - 0.5)))
+    r1 = min(nrows - 1, int(np.floor((max(az, bz, cz) - z0) / cs - 0.5)))
+    k0 = max(0, int(np.ceil((min(ax, bx, cx) - x0) / cs - 0.5)))
+    k1 = min(ncols - 1, int(np.floor((max(ax, bx, cx) - x0) / cs - 0.5)))
+    return det, r0, r1, k0, k1
+
+
+@nb.njit(cache=True)
+def _bary(px, pz, ax, az, bx, bz, cx, cz, det):  # type: ignore[no-untyped-def]
+    """Barycentric weights (u of b, v of c) of XZ point p in triangle abc."""
+    u = ((px - ax) * (cz - az) - (cx - ax) * (pz - az)) / det
+    v = ((bx - ax) * (pz - az) - (px - ax) * (bz - az)) / det
+    return u, v
+
+
+@nb.njit(cache=True)
 def mesh_top(H, bad, V, F, use, lo, hi, x0, z0, cs):  # type: ignore[no-untyped-def]
     """Rasterise walkable triangles (``use[i]``) into ``H`` with their plane height at cell centres."""
     nrows, ncols = H.shape
@@ -99,19 +119,13 @@ def mesh_top(H, bad, V, F, use, lo, hi, x0, z0, cs):  # type: ignore[no-untyped-
         ax, ay, az = V[F[t, 0], 0], V[F[t, 0], 1], V[F[t, 0], 2]
         bx, by, bz = V[F[t, 1], 0], V[F[t, 1], 1], V[F[t, 1], 2]
         cx, cy, cz = V[F[t, 2], 0], V[F[t, 2], 1], V[F[t, 2], 2]
-        det = (bx - ax) * (cz - az) - (cx - ax) * (bz - az)
+        det, r0, r1, k0, k1 = _tri_window(ax, az, bx, bz, cx, cz, x0, z0, cs, nrows, ncols)
         if abs(det) < 1e-12:
             continue
-        r0 = max(0, int(np.ceil((min(az, bz, cz) - z0) / cs - 0.5)))
-        r1 = min(nrows - 1, int(np.floor((max(az, bz, cz) - z0) / cs - 0.5)))
-        k0 = max(0, int(np.ceil((min(ax, bx, cx) - x0) / cs - 0.5)))
-        k1 = min(ncols - 1, int(np.floor((max(ax, bx, cx) - x0) / cs - 0.5)))
         for r in range(r0, r1 + 1):
             pz = z0 + (r + 0.5) * cs
             for c in range(k0, k1 + 1):
-                px = x0 + (c + 0.5) * cs
-                u = ((px - ax) * (cz - az) - (cx - ax) * (pz - az)) / det
-                v = ((bx - ax) * (pz - az) - (px - ax) * (bz - az)) / det
+                u, v = _bary(x0 + (c + 0.5) * cs, pz, ax, az, bx, bz, cx, cz, det)
                 if u < -1e-9 or v < -1e-9 or u + v > 1 + 1e-9:
                     continue
                 y = ay + u * (by - ay) + v * (cy - ay)
@@ -153,19 +167,13 @@ def mesh_block(blocked, H, V, F, use, climb, height, x0, z0, cs):  # type: ignor
         ax, az = V[F[t, 0], 0], V[F[t, 0], 2]
         bx, bz = V[F[t, 1], 0], V[F[t, 1], 2]
         cx, cz = V[F[t, 2], 0], V[F[t, 2], 2]
-        det = (bx - ax) * (cz - az) - (cx - ax) * (bz - az)
+        det, r0, r1, k0, k1 = _tri_window(ax, az, bx, bz, cx, cz, x0, z0, cs, nrows, ncols)
         if abs(det) < 1e-12:
             continue
-        r0 = max(0, int(np.ceil((min(az, bz, cz) - z0) / cs - 0.5)))
-        r1 = min(nrows - 1, int(np.floor((max(az, bz, cz) - z0) / cs - 0.5)))
-        k0 = max(0, int(np.ceil((min(ax, bx, cx) - x0) / cs - 0.5)))
-        k1 = min(ncols - 1, int(np.floor((max(ax, bx, cx) - x0) / cs - 0.5)))
         for r in range(r0, r1 + 1):
             pz = z0 + (r + 0.5) * cs
             for c in range(k0, k1 + 1):
-                px = x0 + (c + 0.5) * cs
-                u = ((px - ax) * (cz - az) - (cx - ax) * (pz - az)) / det
-                v = ((bx - ax) * (pz - az) - (px - ax) * (bz - az)) / det
+                u, v = _bary(x0 + (c + 0.5) * cs, pz, ax, az, bx, bz, cx, cz, det)
                 if u >= 0 and v >= 0 and u + v <= 1:
                     _block_cell(blocked, H, r, c, ylo, yhi, climb, height)
 
