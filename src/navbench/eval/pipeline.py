@@ -287,7 +287,9 @@ def _hash_files(ds: Any, task: str, split: str, scenes: Sequence[str]) -> str:
 
 
 def summarize(results: Sequence[EpisodeResult]) -> dict[str, float]:
-    """Running summary for the progress bar: SR and SPL over scored episodes, error count."""
+    """Running summary for the progress bar: SR and SPL over scored episodes, error count, and
+    for agents reporting LLM usage (``extra.agent.total_tokens``) the summed tokens, calls and
+    request latency (s)."""
     sr = [float(r.metrics["success"]) for r in results if r.metrics.get("success") is not None]
     spl = [float(r.metrics["spl"]) for r in results if r.metrics.get("spl") is not None]
     out: dict[str, Any] = {}
@@ -296,6 +298,14 @@ def summarize(results: Sequence[EpisodeResult]) -> dict[str, float]:
     if spl:
         out["SPL"] = sum(spl) / len(spl)
     out["errors"] = sum(r.label == "agent_error" for r in results)
+    stats = [r.extra.get("agent") for r in results]  # LLM agents' cost counters, when reported
+    tokens = [a["total_tokens"] for a in stats if isinstance(a, Mapping) and
+              isinstance(a.get("total_tokens"), int)]
+    if tokens:
+        out["tokens"] = sum(tokens)
+        out["llm_calls"] = sum(int(a.get("llm_calls", 0)) for a in stats if isinstance(a, Mapping))
+        out["llm_latency_s"] = sum(float(a.get("latency_s", 0.0)) for a in stats
+                                   if isinstance(a, Mapping))
     return out
 
 
