@@ -147,12 +147,16 @@ def program_json(text: str) -> Any:
     return None
 
 
+_ID_KEYS = frozenset({"object_id", "room_id", "anchor_id"})
+
+
 def normalise_program(d: Any) -> Any:
-    """Lower-case and trim every label, room, predicate and anchor of a program dict."""
+    """Lower-case and trim every label, room, predicate and anchor of a program dict; drop
+    scene ids (``object_id``, ``room_id``, ``anchor_id``: a model cannot know them)."""
     if isinstance(d, dict):
         return {k: (" ".join(v.lower().split()) if isinstance(v, str) and k in
                     ("label", "room", "predicate", "anchor", "op", "type") else normalise_program(v))
-                for k, v in d.items()}
+                for k, v in d.items() if k not in _ID_KEYS}
     if isinstance(d, list):
         return [normalise_program(x) for x in d]
     return d
