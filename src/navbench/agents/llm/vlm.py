@@ -74,6 +74,7 @@ class VLMAgent(Agent):
     """
 
     name: ClassVar[str] = "vlm"
+    action_space: ActionSpace = "discrete"
     needs_render: ClassVar[bool] = True
 
     def __init__(self, base_url: str, model: str, api_key_env: str | None = None,
