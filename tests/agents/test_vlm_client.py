@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import threading
 import time
 from pathlib import Path
@@ -44,6 +45,16 @@ def test_reply_usage_body_and_key_header(tmp_path: Path, monkeypatch: pytest.Mon
         _client("http://127.0.0.1:9/v1", tmp_path, api_key_env="FAKE_KEY")
     with pytest.raises(ConfigError, match="base_url"):
         _client("127.0.0.1:8000", tmp_path)
+
+
+def test_the_key_is_not_logged(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                               caplog: pytest.LogCaptureFixture) -> None:
+    monkeypatch.setenv("FAKE_KEY", SECRET)
+    caplog.set_level(logging.DEBUG)
+    with FakeOpenAI([("status", 500), ("status", 401)]) as srv, pytest.raises(LLMError) as e:
+        _client(srv.base_url, tmp_path, api_key_env="FAKE_KEY", retries=2).complete(MSG)
+    assert "HTTP 401" in str(e.value) and SECRET not in str(e.value)
+    assert "HTTP 500" in caplog.text and SECRET not in caplog.text
 
 
 def test_retries_429_5xx_and_malformed_then_ok(tmp_path: Path) -> None:

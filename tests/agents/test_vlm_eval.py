@@ -56,6 +56,23 @@ def test_episode_in_sim_then_offline_replay(tmp_path: Path) -> None:
     assert n_images == [1, 1, 1, 1]
 
 
+def test_waypoint_mode_in_sim(tmp_path: Path) -> None:
+    sim = Simulator(two_room_scene(), SPOT, SimSettings(render=True, width=64, height=48,
+                                                        success_distance=1.0))
+    try:
+        with FakeOpenAI(["Thought: go.\nAction: MOVE 1.0 0", "Action: TURN 90", "Action: STOP"]) as srv:
+            o = run_episode(sim, load_agent("vlm", base_url=srv.base_url, model="fake",
+                                            cache="off", action_space="waypoint"), _ep())
+    finally:
+        sim.close()
+    assert o.label != "agent_error", o.error
+    assert len(srv.requests) == 3 and o.stopped and o.steps > 3  # drove between requests
+    p, yaw = o.records["position"][-1], o.records["yaw"][-1]
+    # 1 m north (-Z) of (2, -1), then a quarter turn left: facing west (yaw +90°)
+    assert p[0] == pytest.approx(2.0, abs=0.25) and p[2] == pytest.approx(-2.0, abs=0.25)
+    assert abs((yaw - np.pi / 2 + np.pi) % (2 * np.pi) - np.pi) < np.radians(10.0)
+
+
 @pytest.fixture(scope="module")
 def tiny_dataset(tmp_path_factory: pytest.TempPathFactory) -> Path:
     from navbench.episodes.dataset import DatasetSettings, build_dataset
