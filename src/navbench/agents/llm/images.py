@@ -12,7 +12,8 @@ import numpy as np
 
 def downscale(rgb: np.ndarray, max_width: int) -> np.ndarray:
     """Shrink an (H, W, 3) uint8 image by the smallest integer factor k with W/k ≤ ``max_width``
-    (mean over k×k blocks; edge rows / columns that do not fill a block are dropped)."""
+    (mean over k×k blocks rounded half up; edge rows / columns that do not fill a block are
+    dropped)."""
     img = np.asarray(rgb)
     if img.ndim != 3 or img.shape[2] < 3:
         raise ValueError(f"rgb: expected an (H, W, 3) image, got shape {img.shape}")
@@ -21,8 +22,11 @@ def downscale(rgb: np.ndarray, max_width: int) -> np.ndarray:
     if k == 1:
         return np.ascontiguousarray(img, dtype=np.uint8)
     h, w = img.shape[0] // k * k, img.shape[1] // k * k
-    blocks = img[:h, :w].astype(np.float64).reshape(h // k, k, w // k, k, 3)
-    return np.rint(blocks.mean(axis=(1, 3))).astype(np.uint8)
+    sums = np.zeros((h // k, w // k, 3), np.uint32)
+    for dy in range(k):  # k² strided adds: much faster than a reshape-and-sum over small axes
+        for dx in range(k):
+            sums += img[dy:h:k, dx:w:k]
+    return ((sums + (k * k) // 2) // (k * k)).astype(np.uint8)
 
 
 def png_bytes(rgb: np.ndarray) -> bytes:
