@@ -149,3 +149,23 @@ def test_waypoint_moves_in_the_world_frame() -> None:
         assert "MOVE <distance> <angle>" in srv.requests[0]["messages"][0]["content"]
         assert "1: MOVE 2.00 +90, 2: MOVE 3.00 +0" in \
             srv.requests[2]["messages"][1]["content"][0]["text"]
+
+
+def test_several_frames_oldest_first() -> None:
+    with FakeOpenAI(["Action: TURN_LEFT"]) as srv:
+        a = load_agent("vlm", base_url=srv.base_url, model="fake", cache="off", frames=2)
+        a.reset(Task("e3", "objectnav", "discrete", goal_category="sofa"))  # type: ignore[arg-type]
+        for k in range(3):
+            o = _obs(t=float(k))
+            o["rgb"][:] = 10 * k  # frame k is uniformly 10·k
+            a.act(o)
+    counts, firsts = [], []
+    for r in srv.requests:
+        parts = r["messages"][1]["content"]
+        imgs = [_png(p["image_url"]["url"]) for p in parts[1:]]
+        counts.append(len(imgs))
+        firsts.append([int(i[0, 0, 0]) for i in imgs])
+    assert counts == [1, 2, 2] and firsts == [[0], [0, 10], [10, 20]]
+    text = srv.requests[2]["messages"][1]["content"][0]["text"]
+    assert "Task: find a sofa and stop next to it." in text
+    assert "The images are your last 2 front views, oldest first" in text

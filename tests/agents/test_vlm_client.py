@@ -101,6 +101,8 @@ def test_cache_replays_offline_and_is_keyed_by_the_body(tmp_path: Path) -> None:
     key = hashlib.sha256(body.encode()).hexdigest()
     entry = json.loads((tmp_path / "cache" / key[:2] / f"{key}.json").read_text())
     assert entry["response"]["choices"][0]["message"]["content"] == "first"
+    assert SECRET not in json.dumps(entry) and set(entry) == {
+        "schema", "key", "model", "response", "latency_s", "attempts"}
     # server gone: read mode replays hits, refuses misses without touching the network
     ro = _client(srv.base_url, tmp_path, cache="read")
     assert ro.complete(MSG).text == "first" and ro.complete(MSG).cached
@@ -109,7 +111,12 @@ def test_cache_replays_offline_and_is_keyed_by_the_body(tmp_path: Path) -> None:
     with FakeOpenAI(["live"]) as srv2:
         off = _client(srv2.base_url, tmp_path, cache="off")
         assert off.complete(MSG).text == "live" and off.complete(MSG).text == "live"
-    assert len(srv2.requests) == 2
+        # a damaged cache file is a miss: asked again and rewritten
+        path = tmp_path / "cache" / key[:2] / f"{key}.json"
+        path.write_text('{"schema": "navbench.llm-cache/1", "key": "trunc')
+        rw = _client(srv2.base_url, tmp_path, cache="readwrite")
+        assert not rw.complete(MSG).cached and rw.complete(MSG).text == "live"
+    assert len(srv2.requests) == 3
     with pytest.raises(ConfigError, match="cache: expected one of off, read, readwrite"):
         _client(srv.base_url, tmp_path, cache="sometimes")
 
