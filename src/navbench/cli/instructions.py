@@ -12,9 +12,12 @@ from navbench.errors import ConfigError
 
 
 def _scene_files(d: Path) -> list[Path]:
+    """Scene files of a folder: ``**/scene.json`` (``scenes generate`` / dataset layout), else
+    ``*.json`` other than ``index.json`` (the ``scenes generate`` index is not a scene)."""
     if not d.is_dir():
         raise ConfigError(f"--scenes: expected a folder of scene.json files, got {d}")
-    files = sorted(set(d.glob("**/scene.json")) | set(d.glob("*.json")))
+    files = sorted(d.glob("**/scene.json")) or sorted(
+        p for p in d.glob("*.json") if p.name != "index.json")
     if not files:
         raise ConfigError(f"--scenes: no '*.json' or '*/scene.json' files in {d}")
     return files
