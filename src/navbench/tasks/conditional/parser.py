@@ -54,7 +54,8 @@ EXTRA_VERBS = ("go over to", "walk over to", "head over to", "move to", "get to"
                "walk up to", "go up to", "approach")
 _VERBS = tuple(sorted(VERBS + EXTRA_VERBS, key=len, reverse=True))
 _JOINERS = (". then: ", ". then, ", ". then ", ". after that, ", ". next, ", " and then ", " and after that ",
-            ", then ", ", and finally ", ", and then ", ", after that ", " then ")
+            ", then ", ", and finally ", ", and then ", ", after that ", " and then, ",
+            " and after that, ", " then ")
 _IF_HEADS = (("check whether ", "check"), ("check if ", "check"), ("see whether ", "check"),
              ("see if ", "check"), ("in case ", "if"), ("if ", "if"), ("but ", "if"),
              ("unless ", "unless"), ("provided that ", "if"))
@@ -208,7 +209,7 @@ class _Parser:
         return s.startswith(_VERBS) and not any(w in s for w in (*_POSTPOSED, ",", ";", ":", "."))
 
     def program(self, s: str) -> Program:
-        s = re.sub(r"^(?:then|and then|after that)\s*[:,]?\s*", "", s.strip()).strip()
+        s = re.sub(r"^(?:then|and then|after that)\s*[:,]?\s*", "", s.strip(" ,:")).strip()
         if not s:
             raise self.fail(self.text, "an instruction")
         body = re.sub(r"^first\s*,?\s*", "", s)
@@ -249,7 +250,7 @@ class _Parser:
             seg = rest
             if not seg:
                 return
-            if seg.startswith(("check ", "see ")) and self._complete(seg):
+            if self._complete(seg):
                 toks.append(("act", seg))  # a whole nested conditional as the final action
                 return
         m = _SO.match(seg)
@@ -283,7 +284,10 @@ class _Parser:
             for w in _POSTPOSED:
                 if w in seg:
                     act, c = seg.split(w, 1)
+                    c, _, rest = c.partition(", ")
                     toks += [("unless" if w == " unless " else "if", c), ("act", act)]
+                    if rest:
+                        self._tokens(rest, level, toks)
                     return
         self._action(seg, level, toks)
 

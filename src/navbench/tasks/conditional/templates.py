@@ -200,9 +200,9 @@ def _if_text(p: If, rng: np.random.Generator, top: bool) -> str:
             and not isinstance(arms[0][1], Go) and rng.random() < 0.5:
         cond, action = arms[0]
         return (f"{_pick(rng, ('if', 'if', 'in case'))} {condition_text(cond, rng, True)}, "
-                f"{go_text(final, rng)}{sep}otherwise, {_nested_action(action, rng)}")
+                f"{go_text(final, rng)}{sep}otherwise, {_program_text(action, rng, top=False)}")
     segs: list[str] = []
-    check = len(arms) == 1 and rng.random() < 0.3
+    check = len(arms) == 1 and rng.random() < (0.3 if top else 0.6)
     for k, (cond, action) in enumerate(arms):
         act = _nested_action(action, rng)
         if k == 0 and check:
@@ -227,7 +227,7 @@ def _if_text(p: If, rng: np.random.Generator, top: bool) -> str:
         else_w = _pick(rng, opts)
     else:
         else_w = _pick(rng, INNER_ELSE[level])
-    joiner = " " if level == 1 and else_w in ("otherwise", "or else") and not top else ", "
+    joiner = " " if else_w == "or else" or (level == 1 and else_w == "otherwise" and not top) else ", "
     segs.append(f"{else_w}{joiner}{_nested_action(final, rng)}")
     return sep.join(segs)
 
@@ -246,7 +246,8 @@ def _program_text(p: Program, rng: np.random.Generator, top: bool = True) -> str
         text = _pick(rng, ("", "first ")) + parts[0]
         for nxt in parts[1:]:
             text += _pick(rng, SEQ_JOINERS) + nxt
-        return text + _pick(rng, SEQ_JOINERS) + _program_text(last, rng, top=False)
+        tail = _program_text(last, rng, top=False)
+        return text + _pick(rng, SEQ_JOINERS).rstrip() + (", " if isinstance(last, If) else " ") + tail
     return _if_text(p, rng, top)
 
 
