@@ -53,7 +53,7 @@ EXTRA_VERBS = ("go over to", "walk over to", "head over to", "move to", "get to"
                "make your way over to", "find your way to", "continue to", "go back to", "return to",
                "walk up to", "go up to", "approach")
 _VERBS = tuple(sorted(VERBS + EXTRA_VERBS, key=len, reverse=True))
-_JOINERS = (". then: ", ". then, ", ". then ", ". after that, ", ". next, ", " and then ", " and after that ",
+_JOINERS = (". then: ", ", and then: ", " and then: ", ". then, ", ". then ", ". after that, ", ". next, ", " and then ", " and after that ",
             ", then ", ", and finally ", ", and then ", ", after that ", " and then, ",
             " and after that, ", " then ")
 _IF_HEADS = (("check whether ", "check"), ("check if ", "check"), ("see whether ", "check"),

@@ -58,6 +58,7 @@ ALL_ELSE_WORDS: tuple[str, ...] = tuple(sorted({
     "if it isn't", "if it is not", "if you don't", "if you do not", "if not so",
 }, key=len, reverse=True))
 SEQ_JOINERS: tuple[str, ...] = (" and then ", " and after that ")
+_OPENERS = ("if", "if", "if", "if", "if", "in case")
 
 _WORD = re.compile(r"^[a-z0-9][a-z0-9'\-]*( [a-z0-9][a-z0-9'\-]*)*$")
 _RESERVED = {"in", "the", "is", "has", "contains", "if", "then", "otherwise", "and", "there",
@@ -199,22 +200,24 @@ def _if_text(p: If, rng: np.random.Generator, top: bool) -> str:
     if top and sentence and len(arms) == 1 and isinstance(final, Go) \
             and not isinstance(arms[0][1], Go) and rng.random() < 0.5:
         cond, action = arms[0]
-        return (f"{_pick(rng, ('if', 'if', 'in case'))} {condition_text(cond, rng, True)}, "
+        return (f"{_pick(rng, _OPENERS)} {condition_text(cond, rng, True)}, "
                 f"{go_text(final, rng)}{sep}otherwise, {_program_text(action, rng, top=False)}")
     segs: list[str] = []
+    conts = list(TOP_CONT if top else INNER_CONT[level])  # each continuation word once
+    rng.shuffle(conts)
     check = len(arms) == 1 and rng.random() < (0.3 if top else 0.6)
     for k, (cond, action) in enumerate(arms):
         act = _nested_action(action, rng)
         if k == 0 and check:
             segs.append(f"check whether {condition_text(cond, rng)}: if so, {act}")
         elif k == 0:
-            lead = _pick(rng, ("if", "if", "if", "in case")) if top else "if"
+            lead = _pick(rng, _OPENERS) if top else "if"
             if isinstance(action, Go) and rng.random() < 0.2:  # postposed condition
                 segs.append(f"{act} {lead} {condition_text(cond, rng)}")
             else:
                 segs.append(f"{lead} {condition_text(cond, rng)}, {act}")
         else:
-            cont = _pick(rng, TOP_CONT if top else INNER_CONT[level])
+            cont = conts[(k - 1) % len(conts)]
             segs.append(f"{cont} {condition_text(cond, rng)}, {act}")
     if top:
         opts = ["otherwise"]
@@ -241,8 +244,14 @@ def _program_text(p: Program, rng: np.random.Generator, top: bool = True) -> str
         parts = [go_text(s, rng) for s in p.steps[:-1]]  # type: ignore[arg-type]
         last = p.steps[-1]
         if top and isinstance(last, If):  # "First, go to W. Then: if ..."
-            head = "first, " + ". then, ".join(parts)
-            return f"{head}. then: {_program_text(last, rng, top=True)}"
+            form = int(rng.integers(3))
+            if form == 0:
+                head = "first, " + ". then, ".join(parts) + ". then:"
+            elif form == 1:
+                head = ". after that, ".join(parts) + " first. after that,"
+            else:
+                head = "first " + ", then ".join(parts) + ", and then:"
+            return f"{head} {_program_text(last, rng, top=True)}"
         text = _pick(rng, ("", "first ")) + parts[0]
         for nxt in parts[1:]:
             text += _pick(rng, SEQ_JOINERS) + nxt
