@@ -253,6 +253,8 @@ def _conditional(scene: Scene, nm: Any, seed: int, s: DatasetSettings, drop: Cou
     from navbench.tasks.conditional import CATEGORIES, SamplingError, generate_instructions
 
     cats = list(s.categories or CATEGORIES)
+    k = int(derive(seed, scene.id, "category-offset").integers(len(cats)))
+    cats = cats[k:] + cats[:k]  # the round-robin remainder lands on a different category per scene
     n = s.episodes_per_scene
     ist = instruction_settings(scene, s.conditional)
     try:
