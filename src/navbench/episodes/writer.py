@@ -124,7 +124,12 @@ def conditional_mix(eps: Sequence[Episode], scenes: Sequence[Scene],
     audit census per category (:func:`navbench.tasks.conditional.audit_instructions`)."""
     from collections import Counter
 
-    from navbench.tasks.conditional import CATEGORIES, Instruction, audit_instructions, program_from_dict
+    from navbench.tasks.conditional import (
+        CATEGORIES,
+        Instruction,
+        audit_instructions,
+        program_from_dict,
+    )
 
     cats = list(categories or CATEGORIES)
     n = len(eps)

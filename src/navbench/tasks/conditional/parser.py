@@ -75,13 +75,13 @@ _PRESENCE = (  # (regex, negated, plural)
                 rf"(?P<label>.+?) {_IN} the (?P<room>.+)$"), False, False),
     (re.compile(r"^the (?P<room>.+?) (?:has|contains|includes|has got) " + _ART + r" (?P<label>.+)$"),
      False, False),
+    (re.compile(rf"^there are no (?P<label>.+?) {_IN} the (?P<room>.+)$"), True, True),
     (re.compile(rf"^there are (?:any |some )?(?P<label>.+?) {_IN} the (?P<room>.+)$"), False, True),
     (re.compile(rf"^{_ART} (?P<label>.+?) is {_IN} the (?P<room>.+)$"), False, False),
     (re.compile(rf"^(?:there is no|there's no|there isn't {_ART}|there is not {_ART}|"
                 rf"you don't see {_ART}|you do not see {_ART}|you can't see {_ART}|"
                 rf"you cannot see {_ART}|no) (?P<label>.+?) (?:is )?{_IN} the (?P<room>.+)$"),
      True, False),
-    (re.compile(rf"^there are no (?P<label>.+?) {_IN} the (?P<room>.+)$"), True, True),
     (re.compile(r"^the (?P<room>.+?) (?:has no|contains no|lacks " + _ART + r"|doesn't have "
                 + _ART + r"|does not have " + _ART + r"|doesn't contain " + _ART
                 + r"|does not contain " + _ART + r") (?P<label>.+)$"), True, False),
@@ -262,7 +262,7 @@ class _Parser:
         for head, kind in _IF_HEADS:
             if seg.startswith(head):
                 body = seg[len(head):]
-                cut = re.search(r": |, " if kind == "check" else r", ", body)
+                cut = re.search(r": |, ", body)
                 if cut is None:
                     verbs = [body.find(" " + v + " ") for v in _VERBS if " " + v + " " in body]
                     if kind == "check" or not verbs:
