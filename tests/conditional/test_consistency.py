@@ -111,7 +111,43 @@ def violations(inst: Instruction) -> list[str]:
         walk(node.else_, present | {s, r}, absent, [*rels, (s, c.predicate, r, False)])
 
     walk(inst.program, set(), set(), [])
+    # definite references presuppose their objects everywhere outside the then-part of a
+    # condition asking about them: such a presence condition is answered by the text itself
+    everywhere = Counter(_mentions(inst.program))
+    for node in _ifs(inst.program):
+        if isinstance(node.cond, Presence):
+            k = (node.cond.label, node.cond.room, node.cond.room_hint)
+            inside = Counter(_mentions(node.then)) + Counter(_mentions(node.else_))
+            if everywhere[k] - inside[k] > 0:
+                out.append(f"presence {k} presupposed by a reference elsewhere")
     return out
+
+
+def _mentions(p) -> list[tuple[str, str, str | None]]:
+    """Keys of every definite reference (targets, anchors, relation objects, room hints)."""
+    def of(ref) -> list:
+        ks = [_key(ref.label, ref)]
+        if ref.qualifier is not None:
+            ks.append(_key(ref.qualifier.anchor, ref))
+        if ref.room_hint is not None and ref.room_hint.startswith("with the "):
+            ks.append((ref.room_hint[9:], ref.room, ref.room_hint))
+        return ks
+
+    if isinstance(p, Go):
+        return of(p.target)
+    if isinstance(p, Seq):
+        return [k for s in p.steps for k in _mentions(s)]
+    c = p.cond
+    own = [] if isinstance(c, Presence) else of(c.subject) + of(c.reference)
+    return own + _mentions(p.then) + _mentions(p.else_)
+
+
+def _ifs(p) -> list:
+    if isinstance(p, Go):
+        return []
+    if isinstance(p, Seq):
+        return [n for s in p.steps for n in _ifs(s)]
+    return [p, *_ifs(p.then), *_ifs(p.else_)]
 
 
 def _refs(p) -> list:

@@ -7,7 +7,10 @@ Counted per category (and over ``"all"``), from each instruction's program tree 
   to an object an enclosing condition declared absent ("if there is a frame in the hallway,
   ..., else go to the frame in the hallway");
 * ``dead_conditions``: instructions with a condition already decided by the enclosing ones or
-  by an earlier visit (same presence; same, inverse or excluded relation);
+  by an earlier visit (same presence; same, inverse or excluded relation), or answered by the
+  text itself (a presence asked about an object that a definite reference outside the
+  condition's own branches presupposes: "..., go to the sink in the kitchen. Otherwise, check
+  whether there is a sink in the kitchen");
 * ``ambiguous_qualifiers``: instructions with a direction-qualified reference ("north of the
   sink") where another object with the target's label lies within ±45° of that direction from
   the anchor (``None`` without scenes); ``direction_qualified`` counts such references;
@@ -88,7 +91,37 @@ def program_issues(p: Program) -> tuple[int, int]:
             walk(n.else_, both, absent, (*rels, (s, c.predicate, r, False)))
 
     walk(p, frozenset(), frozenset(), ())
+    everywhere = Counter(_mentions(p))
+    for n in _ifs(p):  # presupposed by a definite reference outside the condition's subtree
+        if isinstance(n.cond, Presence):
+            k = (n.cond.label, n.cond.room, n.cond.room_hint)
+            if everywhere[k] - Counter(_mentions(n.then))[k] - Counter(_mentions(n.else_))[k] > 0:
+                dead += 1
     return absent_refs, dead
+
+
+def _mentions(p: Program) -> list[Key]:
+    """Keys of every definite reference (targets, anchors, relation objects, "with the X")."""
+    def of(r: ObjectRef) -> list[Key]:
+        hint = r.room_hint
+        extra = [(hint[9:], r.room, hint)] if hint is not None and hint.startswith("with the ") else []
+        return _keys(r) + extra
+
+    if isinstance(p, Go):
+        return of(p.target)
+    if isinstance(p, Seq):
+        return [k for s in p.steps for k in _mentions(s)]
+    c = p.cond
+    own = [] if isinstance(c, Presence) else of(c.subject) + of(c.reference)
+    return own + _mentions(p.then) + _mentions(p.else_)
+
+
+def _ifs(p: Program) -> list[If]:
+    if isinstance(p, Go):
+        return []
+    if isinstance(p, Seq):
+        return [n for s in p.steps for n in _ifs(s)]
+    return [p, *_ifs(p.then), *_ifs(p.else_)]
 
 
 def _refs(p: Program) -> list[ObjectRef]:

@@ -57,7 +57,12 @@ from navbench.graph.scene_graph import SceneGraph, build_scene_graph
 from navbench.graph.settings import GraphSettings
 from navbench.rng import derive
 from navbench.scene.model import Scene
-from navbench.tasks.conditional.consistency import Context
+from navbench.tasks.conditional.consistency import (
+    Context,
+    condition_keys,
+    presence_key,
+    ref_keys,
+)
 from navbench.tasks.conditional.instruction import CATEGORIES, Instruction
 from navbench.tasks.conditional.program import (
     Condition,
@@ -209,6 +214,16 @@ class _Draw:
     lead_room: _Room | None
     conds: list[Condition] = field(default_factory=list)
     taken: set[str] = field(default_factory=set)
+    #: (label, room id) named by a definite reference so far ("the lamp in the bedroom"): the
+    #: text presupposes them, so no later presence condition may ask about them.
+    mentioned: set[tuple[str, str]] = field(default_factory=set)
+    #: presence conditions already grounded with their whole subtree: later references (outside
+    #: that subtree) must not name them, or the text would answer the condition.
+    closed: set[tuple[str, str]] = field(default_factory=set)
+
+    def drawing(self, ctx: Context) -> Context:
+        """``ctx`` plus the program-wide presuppositions (used only to choose, never to assume)."""
+        return Context(ctx.present | self.mentioned, ctx.absent | self.closed, ctx.relations)
 
 
 def _ground(index: SceneIndex, node: Program, ctx: Context, st: _Draw,
@@ -218,7 +233,10 @@ def _ground(index: SceneIndex, node: Program, ctx: Context, st: _Draw,
         name = node.target.label
         room = {"w": st.w_room, "w0": st.lead_room}.get(name) if name.startswith("w") \
             else st.t_rooms[int(name[1:])]
-        return index.target(room, rng, st.taken, ctx)
+        g = index.target(room, rng, st.taken, st.drawing(ctx))
+        if g is not None:
+            st.mentioned.update(ref_keys(g.target))
+        return g
     if isinstance(node, Seq):
         steps: list[Program] = []
         for step in node.steps:
@@ -231,14 +249,18 @@ def _ground(index: SceneIndex, node: Program, ctx: Context, st: _Draw,
         return Seq(tuple(steps))
     assert isinstance(node, If) and isinstance(node.cond, Presence)
     cid = f"c{node.cond.label[1:]}"
-    c = index.condition(st.c_rooms[int(cid[1:])], st.truths[cid], rng, ctx)
+    c = index.condition(st.c_rooms[int(cid[1:])], st.truths[cid], rng, st.drawing(ctx))
     if c is None or c in st.conds:
         return None
     st.conds.append(c)
+    if isinstance(c, Relation):
+        st.mentioned.update(condition_keys(c))
     then = _ground(index, node.then, ctx.assume(c, True), st, rng)
     if then is None:
         return None
     other = _ground(index, node.else_, ctx.assume(c, False), st, rng)
+    if isinstance(c, Presence):
+        st.closed.add(presence_key(c))
     return None if other is None else If(c, then, other)
 
 
