@@ -2,7 +2,7 @@
 
 Rooms: a room with a unique label is "the kitchen"; a room whose label repeats gets a room hint
 that singles it out among the rooms with its label — "with the <X>" (X present in it and in no
-other room of that label; labels unique in the room preferred) or "off the <Y>" (a portal joins
+other room of that label; labels unique in the room, then the largest object, preferred) or "off the <Y>" (a portal joins
 it to the room Y, whose label is unique in the scene, and no other room of its label touches
 Y). Rooms with neither are not used. Targets and conditions: see :mod:`.sampler`.
 """
@@ -65,10 +65,11 @@ def room_hints(scene: Scene) -> dict[str, str | None]:
             out[r.id] = None
             continue
         others = [o for o in scene.rooms if o.label == r.label and o.id != r.id]
-        cands = sorted((labels_in[r.id][lab] != 1, lab) for lab in labels_in[r.id]
+        vol = {o.label: max(_volume(o), 0.0) for o in scene.objects_in(r.id)}
+        cands = sorted((labels_in[r.id][lab] != 1, -round(vol[lab], 6), lab) for lab in labels_in[r.id]
                        if is_speakable(lab) and all(lab not in labels_in[o.id] for o in others))
         if cands:
-            out[r.id] = f"with the {cands[0][1]}"
+            out[r.id] = f"with the {cands[0][2]}"
             continue
         offs = sorted(by_id[n].label for n in touches[r.id]
                       if counts[by_id[n].label] == 1 and is_speakable(by_id[n].label)
@@ -76,6 +77,15 @@ def room_hints(scene: Scene) -> dict[str, str | None]:
         if offs:
             out[r.id] = f"off the {offs[0]}"
     return out
+
+
+def _volume(o: SceneObject) -> float:
+    """Bounding volume (m³; 0 without extent): big, unique furniture names a room best."""
+    b = o.bounds
+    if b is not None:
+        return float(np.prod(np.asarray(b[1]) - np.asarray(b[0])))
+    r = o.extent_radius or 0.0
+    return 8.0 * r ** 3
 
 
 def hint_facts(rooms: list[_Room]) -> Context:
