@@ -183,11 +183,11 @@ class SceneGraphAgent(Agent):
         the type its objects suggest (:func:`~navbench.agents.perception.room_type`)."""
         return self.belief.region_types(self.perceiver.confuse_room)
 
-    def diagnostics(self) -> dict[str, Any]:
+    def diagnostics(self) -> dict[str, Any]:  # Any: JSON values (the Agent protocol's type)
         """Chosen branch, decided conditions (truth, time, reason), map statistics (JSON-able)."""
         return self.belief.diagnostics(self.perceiver.confuse_room)
 
-    def act(self, observation: Mapping[str, Any]) -> Action:
+    def act(self, observation: Mapping[str, Any]) -> Action:  # Any: SPEC §6 observation values
         """Perceive, update the belief, and let the planner choose the action."""
         b = self.belief
         b.pose = np.asarray(observation["pose"], float)
