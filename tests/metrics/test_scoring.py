@@ -50,14 +50,24 @@ def files(tmp_path):
     ep = tmp_path / "data" / "val_unseen" / "val_unseen.json.gz"
     ep.parent.mkdir(parents=True)
     ep.write_bytes(gzip.compress(json.dumps(EPISODES).encode()))
+    # the _gt locations are the reference paths themselves: nDTW is hand-computable
+    gt = {str(e["episode_id"]): {"locations": e["reference_path"], "actions": [0], "forward_steps": 0}
+          for e in EPISODES["episodes"]}
+    (ep.parent / "val_unseen_gt.json.gz").write_bytes(gzip.compress(json.dumps(gt).encode()))
     pr = tmp_path / "pred.json"
     pr.write_text(json.dumps(PRED))
     return ep, pr
 
 
+def _gt(ep):
+    from navbench.episodes import read_gt
+
+    return read_gt(ep.parent / "val_unseen_gt.json.gz")
+
+
 def test_r2r_hand_computed(files):
     ep, pr = files
-    res = score_episodes(read_r2r(ep), read_predictions(pr), fmt="r2r")  # VLN-CE: τ=3, d < τ
+    res = score_episodes(read_r2r(ep), read_predictions(pr), fmt="r2r", gt=_gt(ep))  # VLN-CE: τ=3, d < τ
     r = {row["episode_id"]: row for row in res.rows}
     # ep 1: d = 5, 4, 2 → success (2 < 3); P = 3 + 2 = 5 = L → SPL 1; SS = 1 − 2/5
     # DTW: (0,0) 0 + (1,1) 0 + (2,2) 2 = 2 → nDTW = exp(−2 / (3·3))
@@ -141,7 +151,9 @@ def test_cli_score_writes_json_and_csv(files, tmp_path):
     assert "Euclidean" in res.output and "success" in res.output
     doc = json.loads((out / "metrics.json").read_text())
     assert doc["summary"]["metrics"]["success"]["mean"] == pytest.approx(1 / 3)
-    assert doc["settings"]["comparison"] == "<" and doc["settings"]["dtw_method"] == "exact"
+    # a VLN-CE file: VLN-CE's defaults (τ = 3.0 m, d < τ, fastdtw) and τ printed
+    assert doc["settings"]["comparison"] == "<" and doc["settings"]["dtw_method"] == "fastdtw"
+    assert doc["settings"]["tau"] == 3.0 and "τ = 3 m" in res.output
     with open(out / "per_episode.csv") as f:
         rows = list(csv.DictReader(f))
     assert [r["episode_id"] for r in rows] == ["1", "2", "3"] and rows[0]["spl"] == "1.0"

@@ -188,12 +188,17 @@ def score_episodes(
     require_stop: bool = True,
     dtw_method: DtwMethod = "exact",
     geodesic: GeodesicFn | None = None,
+    gt: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> ScoreResult:
     """Score predictions against episodes (defaults follow VLN-CE: τ = 3.0 m, ``d < τ``).
 
     ``tau=None`` uses each episode's own success distance. With ``geodesic`` the distance to goal
-    is geodesic per step, else the 3D Euclidean (NavVerse) form. Episodes without a prediction
-    are listed in ``missing`` and not scored; predictions matching no episode in ``unmatched``.
+    is geodesic per step, else the 3D Euclidean (NavVerse) form; reachability is then decided
+    once per episode from the navmesh (the geodesic from the start: ``inf`` = unreachable,
+    flagged and excluded from every mean), and an unknown L is taken from it. ``gt`` (the
+    ``{split}_gt.json.gz`` records by episode id) supplies the nDTW reference locations; without
+    it the reference path resampled every 0.25 m is used. Episodes without a prediction are
+    listed in ``missing`` and not scored; predictions matching no episode in ``unmatched``.
     """
     rows: list[dict[str, Any]] = []
     missing: list[str] = []
@@ -205,17 +210,18 @@ def score_episodes(
             missing.append(ep.episode_id)
             continue
         used.add(key)
-        facts = EpisodeFacts.from_episode(ep, success_distance=tau)
+        facts = EpisodeFacts.from_episode(ep, success_distance=tau,
+                                          gt=None if gt is None else gt.get(str(ep.episode_id)))
         gd = None
         if geodesic is not None:
             gd = geodesic(ep, traj.positions)
-            if math.isnan(facts.geodesic_distance):  # unknown L: take it from the navmesh
-                L = float(geodesic(ep, np.asarray([ep.start_position]))[0])
+            L = float(geodesic(ep, np.asarray([ep.start_position]))[0])  # once per episode
+            if math.isinf(L) or math.isnan(facts.geodesic_distance):
                 facts = replace(facts, geodesic_distance=L)
         row = compute_episode_metrics(
             Trajectory(ep.episode_id, traj.positions, traj.stopped, traj.timestamps,
                        traj.headings, traj.collisions, traj.obstacle_distances,
-                       traj.surfaces, traj.termination),
+                       traj.surfaces, traj.termination, traj.preferred),
             facts, strict=strict, require_stop=require_stop, goal_distances=gd,
             dtw_method=dtw_method,
         )
@@ -226,9 +232,13 @@ def score_episodes(
             "<predictions>", "episode ids", "ids matching the episodes file",
             sorted(predictions)[:5],
         )
+    taus = sorted({float(r["tau"]) for r in rows})
     settings = {
-        "format": fmt, "tau": tau, "comparison": "<" if strict else "<=",
+        "format": fmt, "tau": tau if tau is not None else (taus[0] if len(taus) == 1 else taus),
+        "tau_source": "given" if tau is not None else "episodes",
+        "comparison": "<" if strict else "<=",
         "require_stop": require_stop, "dtw_method": dtw_method,
+        "ndtw_reference": "gt_locations" if gt is not None else "dense_reference",
         "distance_to_goal": "geodesic" if geodesic is not None else "euclidean",
     }
     return ScoreResult(
