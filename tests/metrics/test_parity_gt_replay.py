@@ -82,10 +82,11 @@ def test_reference_path_replay_without_gt_uses_the_dense_reference(ds: Path, tmp
 
 def _walk(path, step: float) -> list[list[float]]:
     """Points every ``step`` m of arc length along ``path`` plus its end (a hand-rolled walker)."""
+    import itertools
     import math
 
     out, carry = [list(map(float, path[0]))], 0.0
-    for a, b in zip(path[:-1], path[1:], strict=True):
+    for a, b in itertools.pairwise(path):
         seg = math.dist(a, b)
         t = step - carry
         while t <= seg + 1e-12:

@@ -31,10 +31,7 @@ def ref_bsa_csr(P, subgoals, tau, succeeded):
     for p in P:
         while k < len(subgoals) and math.dist(p, subgoals[k]) <= tau:
             k += 1
-    if subgoals:
-        bsa = k / len(subgoals)
-    else:
-        bsa = 1.0 if succeeded else None
+    bsa = k / len(subgoals) if subgoals else (1.0 if succeeded else None)
     return bsa, None if bsa is None else float(bsa == 1.0 and succeeded)
 
 
@@ -44,7 +41,7 @@ def test_navverse_tau_is_one_plus_robot_radius_for_every_task(robot_radius: floa
     from navbench.episodes.route import RouteEpisodeSettings
     from navbench.tasks.objectnav import SUCCESS_DISTANCE
 
-    assert SUCCESS_DISTANCE == pytest.approx(1.0 + 0.6)  # Spot
+    assert pytest.approx(1.0 + 0.6) == SUCCESS_DISTANCE  # Spot
     assert RouteEpisodeSettings().success_distance is None  # = 1 + r_robot of the dataset's robot
     from navbench.episodes.dataset import DatasetSettings
 

@@ -74,7 +74,7 @@ def test_turns_and_stop_add_no_row_hand_case():
     # de-duplicated Q = R without its repeat: every R row matches a Q row at distance 0
     assert m["ndtw"] == 1.0 == ref_vlnce_ndtw(Q, R)
     # counting every row (navbench before issue 17) still gives 0 here; a shifted agent does not:
-    Q2 = Q + [0, 0, 0.5]
+    Q2 = Q + np.array([0, 0, 0.5])
     m2 = compute_episode_metrics(Trajectory("e", Q2, True), f, strict=True)
     # hand: Q2 dedup = (0,0,.5), (1,0,.5), (1,0,1.5); best warp: r0–q0 .5, r1–q1 .5, r2–q1 .5,
     # r3–q2 .5 → DTW = 2.0 → nDTW = exp(−2 / (4·3))
