@@ -133,6 +133,7 @@ def test_collision_clearance_and_surface_change():
     m = compute_episode_metrics(t, facts())
     # NavVerse: ADO and NSR average over t = 1..T (the start row t = 0 excluded)
     assert m["cr"] == 1.0 and m["ado"] == pytest.approx((0.5 + 0.0 + 0.5) / 3)
+    assert m["contact_share"] == pytest.approx(1 / 3)  # in contact at t = 2 of t = 1..3
     assert m["nsr"] == pytest.approx(2 / 3)  # floor, road, sidewalk
     assert m["termination"] == "fall"
     clean = compute_episode_metrics(Trajectory("e", xs(0, 1), collisions=[False, False]), facts())

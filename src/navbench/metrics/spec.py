@@ -135,6 +135,11 @@ def _bsa(c: EpisodeContext) -> float | None:
     return branch.branch_selection_accuracy(c.subgoals_reached, len(c.facts.subgoals), c.succeeded)
 
 
+def _contact_share(c: EpisodeContext) -> float | None:
+    col = c.traj.collisions
+    return None if col is None or len(col) < 2 else float(np.mean(col[1:]))
+
+
 def _ado(c: EpisodeContext) -> float | None:
     od = c.traj.obstacle_distances
     # NavVerse App. 6.5: ADO = (1/T) Σ_{t=1..T} d_obs(t); row 0 is the start pose (t = 0)
@@ -205,6 +210,8 @@ METRICS: tuple[MetricSpec, ...] = (
     MetricSpec("cr", "CR", "%", True,
                lambda c: None if c.traj.collisions is None else float(safety.collided(c.traj.collisions)),
                group="safety", doc="any non-ground contact"),
+    MetricSpec("contact_share", "contact time", "%", True, _contact_share, group="safety", bar=False,
+               doc="share of steps t = 1..T in non-ground contact (how long CR's contacts last)"),
     MetricSpec("ado", "ADO", "m", False, _ado, group="safety",
                doc="mean over t = 1..T of the obstacle distance"),
     MetricSpec("nsr", "NSR", "%", True, _nsr, group="safety",
