@@ -54,3 +54,13 @@ def test_unreachable_episodes_are_counted_in_every_table() -> None:
     overall = table_csv(sec.tables[0]).splitlines()
     assert overall[1].startswith("a,2.0,2,1.0,1,1.0,1")  # 2 episodes, 1 excluded, SR 1.0 over 1
     assert all("n excluded (unreachable goal): a 1" in t.note for t in sec.tables if not t.skipped)
+
+
+def test_task_table_agrees_with_the_dataset_constants() -> None:
+    from navbench.episodes import dataset
+    from navbench.episodes.task_spec import TASK_SPECS
+
+    built = {t.name for t in TASK_SPECS if t.derived_from is None}
+    assert built == set(dataset.TASKS)
+    assert {t.name for t in TASK_SPECS if t.episode_format == "r2r"} == set(dataset.R2R_TASKS)
+    assert {t.name for t in TASK_SPECS if t.verify} == set(dataset.VERIFY_TASKS)

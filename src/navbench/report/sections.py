@@ -18,18 +18,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from navbench.episodes.task_spec import TASK_SPECS, tasks_of
 from navbench.metrics.spec import METRICS
 from navbench.report import tables as T
 from navbench.report.tables import Row, RowsByRun, Table
 
-CONDITIONAL_TASKS = ("conditional", "conditional_oracle")
-NAVVERSE_TASKS = ("objectnav", "placenav", "route")
-TASK_TITLES = {
-    "conditional": "Conditional VLN (CondVLN)",
-    "conditional_oracle": "Conditional VLN, oracle-linear instructions (CondVLN §4 probe)",
-    "objectnav": "ObjectNav (NavVerse)", "placenav": "PlaceNav (NavVerse)",
-    "route": "Route VLN (NavVerse)",
-}
+CONDITIONAL_TASKS = tasks_of("condvln")
+NAVVERSE_TASKS = tasks_of("navverse")
+TASK_TITLES = {t.name: t.title for t in TASK_SPECS}
 #: One line per table key: how to read it.
 HOW_TO_READ = {
     "overall": "one row per run; each cell is the mean over the run's reachable episodes that "
@@ -170,7 +166,7 @@ def task_tables(task: str, rows_by_run: RowsByRun, *, oracle: str | None = None,
             gap = T.oracle_gap_table(cond, oracle)
             if not gap.skipped or oracle is not None:
                 out.append(gap)
-            if task == "conditional" and linear:
+            if linear:
                 out.append(condvln_oracle_gap_table(cond, _only_conditional(linear)))
     if task in NAVVERSE_TASKS or T._has(rows_by_run, "scene_kind"):
         out.append(T.task_scene_table(rows_by_run))
@@ -184,10 +180,13 @@ def task_tables(task: str, rows_by_run: RowsByRun, *, oracle: str | None = None,
 
 
 def report_sections(rows_by_run: RowsByRun, oracle: str | None = None) -> list[Section]:
-    """Every task section of the report."""
+    """Every task section of the report; a task ``derived_from`` another (the oracle-linear
+    probe) is compared with its base task in the base task's section."""
     by_task = split_by_task(rows_by_run)
+    derived = {t.derived_from: t.name for t in TASK_SPECS if t.derived_from}
     return [Section(task, TASK_TITLES.get(task, task), runs,
-                    task_tables(task, runs, oracle=oracle, linear=by_task.get("conditional_oracle")))
+                    task_tables(task, runs, oracle=oracle,
+                                linear=by_task.get(derived[task]) if task in derived else None))
             for task, runs in by_task.items()]
 
 
