@@ -164,7 +164,7 @@ def task_tables(task: str, rows_by_run: RowsByRun, *, oracle: str | None = None,
             out += [T.condvln_sources_table(cond), T.condvln_sweep_table(cond),
                     T.branch_confusion_table(cond)]
             gap = T.oracle_gap_table(cond, oracle)
-            if not gap.skipped or oracle is not None:
+            if not gap.skipped:  # only where the oracle run took part
                 out.append(gap)
             if linear:
                 out.append(condvln_oracle_gap_table(cond, _only_conditional(linear)))
