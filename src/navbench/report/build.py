@@ -174,7 +174,9 @@ def build_report_from_rows(
         bevs.append(bev_map(bev))
     for f in [*(f for fs in figs.values() for f in fs), *bevs]:
         atomic_write_bytes(out / "figures" / f"{f.key}.png", f.png)
-    info = {"runs": ", ".join(f"{k} ({len(v)} episodes)" for k, v in rows.items()), **(meta or {})}
+    info = {f"runs · {sec.task}": ", ".join(f"{k} ({len(v)} episodes)" for k, v in sec.rows_by_run.items())
+            for sec in sections}
+    info.update(meta or {})
     parts = [(sec.title, sec.tables, figs[sec.task]) for sec in sections]
     return atomic_write_text(out / "report.html", render_html(title, parts, bevs, info))
 

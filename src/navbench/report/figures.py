@@ -85,12 +85,16 @@ def bar_charts(rows_by_run: RowsByRun, metrics: Sequence[str] = BAR_METRICS, *,
             n = stats[r][spec.key]["n"]
             txt = "n/a" if np.isnan(v) else f"{v:.1f}" if scale > 1 else f"{v:.2f}"
             ax.text((0 if np.isnan(v) else v) + 0.01 * top, yi, f"{txt} (n={n})", va="center", fontsize=8)
-        ax.set_yticks(y, runs, fontsize=8 if k % cols == 0 else 0)
-        if k % cols:
+        if k % cols == 0:
+            ax.set_yticks(y, runs, fontsize=8)
+        else:  # the run names stand on the left of each row of charts only
+            ax.set_yticks(y, [""] * len(runs))
             ax.tick_params(axis="y", length=0)
         unit = f" ({spec.unit})" if spec.unit else ""
         ax.set_title(spec.label + unit, fontsize=10)
         ax.set_xlim(0, top * 1.45)
+        if spec.is_rate:
+            ax.set_xticks([0, 25, 50, 75, 100])
         ax.tick_params(axis="x", labelsize=8)
         ax.grid(axis="x", alpha=0.3)
     fig.tight_layout()

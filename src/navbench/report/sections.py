@@ -94,7 +94,12 @@ def _with_note(t: Table, rows_by_run: RowsByRun, extra: str = "") -> Table:
     excl = ("n excluded (unreachable goal): " + ", ".join(f"{r} {n}" for r, n in un.items() if n)
             if total else "n excluded (unreachable goal): 0")
     parts = [f"How to read: {how}" if how else "", t.note, excl if not t.skipped else "", extra]
-    return dataclasses.replace(t, note=" ".join(p for p in parts if p).strip())
+    return dataclasses.replace(t, note=" ".join(_sentence(p) for p in parts if p.strip()))
+
+
+def _sentence(s: str) -> str:
+    s = s.strip()
+    return s if s.endswith((".", ":", "!", "?")) else s + "."
 
 
 def overall_for_task(rows_by_run: RowsByRun, task: str) -> Table:
@@ -168,7 +173,7 @@ def task_tables(task: str, rows_by_run: RowsByRun, *, oracle: str | None = None,
                 out.append(gap)
             if linear:
                 out.append(condvln_oracle_gap_table(cond, _only_conditional(linear)))
-    if task in NAVVERSE_TASKS or T._has(rows_by_run, "scene_kind"):
+    if task in NAVVERSE_TASKS or (task not in CONDITIONAL_TASKS and T._has(rows_by_run, "scene_kind")):
         out.append(T.task_scene_table(rows_by_run))
     priv = any("oracle" in r for r in rows_by_run)
     out.append(T.safety_table(rows_by_run))
