@@ -37,7 +37,8 @@ from typing import Any
 import numpy as np
 
 from navbench.errors import ConfigError
-from navbench.eval.records import UNREACHABLE, EpisodeResult, RunSummary, ShardSpec
+from navbench.eval.reachability import start_geodesic, unreachable_result
+from navbench.eval.records import EpisodeResult, RunSummary, ShardSpec
 from navbench.eval.selection import scene_key, select_episodes
 from navbench.eval.timeouts import EpisodeTimeout
 
@@ -206,47 +207,6 @@ def score_outcome(outcome: Any, ep: Any, scene_id: str, *, navmesh: Any = None,
                          float(outcome.wall_time_s), float(outcome.sim_time_s), arrays, extra)
 
 
-def start_geodesic(navmesh: Any, ep: Any) -> float:
-    """L decided once per episode: the navmesh geodesic from the start to the nearest goal when a
-    navmesh is given (``inf`` = unreachable), else the file's ``geodesic_distance``.
-
-    Object goals whose centre lies inside furniture do not snap onto the navmesh; such a goal
-    still counts as reachable when the end of the episode's reference path is reachable and
-    within τ of the goal (NavVerse distance ``‖p − g‖ − r_goal``): then L is the file's L (or
-    the geodesic to that end point)."""
-    if navmesh is None or not ep.goals:
-        return float(ep.geodesic_distance) if ep.goals else math.inf
-    from navbench.geometry import goal_surface_distance
-
-    start = np.asarray(ep.start_position, float)
-    goals = np.array([g.position for g in ep.goals], float).reshape(-1, 3)
-    L = float(navmesh.geodesic_distance(start, goals))
-    tau = episode_tau(ep)
-    if math.isfinite(L) or not ep.reference_path or tau is None:
-        return L
-    end = np.asarray(ep.reference_path[-1], float)
-    radii = np.array([g.extent_radius for g in ep.goals], float)
-    if goal_surface_distance(end, goals, radii) > tau:
-        return math.inf
-    to_end = float(navmesh.geodesic_distance(start, end))
-    if not math.isfinite(to_end):
-        return math.inf
-    return float(ep.geodesic_distance) if math.isfinite(ep.geodesic_distance) else to_end
-
-
-def unreachable_result(ep: Any, scene_id: str) -> EpisodeResult:
-    """The result of an episode whose goal cannot be reached: not run, ``reachable`` false,
-    every metric undefined (excluded from means, counted), labelled :data:`UNREACHABLE`."""
-    from navbench.metrics import METRIC_KEYS, EpisodeFacts
-
-    facts = EpisodeFacts.from_episode(ep)
-    metrics: dict[str, Any] = {k: None for k in METRIC_KEYS}
-    metrics["reachable"] = False
-    return EpisodeResult(ep.episode_id, scene_id, UNREACHABLE, metrics, None, 0.0, 0.0, None,
-                         {"fields": _jsonable(facts.fields), "termination": UNREACHABLE,
-                          "unreachable": "no navmesh path from the start to any goal"})
-
-
 def run_one(sim: Any, agent: Any, ep: Any, scene_id: str, *, navmesh: Any = None,
             navmesh_fn: Callable[[], Any] | None = None, distance: str = "auto",
             default_tau: float | None = None, gt: Mapping[str, Any] | None = None) -> EpisodeResult:
@@ -320,7 +280,8 @@ def run_shard(shard: ShardSpec, emit: Callable[[EpisodeResult], None]) -> None:
     agent = make_agent(kw["agent"], kw.get("agent_kwargs"), int(kw.get("seed", 0)))
     use_nm = has_nm and kw.get("distance", "auto") != "euclidean"
     first = eps.get(shard.episode_ids[0]) if shard.episode_ids else None
-    if use_nm and first is not None and first.goals:  # load + JIT-warm before the first deadline
+    if has_nm and first is not None and first.goals:  # load + JIT-warm before the first deadline
+        start_geodesic(navmesh(), first)  # the reachability query every episode makes
         navmesh().geodesic_distance(first.start_position, first.goals[0].position)
     begin = getattr(emit, "begin", None)
     try:
