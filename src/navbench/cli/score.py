@@ -132,9 +132,12 @@ def score(
         table.add_column(col, justify="left" if col == "metric" else "right")
     n_all = s["episodes"]
     for name, m in s["metrics"].items():
-        if m["n"] or m["excluded"]:
+        if m["n"]:
             table.add_row(name, _fmt(m["mean"]), str(m["n"]), str(n_all - m["n"]))
     console.print(table)
+    undefined = [name for name, m in s["metrics"].items() if not m["n"]]
+    if undefined:
+        console.print("not defined for these episodes: " + ", ".join(undefined))
     console.print(f"excluded = unreachable goals ({s['unreachable']}) + episodes where the metric "
                   "does not apply")
     console.print("terminations: " + ", ".join(f"{k}={v}" for k, v in result.terminations.items()))
