@@ -357,7 +357,7 @@ def oracle_gap_table(rows_by_run: RowsByRun, oracle: str | None = None,
                      metrics: Sequence[str] = ("success", "spl", "bsa", "csr")) -> Table:
     """Oracle-vs-agent gap on the episodes both ran: agent mean, oracle mean and
     gap = oracle − agent, per metric, over episodes where both define the metric."""
-    key, title = "oracle_gap", "Oracle vs agent gap (paired episodes)"
+    key, title = "oracle_gap", "Privileged branch oracle vs agent gap (paired episodes)"
     o = find_oracle(rows_by_run, oracle)
     if o is None:
         why = (f"oracle run {oracle!r} not among the runs" if oracle is not None
