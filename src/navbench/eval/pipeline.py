@@ -280,8 +280,7 @@ def run_shard(shard: ShardSpec, emit: Callable[[EpisodeResult], None]) -> None:
     agent = make_agent(kw["agent"], kw.get("agent_kwargs"), int(kw.get("seed", 0)))
     use_nm = has_nm and kw.get("distance", "auto") != "euclidean"
     first = eps.get(shard.episode_ids[0]) if shard.episode_ids else None
-    if has_nm and first is not None and first.goals:  # load + JIT-warm before the first deadline
-        start_geodesic(navmesh(), first)  # the reachability query every episode makes
+    if use_nm and first is not None and first.goals:  # load + JIT-warm before the first deadline
         navmesh().geodesic_distance(first.start_position, first.goals[0].position)
     begin = getattr(emit, "begin", None)
     try:
