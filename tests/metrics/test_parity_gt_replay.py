@@ -50,6 +50,10 @@ def test_replaying_gt_locations_scores_sr_1_and_ndtw_1(ds: Path, tmp_path: Path,
                    for i, p in enumerate(g["locations"])] for eid, g in gt.items()}
     res = _score(tmp_path, ds, preds, "--dtw", dtw)
     assert res["settings"]["ndtw_reference"] == "gt_locations" and res["settings"]["dtw_method"] == dtw
+    # a navbench dataset: each episode's own τ and d ≤ τ by default (SPEC §5), not VLN-CE's 3 m
+    assert res["settings"]["tau_source"] == "episodes" and res["settings"]["comparison"] == "<="
+    taus = {e.episode_id: e.navbench["success_distance"] for e in eps}
+    assert all(r["tau"] == taus[r["episode_id"]] for r in res["episodes"])
     assert res["summary"]["metrics"]["success"]["mean"] == 1.0
     assert res["summary"]["metrics"]["ndtw"]["mean"] == 1.0
     assert all(r["ndtw"] == 1.0 and r["sdtw"] == 1.0 for r in res["episodes"])
