@@ -299,7 +299,7 @@ def verify_episodes(scene: Scene, eps: list[Episode], embodiment: str, drop: Cou
         return []
     out = []
     for e in eps:
-        # τ of the task (NavVerse 1.0 + r_robot; route: VLN-CE 3.0 m), goal extent from its size
+        # τ of the task (NavVerse 1.0 + r_robot, route VLN too), goal extent from its size
         sim.tau = float(e.navbench.get("success_distance", 1.0 + emb.radius))
         r = verify_episode(scene, e, emb, simulator=sim)
         if r.accepted:
