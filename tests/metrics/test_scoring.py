@@ -180,3 +180,30 @@ def test_conditional_episode_facts_from_info():
     assert r["ne"] == pytest.approx(math.sqrt(32) - 1.5)
     assert r["bsa"] == 1.0 and r["csr"] == 0.0 and r["branch_outcome"] == "other_branch"
     assert res.branch_confusion == {"correct": 0, "other_branch": 1, "elsewhere": 0}
+
+
+def test_object_goal_off_the_navmesh_is_scored_not_flagged(tmp_path):
+    """A goal centre the navmesh cannot snap (an object 1.5 m outside the house) is reachable
+    through the reference path's end within τ: scored with the NavVerse distance, not excluded."""
+    from navbench.episodes import Episode, Goal
+    from navbench.metrics.scoring import NavmeshGeodesic
+    from navbench.nav import NavMesh, NavSettings
+    from tests.conftest import two_room_scene
+
+    (tmp_path / "nm").mkdir()
+    NavMesh.build(two_room_scene(), NavSettings.preset("indoor")).save(tmp_path / "nm" / "two_rooms.npz")
+    goal = Goal((-1.5, 0.4, -3.0), size=(2.0, 0.8, 2.0))  # r_goal = 1.0 m
+    info = {"navbench": {"scene": "two_rooms", "success_distance": 1.18}}
+    ok = Episode("o", "scenes/two_rooms/scene.json", (2.0, 0.0, -3.0), (0, 0, 0, 1), (goal,),
+                 geodesic_distance=1.5, reference_path=((2.0, 0.0, -3.0), (0.5, 0.0, -3.0)), info=info)
+    bad = Episode("b", ok.scene_id, ok.start_position, ok.start_rotation, (goal,), geodesic_distance=1.5,
+                  reference_path=((2.0, 0.0, -3.0), (3.0, 0.0, -3.0)), info=info)
+    walk = Trajectory("o", np.array([[2.0, 0, -3.0], [1.0, 0, -3.0], [0.5, 0, -3.0]]), True)
+    geo = NavmeshGeodesic(tmp_path / "nm")
+    res = score_episodes([ok, bad], {"o": walk, "b": Trajectory("b", walk.positions, True)},
+                         tau=None, strict=False, geodesic=geo, start_length=geo.start_length)
+    r = {row["episode_id"]: row for row in res.rows}
+    # ‖(0.5, 0, −3) − (−1.5, 0.4, −3)‖ − 1.0 = hypot(2, 0.4) − 1 = 1.0396 m ≤ 1.18 m → success
+    assert r["o"]["reachable"] is True and r["o"]["success"] == 1.0
+    assert r["o"]["ne"] == pytest.approx(math.hypot(2.0, 0.4) - 1.0) and r["o"]["dtg_kind"] == "euclidean"
+    assert r["b"]["reachable"] is False and res.unreachable == ["b"]  # its reference ends 3.5 m away

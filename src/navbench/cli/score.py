@@ -115,6 +115,7 @@ def score(
     result = score_episodes(
         eps, preds, fmt=real_fmt, tau=use_tau, strict=strict,
         dtw_method=method, geodesic=geo, gt=gt,  # type: ignore[arg-type]
+        start_length=None if geo is None else geo.start_length,
     )
     if geo is None:
         result.notes.append("no navmeshes: Euclidean distance to goal")
