@@ -15,6 +15,7 @@ from navbench.episodes.dataset import DatasetSettings, build_dataset
 from navbench.episodes.loader import load_dataset
 from navbench.episodes.stats import dataset_tables
 from navbench.geometry import heading_vector
+from navbench.nav.settings import embodiment_radius
 from navbench.scene.procgen.hybrid import HybridSettings, generate_hybrid
 from navbench.scene.procgen.indoor import generate_house
 from navbench.scene.procgen.outdoor import OutdoorSettings, generate_city
@@ -55,7 +56,9 @@ def test_route_r2r_files_lengths_and_text(ds_dir: Path) -> None:
         for ep in data["episodes"]:
             assert set(ep) == {"episode_id", "trajectory_id", "scene_id", "start_position", "start_rotation",
                                "goals", "instruction", "reference_path", "info"}
-            assert [g["radius"] for g in ep["goals"]] == [3.0]
+            # NavVerse: τ = 1.0 + r_robot of the scene's robot for route VLN too (not VLN-CE's 3 m)
+            emb = ds.manifest.scene_embodiment(ep["info"]["navbench"]["scene"]) or "spot"
+            assert [g["radius"] for g in ep["goals"]] == [pytest.approx(1.0 + embodiment_radius(emb))]
             assert gt[str(ep["episode_id"])]["actions"][-1] == 0
     for e in eps:
         ref = np.array(e.reference_path)

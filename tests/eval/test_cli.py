@@ -31,10 +31,11 @@ def test_export_formats(run_dir: Path, capsys: pytest.CaptureFixture[str]) -> No
         main(["results", "export", str(run_dir), "--format", "csv", "--no-timings"])
     assert e.value.code == 0
     lines = (run_dir / "results.csv").read_text().splitlines()
-    assert lines[0] == "run_id,episode_id,scene_id,label,error,spl,steps,success,sim_time_s,extra"
+    assert lines[0] == ("run_id,episode_id,scene_id,label,error,task,scene_kind,category,depth,"
+                        "chain_length,spl,steps,success,sim_time_s,extra")
     assert [ln.split(",")[1:4] for ln in lines[1:]] == [["1", "a", "success"], ["2", "a", "success"],
                                                         ["3", "b", "timeout"]]  # fmt: skip
-    assert lines[3].split(",")[5:9] == ["0.75", "6", "False", "1.5"]
+    assert lines[3].split(",")[5:14] == ["", "", "", "", "", "0.75", "6", "False", "1.5"]
     with pytest.raises(SystemExit) as e:
         main(
             [

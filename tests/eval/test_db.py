@@ -79,16 +79,26 @@ def test_export_csv_json_parquet(tmp_path: Path) -> None:
         db.add_episode(rid, _res("2", "success", spl=0.25, success=True))
         db.add_episode(rid, EpisodeResult("1", "s0", "agent_error", {"label": 4}, "oops", 0.5, 0.0))
         db.export(rid, "csv", tmp_path / "a.csv", timings=False)
+        fr = db.get_or_create_run("b", "h", {"split": "eval", "task": "conditional_oracle"}, 3, "v")
+        db.add_episode(fr, EpisodeResult("1", "s0", "success", {"success": 1.0}, None, 0.1, 1.0, None, {
+            "fields": {"task": "conditional", "scene_kind": "indoor", "category": "chain", "depth": 1,
+                       "chain_length": 2}}))
+        db.export(fr, "csv", tmp_path / "f.csv", timings=False)
         db.export(rid, "csv", tmp_path / "b.csv")
         db.export(rid, "json", tmp_path / "a.json", timings=False)
         db.export(rid, "parquet", tmp_path / "a.parquet")
         with pytest.raises(ConfigError, match="--format"):
             db.export(rid, "xml", tmp_path / "a.xml")
     assert (tmp_path / "a.csv").read_text() == (
-        "run_id,episode_id,scene_id,label,error,metric_label,spl,success,sim_time_s,extra\n"
-        f"{rid},1,s0,agent_error,oops,4,,,0.0,{{}}\n"
-        f'{rid},2,s0,success,,,0.25,True,2.5,"{{""k"": ""2""}}"\n'
+        "run_id,episode_id,scene_id,label,error,task,scene_kind,category,depth,chain_length,"
+        "metric_label,spl,success,sim_time_s,extra\n"
+        f"{rid},1,s0,agent_error,oops,,,,,,4,,,0.0,{{}}\n"
+        f'{rid},2,s0,success,,,,,,,,0.25,True,2.5,"{{""k"": ""2""}}"\n'
     )
+    with open(tmp_path / "f.csv") as f:  # the run's task (the oracle-linear copy) wins
+        row = next(csv.DictReader(f))
+    assert [row[k] for k in ("task", "scene_kind", "category", "depth", "chain_length")] == [
+        "conditional_oracle", "indoor", "chain", "1", "2"]
     with open(tmp_path / "b.csv") as f:
         rows = list(csv.DictReader(f))
     assert [r["wall_time_s"] for r in rows] == ["0.5", "1.25"]

@@ -276,3 +276,32 @@ def test_demo_quick_runs_and_resumes(tmp_path: Path, capsys: pytest.CaptureFixtu
     with pytest.raises(SystemExit) as e:
         main(["demo", "--out", str(tmp_path / "demo")])  # full mode into a quick folder
     assert e.value.code == 2
+
+
+def test_unreachable_goal_is_decided_from_the_navmesh_and_not_run(sim, two_rooms_navmesh) -> None:
+    # The file says L = 1 m, but the goal lies 40 m outside the house: no navmesh path.
+    ep = _ep("u", (1.0, 0.0, -3.0), (40.0, 0.0, -3.0), 0.5)
+    assert math.isinf(two_rooms_navmesh.geodesic_distance(ep.start_position, ep.goals[0].position))
+    r = run_one(sim, Faulty(raise_on="u"), ep, "two_rooms", navmesh=two_rooms_navmesh)
+    assert r.label == "unreachable" and r.error is None  # not the agent's error: never run
+    assert r.metrics["reachable"] is False and r.metrics["success"] is None
+    assert r.metrics["spl"] is None and r.trajectory is None
+    ok = run_one(sim, StopNow(), _ep("r", (1.0, 0.0, -3.0), (2.0, 0.0, -3.0), 0.5), "two_rooms",
+                 navmesh=two_rooms_navmesh)
+    assert ok.metrics["reachable"] is True and ok.label != "unreachable"
+
+
+def test_object_goal_off_the_navmesh_is_reachable_through_its_reference_end(sim, two_rooms_navmesh) -> None:
+    from navbench.eval.pipeline import start_geodesic
+
+    # an object goal whose centre does not snap onto the navmesh (1.5 m beyond the outer wall)
+    goal = Goal((-1.5, 0.4, -3.0), size=(2.0, 0.8, 2.0))  # r_goal = 1.0 m
+    ep = Episode("o", "scenes/two_rooms/scene.json", (2.0, 0.0, -3.0), (0.0, 0.0, 0.0, 1.0), (goal,),
+                 geodesic_distance=1.5, reference_path=((2.0, 0.0, -3.0), (0.5, 0.0, -3.0)),
+                 info={"navbench": {"success_distance": 1.18}})
+    assert math.isinf(two_rooms_navmesh.geodesic_distance(ep.start_position, goal.position))
+    # reference end (0.5, 0, -3): ‖end − g‖ − r = hypot(2.0, 0.4) − 1.0 = 1.04 m ≤ τ = 1.18 m
+    assert start_geodesic(two_rooms_navmesh, ep) == 1.5
+    far = Episode("f", ep.scene_id, ep.start_position, ep.start_rotation, (goal,), geodesic_distance=1.5,
+                  reference_path=((2.0, 0.0, -3.0), (3.0, 0.0, -3.0)), info=ep.info)
+    assert math.isinf(start_geodesic(two_rooms_navmesh, far))  # its end is 3.5 m from the goal

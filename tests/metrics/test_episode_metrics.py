@@ -131,12 +131,21 @@ def test_collision_clearance_and_surface_change():
                    obstacle_distances=[1.0, 0.5, 0.0, 0.5],
                    surfaces=["floor", "floor", "road", "sidewalk"], termination="fall")
     m = compute_episode_metrics(t, facts())
-    assert m["cr"] == 1.0 and m["ado"] == 0.5 and m["nsr"] == 0.75
+    # NavVerse: ADO and NSR average over t = 1..T (the start row t = 0 excluded)
+    assert m["cr"] == 1.0 and m["ado"] == pytest.approx((0.5 + 0.0 + 0.5) / 3)
+    assert m["contact_share"] == pytest.approx(1 / 3)  # in contact at t = 2 of t = 1..3
+    assert m["nsr"] == pytest.approx(2 / 3)  # floor, road, sidewalk
     assert m["termination"] == "fall"
     clean = compute_episode_metrics(Trajectory("e", xs(0, 1), collisions=[False, False]), facts())
     assert clean["cr"] == 0.0
     grass_ok = compute_episode_metrics(t, facts(), valid_surfaces={"road"})
-    assert grass_ok["nsr"] == 0.25
+    assert grass_ok["nsr"] == pytest.approx(1 / 3)
+    # the simulator's per-step preferred flags win over the surface classes
+    flagged = compute_episode_metrics(
+        Trajectory("e", xs(0, 1, 2, 3), surfaces=["floor"] * 4, preferred=[False, True, False, False]),
+        facts())
+    assert flagged["nsr"] == pytest.approx(1 / 3)
+    assert compute_episode_metrics(Trajectory("e", xs(0), obstacle_distances=[1.0]), facts())["ado"] is None
 
 
 def test_unreachable_goal_is_flagged_not_zero():

@@ -50,14 +50,24 @@ def files(tmp_path):
     ep = tmp_path / "data" / "val_unseen" / "val_unseen.json.gz"
     ep.parent.mkdir(parents=True)
     ep.write_bytes(gzip.compress(json.dumps(EPISODES).encode()))
+    # the _gt locations are the reference paths themselves: nDTW is hand-computable
+    gt = {str(e["episode_id"]): {"locations": e["reference_path"], "actions": [0], "forward_steps": 0}
+          for e in EPISODES["episodes"]}
+    (ep.parent / "val_unseen_gt.json.gz").write_bytes(gzip.compress(json.dumps(gt).encode()))
     pr = tmp_path / "pred.json"
     pr.write_text(json.dumps(PRED))
     return ep, pr
 
 
+def _gt(ep):
+    from navbench.episodes import read_gt
+
+    return read_gt(ep.parent / "val_unseen_gt.json.gz")
+
+
 def test_r2r_hand_computed(files):
     ep, pr = files
-    res = score_episodes(read_r2r(ep), read_predictions(pr), fmt="r2r")  # VLN-CE: τ=3, d < τ
+    res = score_episodes(read_r2r(ep), read_predictions(pr), fmt="r2r", gt=_gt(ep))  # VLN-CE: τ=3, d < τ
     r = {row["episode_id"]: row for row in res.rows}
     # ep 1: d = 5, 4, 2 → success (2 < 3); P = 3 + 2 = 5 = L → SPL 1; SS = 1 − 2/5
     # DTW: (0,0) 0 + (1,1) 0 + (2,2) 2 = 2 → nDTW = exp(−2 / (3·3))
@@ -141,7 +151,9 @@ def test_cli_score_writes_json_and_csv(files, tmp_path):
     assert "Euclidean" in res.output and "success" in res.output
     doc = json.loads((out / "metrics.json").read_text())
     assert doc["summary"]["metrics"]["success"]["mean"] == pytest.approx(1 / 3)
-    assert doc["settings"]["comparison"] == "<" and doc["settings"]["dtw_method"] == "exact"
+    # a VLN-CE file: VLN-CE's defaults (τ = 3.0 m, d < τ, fastdtw) and τ printed
+    assert doc["settings"]["comparison"] == "<" and doc["settings"]["dtw_method"] == "fastdtw"
+    assert doc["settings"]["tau"] == 3.0 and "τ = 3 m" in res.output
     with open(out / "per_episode.csv") as f:
         rows = list(csv.DictReader(f))
     assert [r["episode_id"] for r in rows] == ["1", "2", "3"] and rows[0]["spl"] == "1.0"
@@ -168,3 +180,30 @@ def test_conditional_episode_facts_from_info():
     assert r["ne"] == pytest.approx(math.sqrt(32) - 1.5)
     assert r["bsa"] == 1.0 and r["csr"] == 0.0 and r["branch_outcome"] == "other_branch"
     assert res.branch_confusion == {"correct": 0, "other_branch": 1, "elsewhere": 0}
+
+
+def test_object_goal_off_the_navmesh_is_scored_not_flagged(tmp_path):
+    """A goal centre the navmesh cannot snap (an object 1.5 m outside the house) is reachable
+    through the reference path's end within τ: scored with the NavVerse distance, not excluded."""
+    from navbench.episodes import Episode, Goal
+    from navbench.metrics.scoring import NavmeshGeodesic
+    from navbench.nav import NavMesh, NavSettings
+    from tests.conftest import two_room_scene
+
+    (tmp_path / "nm").mkdir()
+    NavMesh.build(two_room_scene(), NavSettings.preset("indoor")).save(tmp_path / "nm" / "two_rooms.npz")
+    goal = Goal((-1.5, 0.4, -3.0), size=(2.0, 0.8, 2.0))  # r_goal = 1.0 m
+    info = {"navbench": {"scene": "two_rooms", "success_distance": 1.18}}
+    ok = Episode("o", "scenes/two_rooms/scene.json", (2.0, 0.0, -3.0), (0, 0, 0, 1), (goal,),
+                 geodesic_distance=1.5, reference_path=((2.0, 0.0, -3.0), (0.5, 0.0, -3.0)), info=info)
+    bad = Episode("b", ok.scene_id, ok.start_position, ok.start_rotation, (goal,), geodesic_distance=1.5,
+                  reference_path=((2.0, 0.0, -3.0), (3.0, 0.0, -3.0)), info=info)
+    walk = Trajectory("o", np.array([[2.0, 0, -3.0], [1.0, 0, -3.0], [0.5, 0, -3.0]]), True)
+    geo = NavmeshGeodesic(tmp_path / "nm")
+    res = score_episodes([ok, bad], {"o": walk, "b": Trajectory("b", walk.positions, True)},
+                         tau=None, strict=False, geodesic=geo, start_length=geo.start_length)
+    r = {row["episode_id"]: row for row in res.rows}
+    # ‖(0.5, 0, −3) − (−1.5, 0.4, −3)‖ − 1.0 = hypot(2, 0.4) − 1 = 1.0396 m ≤ 1.18 m → success
+    assert r["o"]["reachable"] is True and r["o"]["success"] == 1.0
+    assert r["o"]["ne"] == pytest.approx(math.hypot(2.0, 0.4) - 1.0) and r["o"]["dtg_kind"] == "euclidean"
+    assert r["b"]["reachable"] is False and res.unreachable == ["b"]  # its reference ends 3.5 m away

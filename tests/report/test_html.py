@@ -67,16 +67,18 @@ def test_report_folder_self_contained_and_deterministic(tmp_path: Path) -> None:
                      for p in sorted((tmp_path / f"r{k}").rglob("*")) if p.is_file()})
     assert outs[0] == outs[1]
     files = {str(p) for p in outs[0]}
-    assert {"report.html", "report.md", "tables/condvln_table2.md", "tables/condvln_table2.csv",
-            "tables/oracle_gap.csv", "figures/bars.png", "figures/success_vs_length.png",
+    assert {"report.html", "report.md", "tables/conditional/condvln_table2.md",
+            "tables/conditional/condvln_table2.csv", "tables/conditional/oracle_gap.csv",
+            "figures/conditional_bars.png", "figures/conditional_success_vs_length.png",
             "figures/bev_2.png"} <= files
     text = html.read_text()
     assert "http://" not in text and "https://" not in text and "<link" not in text
     assert text.count("data:image/png;base64,") == 3
-    assert "CondVLN Table 2" in text and "Oracle vs agent gap" in text
-    assert "skipped: no episode has &#x27;reached_outdoor&#x27;" in text  # indoor only: no stages
+    assert "CondVLN Table 2" in text and "Privileged branch oracle vs agent gap" in text
+    assert "Indoor-to-outdoor stages" not in text  # indoor only: the table does not apply
+    assert '<div class="scroll">' in text and text.count("How to read:") >= 5
     # the gap table by hand: SR agent 0.5, oracle 1.0 over 2 paired episodes
-    assert "agent,0.5,2,1.0,2,0.5,2" in outs[0][Path("tables/oracle_gap.csv")].decode()
+    assert "agent,0.5,2,1.0,2,0.5,2" in outs[0][Path("tables/conditional/oracle_gap.csv")].decode()
 
 
 def _make_db(run: Path) -> None:
@@ -90,8 +92,9 @@ def _make_db(run: Path) -> None:
                 db.add_episode(rid, EpisodeResult(
                     str(i), "two_rooms", lab, {"success": s, "spl": s / 2},
                     trajectory={"positions": np.array([[1.0, 0, -3], [2, 0, -2]])},
-                    extra={"navbench": {"source": "procthor" if i else "mp3d", "task": "vln",
-                                        "scene_kind": "indoor"}, "branch_outcome": "elsewhere"}))
+                    extra={"navbench": {"source": "procthor" if i else "mp3d", "task": "conditional",
+                                        "scene_kind": "indoor", "category": "simple"},
+                           "branch_outcome": "elsewhere"}))
 
 
 def test_cli_report_from_results_db(tmp_path: Path) -> None:
@@ -103,15 +106,15 @@ def test_cli_report_from_results_db(tmp_path: Path) -> None:
     _make_db(tmp_path / "run")
     res = CliRunner().invoke(app, ["report", str(tmp_path / "run"), "-o", str(tmp_path / "rep")])
     assert res.exit_code == 0, res.output
-    csv = (tmp_path / "rep" / "tables" / "condvln_table2.csv").read_text().splitlines()
+    csv = (tmp_path / "rep" / "tables" / "conditional" / "condvln_table2.csv").read_text().splitlines()
     assert csv[0].startswith("run,mp3d / SR,mp3d / SR n,mp3d / SPL,mp3d / SPL n,procthor / SR")
     # greedy: mp3d = episode 0 (success), procthor = episodes 1, 2 (both failed)
     by_run = {line.split(",")[0]: line for line in csv[1:]}
     assert by_run["greedy"].startswith("greedy,1.0,1,0.5,1,0.0,2,0.0,2")
     assert by_run["oracle"].startswith("oracle,1.0,1,0.5,1,0.5,2,0.25,2")
-    term = (tmp_path / "rep" / "tables" / "termination.csv").read_text().splitlines()
-    assert "greedy,vln · indoor,3.0,3,0.3333333333333333,1,1.0,2" in term  # labels of the DB
-    branch = (tmp_path / "rep" / "tables" / "branch_confusion.csv").read_text().splitlines()
+    term = (tmp_path / "rep" / "tables" / "conditional" / "termination.csv").read_text().splitlines()
+    assert "greedy,conditional · indoor,3.0,3,0.3333333333333333,1,1.0,2" in term  # labels of the DB
+    branch = (tmp_path / "rep" / "tables" / "conditional" / "branch_confusion.csv").read_text().splitlines()
     assert "greedy,all,0.0,0,0.0,0,1.0,3" in branch  # branch_outcome from ``extra``
     assert (tmp_path / "rep" / "report.html").is_file()
 

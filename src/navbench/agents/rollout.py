@@ -212,5 +212,5 @@ def outcome_trajectory(outcome: EpisodeOutcome) -> Any:
         episode_id=outcome.episode_id, positions=r["position"], stopped=outcome.stopped,
         timestamps=r["t"], headings=r["yaw"], collisions=r["collision"],
         obstacle_distances=r["obstacle_distance"], surfaces=tuple(r["surface"]),
-        termination=outcome.label,
+        termination=outcome.label, preferred=r.get("preferred"),
     )

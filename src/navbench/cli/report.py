@@ -32,9 +32,10 @@ def report_cmd(
     max_bev: Annotated[int, typer.Option(help="At most this many BEV maps.", min=0)] = 6,
     title: Annotated[str, typer.Option(help="Report title.")] = "navbench report",
 ) -> None:
-    """Write OUT/report.html (self-contained), OUT/report.md, OUT/tables/*.md|csv and
-    OUT/figures/*.png: CondVLN Tables 2–3, NavVerse task × scene, safety, termination,
-    indoor-to-outdoor stages, difficulty tertiles, branch confusion and the oracle gap.
+    """Write OUT/report.html (self-contained), OUT/report.md, OUT/tables/<task>/*.md|csv and
+    OUT/figures/*.png, one section per task: overall metrics, CondVLN Tables 2–3, branch
+    confusion and the oracle gaps (conditional tasks), NavVerse task × scene, safety,
+    indoor-to-outdoor stages, termination, difficulty tertiles.
     """
     from rich.progress import Progress, SpinnerColumn, TextColumn
 

@@ -55,10 +55,17 @@ def score(
                         "dataset, else val_unseen].")] = None,
     task: Annotated[str | None, typer.Option(
         "--task", help="Task folder of a navbench DATASET [default: conditional].")] = None,
-    tau: Annotated[float, typer.Option("--tau", help="Success distance in metres (VLN-CE: 3.0).")] = 3.0,
-    episode_tau: Annotated[bool, typer.Option("--episode-tau", help="Use each episode's own success distance instead of --tau.")] = False,
-    inclusive: Annotated[bool, typer.Option("--inclusive", help="Succeed on d <= tau (SPEC) instead of VLN-CE's d < tau.")] = False,
-    dtw: Annotated[str, typer.Option("--dtw", help="exact | fastdtw (VLN-CE's approximation) for nDTW/SDTW.")] = "exact",
+    tau: Annotated[float | None, typer.Option(
+        "--tau", help="Success distance in metres for every episode [default: each episode's own "
+                      "for a navbench dataset, VLN-CE's 3.0 otherwise].")] = None,
+    episode_tau: Annotated[bool, typer.Option("--episode-tau", help="Use each episode's own success distance (the default for navbench datasets).")] = False,
+    inclusive: Annotated[bool | None, typer.Option(
+        "--inclusive/--strict", help="Succeed on d <= tau (SPEC) or on VLN-CE's d < tau "
+                                     "[default: inclusive for navbench datasets, strict otherwise].",
+        show_default=False)] = None,
+    dtw: Annotated[str | None, typer.Option(
+        "--dtw", help="exact | fastdtw (VLN-CE's default, radius 1) for nDTW/SDTW [default: "
+                      "exact for navbench datasets, fastdtw otherwise].")] = None,
     navmeshes: Annotated[Path | None, typer.Option("--navmeshes", help="Folder of <scene>.npz navmeshes (default: DATASET/navmeshes).")] = None,
     out: Annotated[Path | None, typer.Option("--out", help="Write metrics.json and per_episode.csv here.")] = None,
 ) -> None:
@@ -66,7 +73,7 @@ def score(
     from rich.console import Console
     from rich.table import Table
 
-    from navbench.episodes import read_r2r
+    from navbench.episodes import read_gt, read_r2r
     from navbench.metrics.scoring import (
         navmesh_geodesic,
         read_predictions,
@@ -76,10 +83,12 @@ def score(
 
     if fmt not in ("auto", "r2r", "rxr", "navbench"):
         raise ConfigError(f"--format: expected auto, r2r, rxr or navbench, got {fmt!r}")
-    if dtw not in ("exact", "fastdtw"):
+    if dtw is not None and dtw not in ("exact", "fastdtw"):
         raise ConfigError(f"--dtw: expected exact or fastdtw, got {dtw!r}")
-    if tau <= 0:
+    if tau is not None and tau <= 0:
         raise ConfigError(f"--tau: expected a positive distance in metres, got {tau}")
+    if tau is not None and episode_tau:
+        raise ConfigError("--tau and --episode-tau: give one of them")
     console = Console()
     navbench_ds = episodes.is_dir() and (episodes / "manifest.json").is_file()
     if split is None:
@@ -87,7 +96,14 @@ def score(
     if task is None and navbench_ds:
         task = "conditional"
     ep_file = _episode_file(episodes, task, split)
+    navbench_ds = navbench_ds or any((p / "manifest.json").is_file() for p in ep_file.resolve().parents)
     eps = read_r2r(ep_file)
+    gt_file = ep_file.with_name(ep_file.name.replace(".json.gz", "_gt.json.gz"))
+    gt = read_gt(gt_file) if gt_file.is_file() and gt_file != ep_file else None
+    # navbench datasets: their own τ and d <= τ (SPEC §5); VLN-CE files: VLN-CE's defaults
+    use_tau = None if (episode_tau or (tau is None and navbench_ds)) else (3.0 if tau is None else tau)
+    strict = (not navbench_ds) if inclusive is None else not inclusive
+    method = dtw or ("exact" if navbench_ds else "fastdtw")
     from navbench.metrics.scoring import detect_format
 
     real_fmt = detect_format(predictions) if fmt == "auto" and predictions.is_file() else fmt
@@ -97,19 +113,34 @@ def score(
     if geo is None:
         console.print("[yellow]note:[/] no navmeshes found: distance to goal is Euclidean (3D), not geodesic")
     result = score_episodes(
-        eps, preds, fmt=real_fmt, tau=None if episode_tau else tau, strict=not inclusive,
-        dtw_method=dtw, geodesic=geo,  # type: ignore[arg-type]
+        eps, preds, fmt=real_fmt, tau=use_tau, strict=strict,
+        dtw_method=method, geodesic=geo, gt=gt,  # type: ignore[arg-type]
+        start_length=None if geo is None else geo.start_length,
     )
     if geo is None:
         result.notes.append("no navmeshes: Euclidean distance to goal")
+    if gt is None:
+        result.notes.append(f"no {gt_file.name}: nDTW reference = reference_path resampled every 0.25 m")
     s = result.summary
+    st = result.settings
+    taus = sorted({r["tau"] for r in result.rows})
+    tau_txt = (f"{taus[0]:g} m" if len(taus) == 1 else "per episode: " + ", ".join(f"{t:g}" for t in taus) + " m")
+    console.print(f"success: d {st['comparison']} τ, τ = {tau_txt} ({'each episode' + chr(39) + 's own' if use_tau is None else 'given'}); "
+                  f"nDTW: {method} DTW against {'the _gt locations' if gt is not None else 'the dense reference path'}; "
+                  f"distance to goal: {st['distance_to_goal']}")
     table = Table(title=f"{ep_file.name}: {len(result.rows)} scored episodes ({real_fmt})")
     for col in ("metric", "mean", "n", "excluded"):
         table.add_column(col, justify="left" if col == "metric" else "right")
+    n_all = s["episodes"]
     for name, m in s["metrics"].items():
-        if m["n"] or m["excluded"]:
-            table.add_row(name, _fmt(m["mean"]), str(m["n"]), str(m["excluded"]))
+        if m["n"]:
+            table.add_row(name, _fmt(m["mean"]), str(m["n"]), str(n_all - m["n"]))
     console.print(table)
+    undefined = [name for name, m in s["metrics"].items() if not m["n"]]
+    if undefined:
+        console.print("not defined for these episodes: " + ", ".join(undefined))
+    console.print(f"excluded = unreachable goals ({s['unreachable']}) + episodes where the metric "
+                  "does not apply")
     console.print("terminations: " + ", ".join(f"{k}={v}" for k, v in result.terminations.items()))
     bc = result.branch_confusion
     console.print(f"ended at: correct goal={bc['correct']}, other branch goal={bc['other_branch']}, elsewhere={bc['elsewhere']}")

@@ -300,7 +300,10 @@ def _goal_task(task: str) -> Callable[[Scene, Any, int, DatasetSettings, Counter
 def _route(scene: Scene, nm: Any, seed: int, s: DatasetSettings, drop: Counter[str]) -> list[Episode]:
     from navbench.episodes.route import route_episodes
 
-    return route_episodes(scene, nm, seed, s.episodes_per_scene, drop, s.route)
+    rs = s.route  # NavVerse: τ = 1.0 + r_robot for route VLN too, unless set explicitly
+    if rs.success_distance is None:
+        rs = dataclasses.replace(rs, success_distance=s.goal_success_distance(scene.kind))
+    return route_episodes(scene, nm, seed, s.episodes_per_scene, drop, rs)
 
 
 _BUILDERS = {"conditional": _conditional, "objectnav": _goal_task("objectnav"),
@@ -330,7 +333,7 @@ def verify_episodes(scene: Scene, eps: list[Episode], embodiment: str, drop: Cou
         return []
     out = []
     for e in eps:
-        # τ of the task (NavVerse 1.0 + r_robot; route: VLN-CE 3.0 m), goal extent from its size
+        # τ of the task (NavVerse 1.0 + r_robot, route VLN too), goal extent from its size
         sim.tau = float(e.navbench.get("success_distance", 1.0 + emb.radius))
         r = verify_episode(scene, e, emb, simulator=sim)
         if r.accepted:

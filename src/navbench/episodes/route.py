@@ -7,12 +7,14 @@ house, outdoor goals only — see :mod:`navbench.episodes.goal_tasks`) whose sho
 goal's approach points has 5 ≤ L ≤ 50 m (starts are pre-filtered by straight-line distance);
 start yaw facing the path ± U(−30°, 30°); the instruction from
 :func:`navbench.tasks.route.route_instruction`, optionally refined
-(:mod:`navbench.tasks.route_refine`). The single goal is the path's end with VLN-CE's 3.0 m
-success radius. Drop reasons: ``no_goal_candidates``, ``no_island``, ``no_path_in_range``.
+(:mod:`navbench.tasks.route_refine`). The single goal is the path's end; τ is NavVerse's
+1.0 m + r_robot for every task, route VLN included (the dataset builder passes the scene's
+robot; VLN-CE's 3.0 m only when asked for). Drop reasons: ``no_goal_candidates``, ``no_island``, ``no_path_in_range``.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections import Counter
 from dataclasses import dataclass, field
@@ -27,13 +29,14 @@ from navbench.geometry import wrap_angle, yaw_to_quaternion
 from navbench.nav import NavMesh
 from navbench.rng import derive
 from navbench.scene.model import Scene
-from navbench.tasks.objectnav import GoalInstance, object_instances
+from navbench.tasks.objectnav import SUCCESS_DISTANCE, GoalInstance, object_instances
 from navbench.tasks.placenav import place_instances
 from navbench.tasks.route import RouteContext, RouteSettings, route_instruction
 from navbench.tasks.route_refine import RefineSettings, refine_instruction
 
 #: VLN-CE success distance (m).
-ROUTE_SUCCESS_DISTANCE = 3.0
+#: NavVerse τ = 1.0 + r_robot for the Spot-like robot (the default when no robot is given).
+ROUTE_SUCCESS_DISTANCE = SUCCESS_DISTANCE
 
 
 @dataclass(frozen=True)
@@ -42,7 +45,8 @@ class RouteEpisodeSettings:
 
     Attributes:
         min_path, max_path: allowed shortest-path length L.
-        success_distance: goal radius τ.
+        success_distance: goal radius τ; ``None`` = NavVerse 1.0 + r_robot of the robot the
+            dataset is built for (Spot's 1.6 m when called directly).
         yaw_jitter_deg: start yaw = path direction ± U(−jitter, jitter).
         approach_distance: approach points lie within this XZ distance of the goal footprint.
         start_tries: path queries per episode; start_draws: cheap start draws per query.
@@ -52,7 +56,7 @@ class RouteEpisodeSettings:
 
     min_path: float = 5.0
     max_path: float = 50.0
-    success_distance: float = ROUTE_SUCCESS_DISTANCE
+    success_distance: float | None = None
     yaw_jitter_deg: float = 30.0
     approach_distance: float = 1.0
     start_tries: int = 10
@@ -77,6 +81,8 @@ def route_episodes(scene: Scene, nm: NavMesh, seed: int, n: int, drop: Counter[s
                    settings: RouteEpisodeSettings | None = None) -> list[Episode]:
     """``n`` draws of route episodes; failures counted in ``drop`` by reason."""
     s = settings or RouteEpisodeSettings()
+    if s.success_distance is None:
+        s = dataclasses.replace(s, success_distance=ROUTE_SUCCESS_DISTANCE)
     ctx = RouteContext(scene, s.instruction)
     goals = route_goals(scene, ctx, s.neighbourhood_radius)
     if not goals or not nm.islands:

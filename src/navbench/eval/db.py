@@ -38,6 +38,9 @@ DB_NAME = "results.sqlite"
 SCHEMA = "navbench.results/1"
 EXPORT_FORMATS = ("csv", "parquet", "json")
 BASE_COLUMNS = ("run_id", "episode_id", "scene_id", "label", "error")
+#: Episode fields exported as their own columns (from ``extra["fields"]``; ``task`` is the
+#: dataset task the run evaluated, e.g. ``conditional_oracle``, else the episode's own).
+FIELD_COLUMNS = ("task", "scene_kind", "category", "depth", "chain_length")
 
 _DDL = """
 CREATE TABLE IF NOT EXISTS navbench_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -288,19 +291,31 @@ class ResultsDB:
 
     # -- export ------------------------------------------------------------------------------
     def table(self, run_id: str, *, timings: bool = True) -> tuple[list[str], list[list[Any]]]:
-        """Flat table: base columns, one column per metric (sorted), times, ``extra`` as JSON.
+        """Flat table: base columns, the episode fields of :data:`FIELD_COLUMNS` (task, scene
+        kind, category, depth, chain length; empty when unknown), one column per metric
+        (sorted), times, ``extra`` as JSON.
 
-        A metric named like a base column gets a ``metric_`` prefix. Rows sorted by episode id.
+        A metric named like a base or field column gets a ``metric_`` prefix. Rows sorted by
+        episode id.
         """
         rows = self.rows(run_id)
+        run_task = next((r["settings"].get("task") for r in self.runs() if r["run_id"] == run_id), None)
         metric_names = sorted({k for r in rows for k in r["metrics"]})
-        reserved = {*BASE_COLUMNS, "wall_time_s", "sim_time_s", "extra"}
+        reserved = {*BASE_COLUMNS, *FIELD_COLUMNS, "wall_time_s", "sim_time_s", "extra"}
         metric_cols = [f"metric_{m}" if m in reserved else m for m in metric_names]
         times = ["sim_time_s", *(["wall_time_s"] if timings else [])]
-        columns = [*BASE_COLUMNS, *metric_cols, *times, "extra"]
+        columns = [*BASE_COLUMNS, *FIELD_COLUMNS, *metric_cols, *times, "extra"]
+
+        def field(r: dict[str, Any], name: str) -> Any:
+            f = r["extra"].get("fields") if isinstance(r["extra"].get("fields"), dict) else {}
+            if name == "task" and run_task:
+                return run_task
+            return f.get(name)
+
         data = [
             [
                 *(r[c] for c in BASE_COLUMNS),
+                *(field(r, c) for c in FIELD_COLUMNS),
                 *(r["metrics"].get(m) for m in metric_names),
                 *(r[t] for t in times),
                 json.dumps(r["extra"], sort_keys=True, ensure_ascii=False),

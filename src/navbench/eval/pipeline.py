@@ -16,6 +16,12 @@ same quantity the simulator labels with) or ``auto`` = geodesic for point goals 
 when the dataset has a navmesh, else euclidean. An episode whose geodesic distances are not
 all finite (the robot left the navmesh) falls back to euclidean; ``extra["dtg_kind"]`` says
 which one was used.
+
+Reachability is decided once per episode, before the rollout, from the dataset's navmesh (the
+geodesic from the start to the nearest goal; without a navmesh the file's L): an unreachable
+episode is not run, is labelled ``unreachable`` with ``reachable`` false and every metric
+undefined, so that it is excluded from every mean and counted — never an agent error. nDTW uses
+the split's ``_gt`` locations as the reference when the dataset has them.
 """
 
 from __future__ import annotations
@@ -31,6 +37,7 @@ from typing import Any
 import numpy as np
 
 from navbench.errors import ConfigError
+from navbench.eval.reachability import start_geodesic, unreachable_result
 from navbench.eval.records import EpisodeResult, RunSummary, ShardSpec
 from navbench.eval.selection import scene_key, select_episodes
 from navbench.eval.timeouts import EpisodeTimeout
@@ -181,19 +188,32 @@ def geodesic_distances(navmesh: Any, ep: Any, positions: np.ndarray) -> np.ndarr
 
 
 def score_outcome(outcome: Any, ep: Any, scene_id: str, *, navmesh: Any = None,
-                  distance: str = "auto") -> EpisodeResult:
+                  distance: str = "auto", gt: Mapping[str, Any] | None = None,
+                  scene: Any = None, geodesic_length: float | None = None) -> EpisodeResult:
     """The :class:`EpisodeResult` of a finished rollout: numeric metrics, string metrics and
-    episode fields in ``extra``, the per-step arrays as the trajectory."""
+    episode fields in ``extra``, the per-step arrays as the trajectory.
+
+    ``gt``: the episode's ``_gt`` record (nDTW reference); ``scene``: a hybrid scene gives the
+    per-step indoor/outdoor labels of the stage metrics; ``geodesic_length``: L from the navmesh,
+    used when the file has none."""
     from navbench.agents.rollout import outcome_trajectory
     from navbench.metrics import EpisodeFacts, compute_episode_metrics
 
     traj = outcome_trajectory(outcome)
-    facts = EpisodeFacts.from_episode(ep)
+    facts = EpisodeFacts.from_episode(ep, gt=gt)
+    if geodesic_length is not None and math.isnan(facts.geodesic_distance):
+        facts = dataclasses.replace(facts, geodesic_distance=float(geodesic_length))
     point_goals = all(g.size is None for g in ep.goals)
     want_geo = navmesh is not None and (distance == "geodesic" or (distance == "auto" and point_goals))
     gd = geodesic_distances(navmesh, ep, traj.positions) if want_geo and ep.goals else None
     fallback = gd is not None and not np.isfinite(gd).all()
-    m = compute_episode_metrics(traj, facts, goal_distances=None if fallback else gd)
+    stage_labels = None
+    if scene is not None and getattr(scene, "kind", None) == "hybrid" and scene.rooms:
+        from navbench.scene.stages import classify_positions
+
+        stage_labels = classify_positions(scene, traj.positions)
+    m = compute_episode_metrics(traj, facts, goal_distances=None if fallback else gd,
+                                stage_labels=stage_labels)
     metrics = {k: v for k, v in m.items() if k != "episode_id" and
                (v is None or isinstance(v, (bool, int, float, np.integer, np.floating)))}
     metrics["agent_steps"] = outcome.steps
@@ -214,13 +234,21 @@ def score_outcome(outcome: Any, ep: Any, scene_id: str, *, navmesh: Any = None,
 
 def run_one(sim: Any, agent: Any, ep: Any, scene_id: str, *, navmesh: Any = None,
             navmesh_fn: Callable[[], Any] | None = None, distance: str = "auto",
-            default_tau: float | None = None, max_steps: int | None = None) -> EpisodeResult:
+            default_tau: float | None = None, gt: Mapping[str, Any] | None = None,
+            max_steps: int | None = None) -> EpisodeResult:
     """Run and score one episode with its own τ (``default_tau``, else 1.0 m + robot radius,
-    when it has none) and at most ``max_steps`` agent actions. A wall-clock timeout (:class:`EpisodeTimeout`) during the rollout ends
-    the episode as ``agent_error`` scored on its partial trajectory."""
+    when it has none) and at most ``max_steps`` agent actions. Reachability is decided first
+    (:func:`start_geodesic` on the navmesh of ``navmesh_fn``/``navmesh``): an unreachable episode
+    is not run (:func:`unreachable_result`). A wall-clock timeout (:class:`EpisodeTimeout`) during
+    the rollout ends the episode as ``agent_error`` scored on its partial trajectory."""
     import time
 
     from navbench.agents.rollout import AGENT_ERROR, EpisodeOutcome, run_episode
+
+    nm = navmesh if navmesh is not None else (navmesh_fn() if navmesh_fn is not None else None)
+    L = start_geodesic(nm, ep)
+    if math.isinf(L):
+        return unreachable_result(ep, scene_id)
 
     tau = episode_tau(ep)
     if tau is None:  # SPEC §5: 1.0 m + r_robot unless the episode has its own τ
@@ -241,7 +269,8 @@ def run_one(sim: Any, agent: Any, ep: Any, scene_id: str, *, navmesh: Any = None
         outcome = EpisodeOutcome(str(ep.episode_id), AGENT_ERROR, records, str(e),
                                  bool(getattr(agent, "privileged", ())), max(len(records["t"]) - 1, 0),
                                  time.monotonic() - t0, float(sim.time))
-    return score_outcome(outcome, ep, scene_id, navmesh=navmesh, distance=distance)
+    return score_outcome(outcome, ep, scene_id, navmesh=navmesh, distance=distance, gt=gt,
+                         scene=getattr(sim, "scene", None), geodesic_length=L)
 
 
 # ----------------------------------------------------------------------------- worker
@@ -267,6 +296,13 @@ def run_shard(shard: ShardSpec, emit: Callable[[EpisodeResult], None]) -> None:
             cache["nm"] = ds.navmesh(shard.scene_id) if has_nm else None
         return cache["nm"]
 
+    gt: dict[str, Any] = {}
+    try:
+        has_gt = ds.path(kw["task"], kw["split"], "gt").is_file()
+    except ConfigError:
+        has_gt = False
+    if has_gt:  # nDTW reference locations (R2R tasks)
+        gt = ds.gt(kw["task"], kw["split"])
     agent = make_agent(kw["agent"], kw.get("agent_kwargs"), int(kw.get("seed", 0)))
     use_nm = has_nm and kw.get("distance", "auto") != "euclidean"
     first = eps.get(shard.episode_ids[0]) if shard.episode_ids else None
@@ -281,8 +317,8 @@ def run_shard(shard: ShardSpec, emit: Callable[[EpisodeResult], None]) -> None:
             if ep is None:
                 raise ConfigError(f"{kw['dataset']}: episode {eid!r} is not in {kw['task']}/{kw['split']}")
             emit(run_one(sim, agent, ep, shard.scene_id, navmesh=navmesh() if use_nm else None,
-                         navmesh_fn=navmesh, distance=kw.get("distance", "auto"),
-                         default_tau=default_tau,
+                         navmesh_fn=navmesh if has_nm else None, distance=kw.get("distance", "auto"),
+                         default_tau=default_tau, gt=gt.get(str(eid)),
                          max_steps=action_budget(ep, float(kw.get("action_budget_per_word", 0)))))
     finally:
         close = getattr(agent, "close", None)

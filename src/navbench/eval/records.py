@@ -21,6 +21,9 @@ import numpy as np
 AGENT_ERROR = "agent_error"
 """Label of an episode whose agent raised, timed out, or whose worker process died."""
 
+UNREACHABLE = "unreachable"
+"""Label of an episode whose goal the navmesh cannot reach (not run; excluded from means)."""
+
 MetricValue = float | int | bool | None
 
 

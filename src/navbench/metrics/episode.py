@@ -13,14 +13,12 @@ from typing import Any
 
 import numpy as np
 
-from navbench.metrics import branch, distance, efficiency, fidelity, safety
+from navbench.metrics import branch, distance, efficiency, fidelity, safety, stages
+from navbench.metrics.spec import METRICS, EpisodeContext
 from navbench.metrics.trajectory import EpisodeFacts, Trajectory
 
-#: Metrics averaged over episodes, in table order.
-METRIC_KEYS: tuple[str, ...] = (
-    "success", "oracle_success", "spl", "soft_success", "soft_spl", "ne", "dtg_start",
-    "path_length", "geodesic_length", "ndtw", "sdtw", "bsa", "csr", "bca", "ce", "cr", "ado", "nsr",
-)
+#: Metrics averaged over episodes, in table order (the keys of :data:`navbench.metrics.spec.METRICS`).
+METRIC_KEYS: tuple[str, ...] = tuple(m.key for m in METRICS)
 
 
 def termination_label(recorded: str | None, stopped: bool, succeeded: bool) -> str:
@@ -31,10 +29,6 @@ def termination_label(recorded: str | None, stopped: bool, succeeded: bool) -> s
     if succeeded:
         return "success"
     return "perception_error" if stopped else "timeout"
-
-
-def _finite(x: float) -> float | None:
-    return float(x) if math.isfinite(x) else None
 
 
 def compute_episode_metrics(
@@ -50,6 +44,7 @@ def compute_episode_metrics(
     ce_cell: float = 1.0,
     ce_eps: float = 1.0,
     valid_surfaces: Collection[str] = safety.PREFERRED_SURFACES,
+    stage_labels: np.ndarray | None = None,
 ) -> dict[str, Any]:
     """Score one trajectory against its episode facts.
 
@@ -65,7 +60,14 @@ def compute_episode_metrics(
         ndtw_threshold: ``d_th`` of nDTW (m).
         ce_cell, ce_eps: CE grid cell size (m) and ε of ``max(P, ε)`` (m); ε defaults to one
             cell so that an agent that barely moves does not get an unbounded CE.
-        valid_surfaces: surface classes counted by NSR.
+        valid_surfaces: surface classes counted by NSR when the trajectory has no per-step
+            ``preferred`` flags (the simulator records them; they win).
+        stage_labels: ``(T,)`` ``"indoor"``/``"outdoor"`` per step (stage metrics), or ``None``.
+
+    Every key of :data:`~navbench.metrics.spec.METRICS` is in the result, plus ``reachable``,
+    ``subgoals_reached``/``subgoals_total``, ``branch_outcome``, ``termination``, ``steps``,
+    ``tau``, ``strict``, ``dtg_kind``, ``dtw_method``, ``reference_kind`` (and
+    ``post_exit_failure`` for a failed episode that left the building).
     """
     t = facts.success_distance if tau is None else float(tau)
     pos = traj.positions
@@ -77,41 +79,25 @@ def compute_episode_metrics(
     else:
         d = distance.dtg_navverse(pos, facts.goal_positions, facts.goal_radii)
         kind = "euclidean"
-    d_T, d_0 = float(d[-1]), float(d[0])
+    d_T = float(d[-1])
     ok = math.isfinite(d_T) and distance.success(d_T, traj.stopped, t, strict=strict, require_stop=require_stop)
-    P = efficiency.path_length(pos)
-    L = facts.geodesic_distance
-    L_ok = math.isfinite(L) and L >= 0
-    reachable = facts.reachable and math.isfinite(d_0)
-    ss = efficiency.soft_success(d_T, d_0) if math.isfinite(d_T) and math.isfinite(d_0) else None
-    nd = None
-    if len(facts.reference_path):
-        nd = fidelity.ndtw(pos, facts.reference_path, ndtw_threshold, method=dtw_method)
     m = len(facts.subgoals)
     k = branch.subgoals_reached_in_order(pos, facts.subgoals, t, strict=strict) if m else 0
-    bsa = branch.branch_selection_accuracy(k, m, ok) if facts.conditional else None
     outcome = branch.branch_confusion(d_T, pos[-1], facts.branch_goals, t, strict=strict)
-    out: dict[str, Any] = {
-        "episode_id": traj.episode_id,
-        "reachable": reachable,
-        "success": float(ok),
-        "oracle_success": float(distance.oracle_success(d, t, strict=strict)),
-        "spl": efficiency.spl(ok, L, P) if L_ok else None,
-        "soft_success": ss,
-        "soft_spl": efficiency.soft_spl(ss, L, P) if (L_ok and ss is not None) else None,
-        "ne": _finite(d_T),
-        "dtg_start": _finite(d_0),
-        "path_length": P,
-        "geodesic_length": L if L_ok else None,
-        "ndtw": nd,
-        "sdtw": None if nd is None else fidelity.sdtw(ok, nd),
-        "bsa": bsa,
-        "csr": branch.conditional_success(bsa, ok),
-        "bca": branch.branch_commit_accuracy(outcome, facts.conditional),
-        "ce": efficiency.coverage_efficiency(pos, ce_cell, ce_eps),
-        "cr": None if traj.collisions is None else float(safety.collided(traj.collisions)),
-        "ado": None if traj.obstacle_distances is None else safety.average_distance_to_obstacles(traj.obstacle_distances),
-        "nsr": None if traj.surfaces is None else safety.navigable_surface_ratio(traj.surfaces, valid_surfaces),
+    if stage_labels is not None and len(stage_labels) != len(pos):
+        raise ValueError(f"episode {traj.episode_id}: {len(stage_labels)} stage labels for {len(pos)} steps")
+    ctx = EpisodeContext(traj, facts, t, strict, d, ok, efficiency.path_length(pos), dtw_method,
+                         ndtw_threshold, ce_cell, ce_eps, valid_surfaces, k, outcome,
+                         None if stage_labels is None else np.asarray(stage_labels, dtype=str))
+    out: dict[str, Any] = {"episode_id": traj.episode_id,
+                           "reachable": facts.reachable and math.isfinite(float(d[0]))}
+    out.update({spec.key: spec.fn(ctx) for spec in METRICS})
+    if ctx.stage_labels is not None:
+        pf = stages.stage_metrics(pos, ctx.stage_labels, succeeded=ok,
+                                  termination=termination_label(traj.termination, traj.stopped, ok))
+        if "post_exit_failure" in pf:
+            out["post_exit_failure"] = pf["post_exit_failure"]
+    out.update({
         "subgoals_reached": k,
         "subgoals_total": m,
         "branch_outcome": outcome,
@@ -121,5 +107,6 @@ def compute_episode_metrics(
         "strict": strict,
         "dtg_kind": kind,
         "dtw_method": dtw_method,
-    }
+        "reference_kind": facts.reference_kind if len(facts.reference_path) else "none",
+    })
     return out

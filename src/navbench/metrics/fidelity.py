@@ -1,9 +1,18 @@
-"""Path fidelity: DTW, nDTW and SDTW (SPEC §5; Ilharco et al. 2019, as in VLN-CE).
+"""Path fidelity: DTW, nDTW and SDTW (SPEC §5; Ilharco et al. 2019, as VLN-CE measures it).
 
-``nDTW = exp(−DTW(P, R) / (|R| · d_th))`` with Euclidean point distance and ``d_th = 3.0`` m;
-``SDTW = S · nDTW``. ``method="exact"`` is the exact O(n·m) dynamic programme;
-``method="fastdtw"`` reproduces the ``fastdtw`` package (radius 1) that VLN-CE calls, an
-approximation that is never below the exact value. Results record which one was used.
+``nDTW = exp(−DTW(Q, R) / (|R| · d_th))`` with Euclidean point distance and ``d_th = 3.0`` m;
+``SDTW = S · nDTW``. VLN-CE semantics (its ``NDTW`` measure): ``Q`` is the agent's positions
+with consecutive repeats removed (:func:`drop_repeats`: a turn or STOP adds no row) and ``R``
+the dense ``locations`` of ``{split}_gt.json.gz`` (the 0.25 m / 15° follower's position after
+every action, repeats included); without a ``_gt`` record the reference path resampled every
+0.25 m (:func:`densify`) stands in. ``method="exact"`` is the exact O(n·m) dynamic programme;
+``method="fastdtw"`` reproduces the ``fastdtw`` package (radius 1) that VLN-CE calls by default
+(``FDTW: True``), an approximation that is never below the exact value. Results record which
+one was used.
+
+Differences from r4r's definition (Ilharco et al., ``dtw.py``): r4r scores graph node
+sequences with shortest-path distances between nodes and normalises by ``|R| · 3 m`` too, but
+keeps every node; VLN-CE (and navbench) use continuous positions and Euclidean distances.
 """
 
 from __future__ import annotations
@@ -41,6 +50,31 @@ def _dtw_window(x: np.ndarray, y: np.ndarray, lo: np.ndarray, hi: np.ndarray) ->
             cur[j] = c + best
         prev, cur = cur, prev
     return prev[m]
+
+
+def drop_repeats(positions: np.ndarray) -> np.ndarray:
+    """Positions without rows exactly equal to the previous kept row (VLN-CE's NDTW appends a
+    position only when ``current_position != locations[-1]``)."""
+    p = np.asarray(positions, dtype=float).reshape(-1, 3)
+    if len(p) < 2:
+        return p
+    keep = np.ones(len(p), dtype=bool)
+    keep[1:] = (p[1:] != p[:-1]).any(axis=1)
+    return p[keep]
+
+
+def densify(path: np.ndarray, step: float = 0.25) -> np.ndarray:
+    """The polyline ``path`` (N, 3) resampled every ``step`` metres of 3D arc length, keeping
+    its first and last point (a stand-in for ``_gt`` locations when a file has none)."""
+    p = np.asarray(path, dtype=float).reshape(-1, 3)
+    if len(p) < 2:
+        return p
+    seg = np.linalg.norm(np.diff(p, axis=0), axis=1)
+    s = np.concatenate([[0.0], np.cumsum(seg)])
+    if s[-1] == 0.0:
+        return p[:1]
+    t = np.append(np.arange(0.0, s[-1], step), s[-1])
+    return np.column_stack([np.interp(t, s, p[:, k]) for k in range(3)])
 
 
 def dtw(P: np.ndarray, R: np.ndarray) -> float:

@@ -1,7 +1,9 @@
 """Safety metrics (NavVerse App. 6.5): collisions, clearance, navigable surface.
 
 CR over a set of episodes is the mean of :func:`collided`; ADO and NSR are per-episode means
-over steps, then averaged over episodes.
+over the steps they are given, then averaged over episodes. The episode metrics
+(:mod:`navbench.metrics.spec`) pass steps t = 1..T (row 0, the start pose, excluded) as in
+NavVerse's formulas, and NSR uses the simulator's per-step ``preferred`` flags when recorded.
 """
 
 from __future__ import annotations

@@ -188,12 +188,20 @@ def score_episodes(
     require_stop: bool = True,
     dtw_method: DtwMethod = "exact",
     geodesic: GeodesicFn | None = None,
+    gt: Mapping[str, Mapping[str, Any]] | None = None,
+    start_length: Callable[[Episode], float] | None = None,
 ) -> ScoreResult:
     """Score predictions against episodes (defaults follow VLN-CE: τ = 3.0 m, ``d < τ``).
 
     ``tau=None`` uses each episode's own success distance. With ``geodesic`` the distance to goal
-    is geodesic per step, else the 3D Euclidean (NavVerse) form. Episodes without a prediction
-    are listed in ``missing`` and not scored; predictions matching no episode in ``unmatched``.
+    is geodesic per step, else the 3D Euclidean (NavVerse) form; reachability is then decided
+    once per episode from the navmesh (the geodesic from the start: ``inf`` = unreachable,
+    flagged and excluded from every mean), and an unknown L is taken from it; ``start_length``
+    (e.g. :meth:`NavmeshGeodesic.start_length`) decides it instead, so that object goals off the
+    navmesh count as reachable through their reference path's end. ``gt`` (the
+    ``{split}_gt.json.gz`` records by episode id) supplies the nDTW reference locations; without
+    it the reference path resampled every 0.25 m is used. Episodes without a prediction are
+    listed in ``missing`` and not scored; predictions matching no episode in ``unmatched``.
     """
     rows: list[dict[str, Any]] = []
     missing: list[str] = []
@@ -205,17 +213,21 @@ def score_episodes(
             missing.append(ep.episode_id)
             continue
         used.add(key)
-        facts = EpisodeFacts.from_episode(ep, success_distance=tau)
+        facts = EpisodeFacts.from_episode(ep, success_distance=tau,
+                                          gt=None if gt is None else gt.get(str(ep.episode_id)))
         gd = None
         if geodesic is not None:
             gd = geodesic(ep, traj.positions)
-            if math.isnan(facts.geodesic_distance):  # unknown L: take it from the navmesh
-                L = float(geodesic(ep, np.asarray([ep.start_position]))[0])
+            L = (float(start_length(ep)) if start_length is not None  # once per episode
+                 else float(geodesic(ep, np.asarray([ep.start_position]))[0]))
+            if math.isinf(L) or math.isnan(facts.geodesic_distance):
                 facts = replace(facts, geodesic_distance=L)
+            if math.isfinite(L) and not np.isfinite(gd).all():
+                gd = None  # a goal off the navmesh (inside furniture): NavVerse Euclidean d_t
         row = compute_episode_metrics(
             Trajectory(ep.episode_id, traj.positions, traj.stopped, traj.timestamps,
                        traj.headings, traj.collisions, traj.obstacle_distances,
-                       traj.surfaces, traj.termination),
+                       traj.surfaces, traj.termination, traj.preferred),
             facts, strict=strict, require_stop=require_stop, goal_distances=gd,
             dtw_method=dtw_method,
         )
@@ -226,9 +238,13 @@ def score_episodes(
             "<predictions>", "episode ids", "ids matching the episodes file",
             sorted(predictions)[:5],
         )
+    taus = sorted({float(r["tau"]) for r in rows})
     settings = {
-        "format": fmt, "tau": tau, "comparison": "<" if strict else "<=",
+        "format": fmt, "tau": tau if tau is not None else (taus[0] if len(taus) == 1 else taus),
+        "tau_source": "given" if tau is not None else "episodes",
+        "comparison": "<" if strict else "<=",
         "require_stop": require_stop, "dtw_method": dtw_method,
+        "ndtw_reference": "gt_locations" if gt is not None else "dense_reference",
         "distance_to_goal": "geodesic" if geodesic is not None else "euclidean",
     }
     return ScoreResult(
@@ -263,25 +279,42 @@ def write_score(result: ScoreResult, out_dir: str | Path) -> tuple[Path, Path]:
     return j, c
 
 
-def navmesh_geodesic(navmesh_dir: str | Path) -> GeodesicFn | None:
-    """A :data:`GeodesicFn` over ``navmesh_dir/<scene>.npz`` files, or ``None`` if the folder is
-    absent. The scene key is ``info["navbench"]["scene"]``, else the stem of ``scene_id``."""
-    root = Path(navmesh_dir)
-    if not root.is_dir() or not any(root.glob("*.npz")):
-        return None
-    from navbench.nav import NavMesh  # lazy: metrics never import the navmesh at module level
+class NavmeshGeodesic:
+    """A :data:`GeodesicFn` over ``<scene>.npz`` navmeshes of a folder (loaded once each); the
+    scene key is ``info["navbench"]["scene"]``, else the stem of ``scene_id``."""
 
-    cache: dict[str, Any] = {}
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self._cache: dict[str, Any] = {}
 
-    def fn(ep: Episode, positions: np.ndarray) -> np.ndarray:
+    def navmesh(self, ep: Episode) -> Any:
+        """The navmesh of the episode's scene (``EpisodeFormatError`` when missing)."""
+        from navbench.nav import NavMesh  # lazy: metrics never import the navmesh at module level
+
         key = str(ep.navbench.get("scene") or Path(ep.scene_id).name.split(".")[0])
-        if key not in cache:
-            f = root / f"{key}.npz"
+        if key not in self._cache:
+            f = self.root / f"{key}.npz"
             if not f.is_file():
                 raise EpisodeFormatError(f, "<file>", f"the navmesh of scene {key!r} for episode {ep.episode_id}")
-            cache[key] = NavMesh.load(f)
-        nm = cache[key]
+            self._cache[key] = NavMesh.load(f)
+        return self._cache[key]
+
+    def __call__(self, ep: Episode, positions: np.ndarray) -> np.ndarray:
+        nm = self.navmesh(ep)
         goals = [g.position for g in ep.goals]
         return np.array([nm.geodesic_distance(p, goals) for p in np.asarray(positions)], dtype=float)
 
-    return fn
+    def start_length(self, ep: Episode) -> float:
+        """L from the start, decided once per episode (:func:`~navbench.episodes.reachability.start_geodesic`)."""
+        from navbench.episodes.reachability import start_geodesic
+
+        return start_geodesic(self.navmesh(ep), ep)
+
+
+def navmesh_geodesic(navmesh_dir: str | Path) -> NavmeshGeodesic | None:
+    """A :class:`NavmeshGeodesic` over ``navmesh_dir/<scene>.npz`` files, or ``None`` if the
+    folder is absent or empty."""
+    root = Path(navmesh_dir)
+    if not root.is_dir() or not any(root.glob("*.npz")):
+        return None
+    return NavmeshGeodesic(root)

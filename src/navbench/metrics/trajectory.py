@@ -31,7 +31,8 @@ from navbench.io import atomic_write_bytes, dumps_json, read_json, write_json_gz
 SCHEMA = "navbench.trajectories/1"
 #: NavVerse termination labels (SPEC §6); other strings are accepted and reported as given.
 TERMINATION_LABELS = ("success", "perception_error", "fall", "timeout", "stopped")
-_ARRAYS = ("timestamps", "headings", "collisions", "obstacle_distances")
+_ARRAYS = ("timestamps", "headings", "collisions", "obstacle_distances", "preferred")
+_BOOL_ARRAYS = ("collisions", "preferred")
 
 
 def _arr(v: Any, dtype: type, shape_tail: tuple[int, ...] = ()) -> np.ndarray:
@@ -54,6 +55,8 @@ class Trajectory:
         collisions: ``(T,)`` bool, non-ground contact with obstacle geometry, or ``None``.
         obstacle_distances: ``(T,)`` distance from the base to the nearest obstacle (m), or ``None``.
         surfaces: ``T`` terrain classes under the base (``""`` = none), or ``None``.
+        preferred: ``(T,)`` bool, the ``preferred`` flag of the surface under the base as the
+            simulator recorded it (NSR), or ``None``.
         termination: recorded termination label, or ``None`` (then derived when scoring).
     """
 
@@ -66,6 +69,7 @@ class Trajectory:
     obstacle_distances: np.ndarray | None = None
     surfaces: tuple[str, ...] | None = None
     termination: str | None = None
+    preferred: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         pos = _arr(self.positions, float, (3,))
@@ -78,7 +82,7 @@ class Trajectory:
         for name in _ARRAYS:
             v = getattr(self, name)
             if v is not None:
-                a = _arr(v, bool if name == "collisions" else float)
+                a = _arr(v, bool if name in _BOOL_ARRAYS else float)
                 if a.shape != (n,):
                     raise ValueError(f"trajectory {self.episode_id}: {name} must have {n} entries, got {a.shape}")
                 object.__setattr__(self, name, a)
@@ -141,9 +145,13 @@ class EpisodeFacts:
         goal_positions: ``(G, 3)`` goal instances (distances use the nearest).
         goal_radii: ``(G,)`` NavVerse ``r_goal = ½ max(sx, sz)`` (0 when the size is unknown).
         success_distance: τ (m).
-        geodesic_distance: L, shortest path start → nearest goal; ``inf`` = unreachable,
-            ``nan`` = unknown.
+        geodesic_distance: L, shortest path start → nearest goal (habitat's d_0 at reset);
+            ``inf`` = unreachable, ``nan`` = unknown.
         reference_path: ``(R, 3)`` reference locations for nDTW (may be empty).
+        reference_kind: where they came from: ``gt_locations`` (the ``_gt`` file),
+            ``dense_reference`` (the reference path resampled every 0.25 m) or ``given``.
+        route_length: length of the route through the subgoals to the goal (route-SPL);
+            ``nan`` when the episode has no subgoals or it is unknown.
         subgoals: ``(M, 3)`` ordered subgoals of the correct branch (may be empty).
         branch_goals: goal points of every other branch, ``(B, 3)`` (may be empty).
         fields: grouping facts (task, source, scene_kind, depth, chain_length, ...).
@@ -161,6 +169,8 @@ class EpisodeFacts:
     branch_goals: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))
     fields: dict[str, Any] = field(default_factory=dict)
     conditional: bool = True
+    reference_kind: str = "given"
+    route_length: float = math.nan
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "episode_id", str(self.episode_id))
@@ -175,6 +185,7 @@ class EpisodeFacts:
             object.__setattr__(self, name, _arr(getattr(self, name), float, (3,)))
         object.__setattr__(self, "success_distance", float(self.success_distance))
         object.__setattr__(self, "geodesic_distance", float(self.geodesic_distance))
+        object.__setattr__(self, "route_length", float(self.route_length))
 
     @property
     def reachable(self) -> bool:
@@ -182,11 +193,16 @@ class EpisodeFacts:
         return not math.isinf(self.geodesic_distance)
 
     @classmethod
-    def from_episode(cls, ep: Any, success_distance: float | None = None) -> EpisodeFacts:
+    def from_episode(cls, ep: Any, success_distance: float | None = None,
+                     gt: Mapping[str, Any] | None = None) -> EpisodeFacts:
         """Facts of a :class:`navbench.episodes.Episode`.
 
         τ: ``success_distance`` if given, else ``info["navbench"]["success_distance"]``, else the
-        first goal's ``radius``, else 3.0 (VLN-CE). Subgoals and branch goals come from
+        first goal's ``radius``, else 3.0 (VLN-CE). nDTW reference: ``gt["locations"]`` (the
+        episode's ``_gt`` record) when given, else the episode's ``reference_path`` resampled
+        every 0.25 m. L: ``info["navbench"]["direct_geodesic_distance"]`` (start to goal) when
+        present, else ``geodesic_distance``; with subgoals the file's ``geodesic_distance`` (the
+        route through them) becomes ``route_length``. Subgoals and branch goals come from
         ``info["navbench"]["subgoals"|"branch_goals"]`` (``[x,y,z]`` or ``{"position": ...}``).
         Every other scalar of ``info["navbench"]`` becomes a grouping field. The episode counts
         as conditional (BSA/CSR apply) when ``info["navbench"]`` has ``subgoals`` or
@@ -202,18 +218,32 @@ class EpisodeFacts:
         fields.setdefault("scene_id", ep.scene_id)
         if ep.object_category is not None:
             fields.setdefault("object_category", ep.object_category)
+        from navbench.metrics.fidelity import densify
+
+        if gt is not None and gt.get("locations"):
+            ref, kind = np.asarray(gt["locations"], float).reshape(-1, 3), "gt_locations"
+        elif ep.reference_path:
+            ref, kind = densify(np.asarray(ep.reference_path, float)), "dense_reference"
+        else:
+            ref, kind = np.zeros((0, 3)), "none"
+        subgoals = _points(nb.get("subgoals"))
+        direct = nb.get("direct_geodesic_distance")
+        L = float(ep.geodesic_distance) if direct is None else float(direct)
+        route = float(ep.geodesic_distance) if (len(subgoals) and direct is not None) else math.nan
         return cls(
             episode_id=ep.episode_id,
             start_position=ep.start_position,
             goal_positions=[g.position for g in ep.goals] or np.zeros((0, 3)),
             goal_radii=[g.extent_radius for g in ep.goals],
             success_distance=3.0 if tau is None else float(tau),
-            geodesic_distance=ep.geodesic_distance,
-            reference_path=list(ep.reference_path) or np.zeros((0, 3)),
-            subgoals=_points(nb.get("subgoals")),
+            geodesic_distance=L,
+            reference_path=ref,
+            subgoals=subgoals,
             branch_goals=_points(nb.get("branch_goals")),
             fields=fields,
             conditional="subgoals" in nb or "branch_goals" in nb,
+            reference_kind=kind,
+            route_length=route,
         )
 
 

@@ -64,7 +64,7 @@ def draw_scene(ax: Any, scene: Scene, *, labels: bool = True, objects: bool = Tr
         if labels:
             cx, cz = r.centroid
             ax.text(cx, cz, f"{r.label}\n{r.id}", ha="center", va="center", fontsize=7,
-                    color="#555555", zorder=2, alpha=0.8)
+                    color="#555555", zorder=2, alpha=0.8, clip_on=True)
     walls = [box_corners_xz(b.center, b.size, b.yaw) for b in scene.boxes if b.kind == "wall"]
     if walls:
         ax.add_collection(PolyCollection(walls, facecolors=WALL_COLOR, edgecolors=WALL_COLOR,
@@ -81,7 +81,7 @@ def draw_scene(ax: Any, scene: Scene, *, labels: bool = True, objects: bool = Tr
                         arrowprops={"arrowstyle": "->", "color": EXIT_COLOR, "lw": 1.5})
             if labels:
                 ax.text(*(c + 1.1 * d), "exit", color=EXIT_COLOR, fontsize=7, ha="center",
-                        va="center", zorder=7)
+                        va="center", zorder=7, clip_on=True)
     if objects:
         _draw_objects(ax, scene, labels)
     ax.set_aspect("equal")

@@ -24,13 +24,14 @@ from navbench.episodes import Episode, read_r2r
 from navbench.errors import ConfigError
 from navbench.io import atomic_write_bytes, atomic_write_text
 from navbench.metrics import EpisodeFacts
-from navbench.metrics.efficiency import coverage_efficiency
-from navbench.report.figures import BevEpisode, bar_charts, bev_map, success_vs_length
+from navbench.metrics.stages import stage_metrics
+from navbench.report.figures import BevEpisode, bar_charts, bev_map, run_colors, success_vs_length
 from navbench.report.html import FigureImage, render_html, table_markdown, write_tables
-from navbench.report.tables import RowsByRun, all_tables
+from navbench.report.sections import report_sections
+from navbench.report.tables import RowsByRun
 from navbench.scene.io import load as load_scene
 from navbench.scene.model import Scene
-from navbench.scene.stages import classify_positions, first_outdoor_index
+from navbench.scene.stages import classify_positions
 
 log = logging.getLogger(__name__)
 Row = dict[str, Any]
@@ -53,7 +54,8 @@ def with_episode_fields(rows: Sequence[Row], episodes: Mapping[str, Episode]) ->
 
 
 def stage_fields(scene: Scene, positions: np.ndarray, row: Mapping[str, Any]) -> dict[str, Any]:
-    """Indoor-to-outdoor stage fields of one trajectory in a scene with rooms.
+    """Indoor-to-outdoor stage fields of one trajectory in a scene with rooms
+    (:func:`navbench.metrics.stages.stage_metrics` over the scene's indoor/outdoor labels).
 
     ``reached_outdoor`` (went from a room to outside), ``ce_before_exit`` / ``ce_after_exit``
     (coverage efficiency of the positions up to / from the exit step, cells per metre) and
@@ -61,17 +63,8 @@ def stage_fields(scene: Scene, positions: np.ndarray, row: Mapping[str, Any]) ->
     Empty when the trajectory did not start indoors.
     """
     p = np.asarray(positions, dtype=float).reshape(-1, 3)
-    labels = classify_positions(scene, p)
-    if not len(labels) or labels[0] != "indoor":
-        return {}
-    i = first_outdoor_index(labels)
-    out: dict[str, Any] = {"reached_outdoor": i is not None,
-                           "ce_before_exit": coverage_efficiency(p if i is None else p[: i + 1])}
-    if i is not None:
-        out["ce_after_exit"] = coverage_efficiency(p[i:])
-        if not row.get("success"):
-            out["post_exit_failure"] = str(row.get("termination") or row.get("label") or "n/a")
-    return out
+    return stage_metrics(p, classify_positions(scene, p), succeeded=bool(row.get("success")),
+                         termination=str(row.get("termination") or row.get("label") or "n/a"))
 
 
 def _bev_episodes(rows_by_run: RowsByRun, scenes: Mapping[str, Scene], trajectories: Trajectories,
@@ -160,19 +153,32 @@ def build_report_from_rows(
                 r.update({k: v for k, v in stage_fields(scene, pos, r).items() if r.get(k) is None})
         rows[run] = full
     step("tables")
-    tables = all_tables(rows, oracle)
-    write_tables(tables, out / "tables")
+    sections = report_sections(rows, oracle)
     md = [f"# {title}", "", "Cells: value (n episodes); rates in %.", ""]
-    atomic_write_text(out / "report.md", "\n".join(md + [table_markdown(t) for t in tables]))
+    for sec in sections:
+        write_tables(sec.tables, out / "tables" / sec.task)
+        md += [f"## {sec.title}", ""] + [table_markdown(t) for t in sec.tables]
+    atomic_write_text(out / "report.md", "\n".join(md))
     step("figures")
-    figs: list[FigureImage] = [f for f in (bar_charts(rows), success_vs_length(rows)) if f]
+    colors = run_colors([run for sec in sections for run in sec.rows_by_run])
+    figs: dict[str, list[FigureImage]] = {}
+    for sec in sections:
+        figs[sec.task] = [f for f in (bar_charts(sec.rows_by_run, task=sec.task, colors=colors),
+                                      success_vs_length(sec.rows_by_run, colors=colors)) if f]
+        figs[sec.task] = [dataclasses.replace(f, key=f"{sec.task}_{f.key}") for f in figs[sec.task]]
+    bevs = []
     for bev in _bev_episodes(rows, scenes, trajectories, eps, max_bev):
         step(f"BEV map of episode {bev.episode_id}")
-        figs.append(bev_map(bev))
-    for f in figs:
+        bev = dataclasses.replace(bev, colors={r: colors.get(r.split(" · ")[0], "#777777")
+                                               for r in bev.trajectories})
+        bevs.append(bev_map(bev))
+    for f in [*(f for fs in figs.values() for f in fs), *bevs]:
         atomic_write_bytes(out / "figures" / f"{f.key}.png", f.png)
-    info = {"runs": ", ".join(f"{k} ({len(v)} episodes)" for k, v in rows.items()), **(meta or {})}
-    return atomic_write_text(out / "report.html", render_html(title, tables, figs, info))
+    info = {f"runs · {sec.task}": ", ".join(f"{k} ({len(v)} episodes)" for k, v in sec.rows_by_run.items())
+            for sec in sections}
+    info.update(meta or {})
+    parts = [(sec.title, sec.tables, figs[sec.task]) for sec in sections]
+    return atomic_write_text(out / "report.html", render_html(title, parts, bevs, info))
 
 
 def _positions(arrays: Mapping[str, np.ndarray]) -> np.ndarray | None:
@@ -199,7 +205,8 @@ def _flat_extra(extra: Mapping[str, Any]) -> dict[str, Any]:
 def read_runs(runs: Sequence[str | Path]) -> tuple[dict[str, list[Row]], dict[str, dict[str, np.ndarray]]]:
     """Rows and trajectory positions of every run in the given run folders (or .sqlite files).
 
-    A run is named by its agent; when two runs share an agent the run id is appended.
+    A run is named by its agent; when two runs share an agent, ``agent · task`` (one run per
+    task), else the run id is appended.
     """
     from navbench.eval import ResultsDB
 
@@ -222,9 +229,16 @@ def read_runs(runs: Sequence[str | Path]) -> tuple[dict[str, list[Row]], dict[st
     if not found:
         raise ConfigError(f"report: no run in {', '.join(str(p) for p in runs)}")
     agents = [a for a, *_ in found]
+    tasks = {rid: str(rows[0].get("run_task")) if rows else "" for _, rid, rows, _ in found}
+    pairs = [(a, tasks[rid]) for a, rid, *_ in found]
     rows_by_run, traj_by_run = {}, {}
     for agent, rid, rows, traj in found:
-        name = agent if agents.count(agent) == 1 else f"{agent} ({rid})"
+        if agents.count(agent) == 1:
+            name = agent
+        elif pairs.count((agent, tasks[rid])) == 1:
+            name = f"{agent} · {tasks[rid]}"  # one run per task: sections show the agent alone
+        else:
+            name = f"{agent} ({rid})"
         rows_by_run[name], traj_by_run[name] = rows, traj
     return rows_by_run, traj_by_run
 

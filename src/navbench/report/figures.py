@@ -17,14 +17,28 @@ from typing import Any
 import numpy as np
 
 from navbench.metrics import aggregate
+from navbench.metrics.spec import BY_KEY, METRICS
 from navbench.report.html import FigureImage
-from navbench.report.tables import METRIC_NAMES, RATES, RowsByRun
+from navbench.report.tables import RowsByRun
 from navbench.scene.model import Scene
 
-BAR_METRICS = ("success", "spl", "soft_spl", "bsa", "csr", "bca", "ndtw", "ce", "cr", "ado", "nsr")
+#: Metrics drawn as bar charts (``bar`` in the metric table), in table order.
+BAR_METRICS = tuple(m.key for m in METRICS if m.bar)
 #: Colour of a trajectory's end marker by where it ended (branch confusion outcome).
 OUTCOME_COLORS = {"correct": "#2ca02c", "other_branch": "#d62728", "elsewhere": "#7f7f7f"}
-RUN_COLORS = ("#1f77b4", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22")
+RUN_COLORS = ("#1f77b4", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22",
+              "#393b79", "#637939", "#8c6d31", "#843c39", "#7b4173")
+#: Bins with fewer episodes are drawn as markers only (no trend line through them).
+MIN_TREND_N = 5
+
+
+def run_colors(names: Sequence[str]) -> dict[str, str]:
+    """One colour per distinct run name (first-seen order), the same in every figure."""
+    out: dict[str, str] = {}
+    for n in names:
+        if n not in out:
+            out[n] = RUN_COLORS[len(out) % len(RUN_COLORS)]
+    return out
 
 
 def _new_figure(w: float, h: float) -> Any:
@@ -43,50 +57,70 @@ def png_bytes(fig: Any, dpi: int = 100) -> bytes:
     return buf.getvalue()
 
 
-def bar_charts(rows_by_run: RowsByRun, metrics: Sequence[str] = BAR_METRICS) -> FigureImage | None:
-    """One bar chart per metric (bars = runs), labelled with the value and n."""
-    stats = {run: aggregate(rows, metrics)["metrics"] for run, rows in rows_by_run.items()}
-    shown = [m for m in metrics if any(s[m]["n"] for s in stats.values())]
+def bar_charts(rows_by_run: RowsByRun, metrics: Sequence[str] = BAR_METRICS, *,
+               task: str | None = None, colors: Mapping[str, str] | None = None) -> FigureImage | None:
+    """One horizontal bar chart per metric (one bar per run, one colour per run, full run
+    names on the y axis), each bar labelled with its value and n. Only metrics that apply to
+    ``task`` and that some episode defines are drawn."""
+    shown_specs = [BY_KEY[m] for m in metrics if m in BY_KEY and BY_KEY[m].applies(task)]
+    stats = {run: aggregate(rows, [s.key for s in shown_specs])["metrics"] for run, rows in rows_by_run.items()}
+    shown = [s for s in shown_specs if any(st[s.key]["n"] for st in stats.values())]
     if not shown:
         return None
-    cols = min(4, len(shown))
-    nrow = -(-len(shown) // cols)
-    fig = _new_figure(3.2 * cols, 2.8 * nrow)
     runs = list(rows_by_run)
-    for k, m in enumerate(shown):
+    col = colors or run_colors(runs)
+    cols = min(3, len(shown))
+    nrow = -(-len(shown) // cols)
+    h_ax = 0.9 + 0.32 * len(runs)
+    fig = _new_figure(4.6 * cols, h_ax * nrow + 0.4)
+    for k, spec in enumerate(shown):
         ax = fig.add_subplot(nrow, cols, k + 1)
-        name = METRIC_NAMES[m]
-        scale = 100.0 if name in RATES else 1.0
-        vals = [np.nan if stats[r][m]["mean"] is None else stats[r][m]["mean"] * scale for r in runs]
-        bars = ax.bar(range(len(runs)), np.nan_to_num(vals), color=[RUN_COLORS[i % len(RUN_COLORS)]
-                                                                     for i in range(len(runs))])
-        for b, v, r in zip(bars, vals, runs, strict=True):
+        scale = 100.0 if spec.is_rate else 1.0
+        vals = [np.nan if stats[r][spec.key]["mean"] is None else stats[r][spec.key]["mean"] * scale
+                for r in runs]
+        y = np.arange(len(runs))[::-1]
+        ax.barh(y, np.nan_to_num(vals), color=[col.get(r, "#777777") for r in runs], height=0.7)
+        top = 100.0 if spec.is_rate else max(np.nanmax(vals) if not np.all(np.isnan(vals)) else 1.0, 1e-9)
+        for yi, v, r in zip(y, vals, runs, strict=True):
+            n = stats[r][spec.key]["n"]
             txt = "n/a" if np.isnan(v) else f"{v:.1f}" if scale > 1 else f"{v:.2f}"
-            ax.annotate(f"{txt}\nn={stats[r][m]['n']}", (b.get_x() + b.get_width() / 2, b.get_height()),
-                        ha="center", va="bottom", fontsize=7)
-        ax.set_xticks(range(len(runs)), [r[:14] for r in runs], fontsize=7, rotation=20)
-        ax.set_title(name + (" (%)" if scale > 1 else " (m)" if name in ("NE", "ADO") else ""),
-                     fontsize=9)
-        top = np.nanmax(vals) if not np.all(np.isnan(vals)) else 1.0
-        ax.set_ylim(0, (100.0 if scale > 1 else max(top, 1e-9)) * 1.3)
-        ax.tick_params(labelsize=7)
+            ax.text((0 if np.isnan(v) else v) + 0.01 * top, yi, f"{txt} (n={n})", va="center", fontsize=8)
+        if k % cols == 0:
+            ax.set_yticks(y, runs, fontsize=8)
+        else:  # the run names stand on the left of each row of charts only
+            ax.set_yticks(y, [""] * len(runs))
+            ax.tick_params(axis="y", length=0)
+        unit = f" ({spec.unit})" if spec.unit else ""
+        ax.set_title(spec.label + unit, fontsize=10)
+        ax.set_xlim(0, top * 1.45)
+        if spec.is_rate:
+            ax.set_xticks([0, 25, 50, 75, 100])
+        ax.tick_params(axis="x", labelsize=8)
+        ax.grid(axis="x", alpha=0.3)
     fig.tight_layout()
     return FigureImage("bars", "Metrics per run", png_bytes(fig),
-                       "Means over reachable episodes that define the metric; n under each value.")
+                       "Means over reachable episodes that define the metric; n after each value. "
+                       "One colour per run, the same in every figure.")
 
 
-def success_vs_length(rows_by_run: RowsByRun, bins: int = 5) -> FigureImage | None:
-    """Success rate per path-length bin (equal-width bins of L over all runs), one line per run."""
+def success_vs_length(rows_by_run: RowsByRun, bins: int = 5, *,
+                      colors: Mapping[str, str] | None = None) -> FigureImage | None:
+    """Success rate per path-length bin (equal-width bins of L over all runs): per run one
+    marker per bin (area ∝ n, runs side by side within a bin so none hides another); a line
+    joins consecutive bins only when both hold at least :data:`MIN_TREND_N` episodes."""
     L = np.array([float(r["geodesic_length"]) for rows in rows_by_run.values() for r in rows
                   if r.get("geodesic_length") is not None])
     if len(L) == 0:
         return None
     edges = np.histogram_bin_edges(L, bins=bins if np.ptp(L) > 0 else 1)
     centres = 0.5 * (edges[:-1] + edges[1:])
-    fig = _new_figure(6.4, 4.0)
+    width = float(edges[1] - edges[0]) if len(edges) > 1 else 1.0
+    runs = list(rows_by_run)
+    col = colors or run_colors(runs)
+    fig = _new_figure(8.6, 4.4)
     ax = fig.add_subplot(1, 1, 1)
-    for i, (run, rows) in enumerate(rows_by_run.items()):
-        with_l = [r for r in rows if r.get("geodesic_length") is not None]
+    for i, run in enumerate(runs):
+        with_l = [r for r in rows_by_run[run] if r.get("geodesic_length") is not None]
         idx = np.clip(np.searchsorted(edges, [float(r["geodesic_length"]) for r in with_l],
                                       side="right") - 1, 0, len(centres) - 1)
         sr, ns = [], []
@@ -95,21 +129,29 @@ def success_vs_length(rows_by_run: RowsByRun, bins: int = 5) -> FigureImage | No
             sr.append(np.nan if m["metrics"]["success"]["mean"] is None
                       else 100 * m["metrics"]["success"]["mean"])
             ns.append(m["metrics"]["success"]["n"])
-        color = RUN_COLORS[i % len(RUN_COLORS)]
-        ax.plot(centres, sr, "o-", color=color, label=run)
-        for x, y, n in zip(centres, sr, ns, strict=True):
+        x = centres + (i - (len(runs) - 1) / 2) * width * 0.6 / max(len(runs), 1)
+        c = col.get(run, "#777777")
+        has = [n > 0 for n in ns]
+        ax.scatter(x[has], np.asarray(sr)[has], s=[18 + 10 * n for n, h in zip(ns, has, strict=True) if h],
+                   color=c, edgecolors="white", linewidths=0.6, zorder=3, label=run)
+        for b in range(len(centres) - 1):
+            if ns[b] >= MIN_TREND_N and ns[b + 1] >= MIN_TREND_N:
+                ax.plot(x[b:b + 2], sr[b:b + 2], "-", color=c, lw=1.4, zorder=2)
+        for xi, y, n in zip(x, sr, ns, strict=True):
             if n:
-                ax.annotate(f"n={n}", (x, y), textcoords="offset points", xytext=(0, 5),
-                            fontsize=6, color=color, ha="center")
+                ax.annotate(f"{n}", (xi, y), textcoords="offset points", xytext=(0, 7),
+                            fontsize=7, color=c, ha="center")
     ax.set_xlabel("shortest-path length L (m)")
     ax.set_ylabel("success rate (%)")
-    ax.set_ylim(-5, 110)
-    ax.set_xticks(edges, [f"{e:.1f}" for e in edges], fontsize=7)
+    ax.set_ylim(-5, 112)
+    ax.set_xticks(edges, [f"{e:.1f}" for e in edges], fontsize=8)
     ax.grid(alpha=0.3)
-    ax.legend(fontsize=7)
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
     fig.tight_layout()
     return FigureImage("success_vs_length", "Success vs path length", png_bytes(fig),
-                       f"SR per bin of L ({len(centres)} equal-width bins over all runs).")
+                       f"SR per bin of L ({len(centres)} equal-width bins over all runs); marker "
+                       f"area and the number above it = episodes in the bin; lines only between "
+                       f"bins of ≥ {MIN_TREND_N} episodes.")
 
 
 @dataclass(frozen=True, eq=False)
@@ -126,6 +168,7 @@ class BevEpisode:
         subgoals: ordered subgoals of the correct branch (M, 3).
         trajectories: run name → positions (T, 3) the agent took.
         outcomes: run name → ``branch_outcome`` (colours the end marker).
+        colors: run name → line colour (default: :data:`RUN_COLORS` in order).
     """
 
     scene: Scene
@@ -137,6 +180,7 @@ class BevEpisode:
     subgoals: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))
     trajectories: Mapping[str, np.ndarray] = field(default_factory=dict)
     outcomes: Mapping[str, str] = field(default_factory=dict)
+    colors: Mapping[str, str] = field(default_factory=dict)
 
 
 def _pts(a: Any) -> np.ndarray:
@@ -150,7 +194,7 @@ def bev_map(ep: BevEpisode, *, margin: float = 2.0) -> FigureImage:
     triangle). The view is cropped to the drawn points plus ``margin`` metres."""
     from navbench.report.bev import draw_scene
 
-    fig = _new_figure(6.4, 6.0)
+    fig = _new_figure(9.0, 6.0)
     ax = fig.add_subplot(1, 1, 1)
     draw_scene(ax, ep.scene, labels=True)
     pts = [_pts(ep.start), _pts(ep.goals), _pts(ep.branch_goals), _pts(ep.reference_path)]
@@ -160,7 +204,7 @@ def bev_map(ep: BevEpisode, *, margin: float = 2.0) -> FigureImage:
     for i, (run, p) in enumerate(ep.trajectories.items()):
         p = _pts(p)
         pts.append(p)
-        color = RUN_COLORS[i % len(RUN_COLORS)]
+        color = ep.colors.get(run, RUN_COLORS[i % len(RUN_COLORS)])
         outcome = ep.outcomes.get(run, "")
         ax.plot(p[:, 0], p[:, 2], "-", color=color, lw=1.6, zorder=31,
                 label=f"{run}: {outcome.replace('_', ' ') or 'taken'}")
@@ -183,7 +227,7 @@ def bev_map(ep: BevEpisode, *, margin: float = 2.0) -> FigureImage:
     ax.set_ylim(a[:, 2].max() + margin, a[:, 2].min() - margin)  # north (-Z) up
     ax.set_aspect("equal")
     ax.set_title(f"episode {ep.episode_id} · {ep.scene.id}", fontsize=9)
-    ax.legend(fontsize=6, loc="lower left", framealpha=0.85).set_zorder(40)
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.02, 1.0), frameon=False)
     fig.tight_layout()
     outs = ", ".join(f"{r}: {o}" for r, o in ep.outcomes.items())
     return FigureImage(f"bev_{ep.episode_id}", f"Episode {ep.episode_id}", png_bytes(fig),

@@ -44,7 +44,7 @@ def _levels(col: object) -> tuple[str, ...]:
 def format_cell(table: Table, col: object, value: float, n: int) -> str:
     """Display text of one cell (see the module docstring)."""
     lv = _levels(col)
-    if lv[-1] == "episodes":
+    if lv[-1] in ("episodes", "excluded"):
         return str(int(n))
     if lv[-1] in table.share_cols:
         return str(int(n)) if math.isnan(value) else f"{int(n)} ({100 * value:.1f}%)"
@@ -130,13 +130,14 @@ _CSS = """
 body{font-family:-apple-system,"Segoe UI",Helvetica,Arial,sans-serif;margin:24px;color:#222;max-width:1400px}
 h1{font-size:22px}h2{font-size:18px;border-bottom:1px solid #ccc;padding-bottom:4px;margin-top:28px}
 h3{font-size:15px;margin:20px 0 6px}
-table{border-collapse:collapse;font-size:12px;margin:4px 0}
+div.scroll{overflow-x:auto;max-width:100%;margin:4px 0}
+table{border-collapse:collapse;font-size:12px;margin:0}
 th,td{border:1px solid #ccc;padding:3px 7px;text-align:right;white-space:nowrap}
 th{background:#f0f3f7}tbody th{text-align:left;background:#fafafa}
 p.note{font-size:12px;color:#555;margin:4px 0 10px}p.skip{font-style:italic;color:#a33}
 figure{display:inline-block;margin:8px 12px 8px 0;vertical-align:top}
-figure img{max-width:640px;border:1px solid #ddd}
-figcaption{font-size:12px;color:#444;max-width:640px}
+figure img{max-width:100%;border:1px solid #ddd}
+figcaption{font-size:12px;color:#444;max-width:900px}
 .meta td,.meta th{text-align:left}
 """.strip()
 
@@ -148,7 +149,7 @@ def table_html(table: Table) -> str:
         return head + f'<p class="note skip">{html.escape(table.note)}</p>\n'
     body = display_frame(table).to_html(border=0, escape=True, na_rep=DASH, sparsify=True)
     note = f'<p class="note">{html.escape(table.note)}</p>\n' if table.note else ""
-    return head + body + "\n" + note
+    return head + f'<div class="scroll">{body}</div>\n' + note
 
 
 def figure_html(fig: FigureImage) -> str:
@@ -160,23 +161,32 @@ def figure_html(fig: FigureImage) -> str:
             f"{cap}</figcaption></figure>\n")
 
 
-def render_html(title: str, tables: Sequence[Table], figures: Sequence[FigureImage],
+Part = tuple[str, Sequence[Table], Sequence[FigureImage]]
+
+
+def render_html(title: str, parts: Sequence[Part], figures: Sequence[FigureImage] = (),
                 meta: Mapping[str, str] | None = None) -> str:
-    """The whole report as one self-contained HTML document."""
-    parts = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
-             f"<title>{html.escape(title)}</title>", f"<style>{_CSS}</style></head><body>",
-             f"<h1>{html.escape(title)}</h1>"]
+    """The whole report as one self-contained HTML document: one section per
+    ``(heading, tables, figures)`` part (a task), then ``figures`` (episode maps)."""
+    parts_html = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
+                  f"<title>{html.escape(title)}</title>", f"<style>{_CSS}</style></head><body>",
+                  f"<h1>{html.escape(title)}</h1>"]
     if meta:
         rows = "".join(f"<tr><th>{html.escape(k)}</th><td>{html.escape(v)}</td></tr>"
                        for k, v in meta.items())
-        parts.append(f'<table class="meta">{rows}</table>')
-    parts.append("<h2>Tables</h2>")
-    parts.append('<p class="note">Cells: value (n episodes). Rates in %, NE/ADO in m, CE in '
-                 "cells per m; – = no episode defines the cell.</p>")
-    parts += [table_html(t) for t in tables]
-    parts.append("<h2>Figures</h2>")
+        parts_html.append(f'<table class="meta">{rows}</table>')
+    parts_html.append('<p class="note">Cells: value (n episodes). Rates in %, NE/ADO in m, CE in '
+                      "cells per m; – = no episode defines the cell. One section per task.</p>")
+    if len(parts) > 1:
+        links = " · ".join(f'<a href="#sec-{k}">{html.escape(h)}</a>' for k, (h, _, _) in enumerate(parts))
+        parts_html.append(f'<p class="note">{links}</p>')
+    for k, (heading, tables, figs) in enumerate(parts):
+        parts_html.append(f'<h2 id="sec-{k}">{html.escape(heading)}</h2>')
+        parts_html += [table_html(t) for t in tables]
+        parts_html += [figure_html(f) for f in figs]
+    parts_html.append("<h2>Episode maps</h2>")
     if not figures:
-        parts.append('<p class="note skip">no figure could be drawn from these inputs</p>')
-    parts += [figure_html(f) for f in figures]
-    parts.append("</body></html>\n")
-    return "\n".join(parts)
+        parts_html.append('<p class="note skip">no episode map could be drawn from these inputs</p>')
+    parts_html += [figure_html(f) for f in figures]
+    parts_html.append("</body></html>\n")
+    return "\n".join(parts_html)

@@ -22,23 +22,17 @@ import numpy as np
 import pandas as pd
 
 from navbench.metrics import aggregate, branch_confusion_counts, difficulty_tertiles, label_counts
+from navbench.metrics.spec import METRICS
 
 Row = Mapping[str, Any]
 RowsByRun = Mapping[str, Sequence[Row]]
 
-#: Display name of each metric key (paper abbreviations).
-METRIC_NAMES: dict[str, str] = {
-    "success": "SR", "oracle_success": "OSR", "spl": "SPL", "soft_spl": "SoftSPL", "ne": "NE",
-    "ndtw": "nDTW", "sdtw": "SDTW", "bsa": "BSA", "csr": "CSR", "bca": "BCA", "ce": "CE", "cr": "CR",
-    "ado": "ADO", "nsr": "NSR", "reached_outdoor": "Reached outdoor",
-    "ce_before_exit": "CE before exit", "ce_after_exit": "CE after exit",
-}
+#: Display name of each metric key (paper abbreviations), from the metric table.
+METRIC_NAMES: dict[str, str] = {m.key: m.label for m in METRICS}
 #: Metrics shown in percent (their raw values are fractions in [0, 1]).
-RATES = frozenset({"SR", "OSR", "SPL", "SoftSPL", "nDTW", "SDTW", "BSA", "CSR", "BCA", "CR", "NSR",
-                   "Reached outdoor"})
-OVERALL_METRICS = ("success", "oracle_success", "spl", "soft_spl", "ne", "ndtw", "sdtw", "bsa",
-                   "csr", "bca", "ce", "cr", "ado", "nsr")
-SAFETY_METRICS = ("ce", "cr", "ado", "nsr", "soft_spl")
+RATES = frozenset(m.label for m in METRICS if m.is_rate)
+OVERALL_METRICS = tuple(m.key for m in METRICS if m.group not in ("length", "stage"))
+SAFETY_METRICS = (*(m.key for m in METRICS if m.group == "safety"), "soft_spl")
 BRANCH_OUTCOMES = ("correct", "other_branch", "elsewhere")
 ALL = "all"
 
@@ -363,7 +357,7 @@ def oracle_gap_table(rows_by_run: RowsByRun, oracle: str | None = None,
                      metrics: Sequence[str] = ("success", "spl", "bsa", "csr")) -> Table:
     """Oracle-vs-agent gap on the episodes both ran: agent mean, oracle mean and
     gap = oracle − agent, per metric, over episodes where both define the metric."""
-    key, title = "oracle_gap", "Oracle vs agent gap (paired episodes)"
+    key, title = "oracle_gap", "Privileged branch oracle vs agent gap (paired episodes)"
     o = find_oracle(rows_by_run, oracle)
     if o is None:
         why = (f"oracle run {oracle!r} not among the runs" if oracle is not None
