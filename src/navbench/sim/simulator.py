@@ -20,7 +20,7 @@ is given; surface = class of the first static geom below the base (``mj_ray``).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -43,7 +43,9 @@ from navbench.sim.embodiments import GROUP_HFIELD, GROUP_STATIC, SPOT, Embodimen
 from navbench.sim.world import World, build_world
 
 LABELS = ("success", "perception_error", "fall", "timeout", "stopped")
-_SUPPORT = math.cos(math.radians(45.0))
+_SUPPORT = math.cos(math.radians(35.0))
+_HALF = math.sqrt(0.5)
+_EDGE_RISE = 0.004  # a step edge touches the sole at least this far above its lowest contact (m)
 
 
 class GoalLike(Protocol):
@@ -82,6 +84,8 @@ class SimSettings:
         cull_distance: renderer hides static geoms farther than this (m).
         max_tilt: tilt that counts as a fall (radians).
         settle_time: physics time run at reset before t = 0 (s).
+        friction_scale: multiplies every surface's friction μ (traction study, NavVerse §4.4).
+        friction_override: surface class → μ (``{"floor": 0.2}``), applied before the scale.
     """
 
     render: bool = False
@@ -100,6 +104,8 @@ class SimSettings:
     cull_distance: float | None = 80.0
     max_tilt: float = math.radians(45.0)
     settle_time: float = 0.2
+    friction_scale: float = 1.0
+    friction_override: Mapping[str, float] = field(default_factory=dict)
 
 
 def goal_arrays(goals: Sequence[Any], mode: str = "size") -> tuple[np.ndarray, np.ndarray]:
@@ -136,10 +142,16 @@ class Simulator:
         self._is_robot = np.zeros(m.ngeom, bool)
         self._is_robot[self.world.robot_geoms] = True
         self._ground = np.array([g.ground for g in self.world.geoms] + [True])
-        self._friction = np.array([g.friction for g in self.world.geoms] + [1.0])
+        over = s.friction_override
+        self._friction = s.friction_scale * np.array(
+            [over.get(g.surface, g.friction) for g in self.world.geoms] + [1.0])
         self._act = [mujoco.mj_name2id(m, mujoco.mjtObj.mjOBJ_ACTUATOR, "robot/v" + n)
                      for n in ("x", "z", "yaw")]
         self._cap = embodiment.force_cap * embodiment.weight
+        self._climb_cap = embodiment.climb_force * embodiment.weight
+        self._err = (0.0, 0.0)
+        self._capx = self._capz = self._cap
+        self._ilim = max(self._cap, self._climb_cap) / (embodiment.mass * embodiment.servo_rate)
         self._camera = None
         if s.render:
             from navbench.sim.sensors import Camera
@@ -150,6 +162,8 @@ class Simulator:
         self._ray_groups[[GROUP_STATIC, GROUP_HFIELD]] = 1
         self._geomid = np.zeros(1, np.int32)
         self._label: str | None = None
+        #: why the episode ended in ``fall``: ``"drop"`` or ``"tilt"`` (``None`` otherwise).
+        self.fall_reason: str | None = None
         self._rec: dict[str, list[Any]] = {}
         self._goals = (np.zeros((0, 3)), np.zeros(0))
 
@@ -200,8 +214,9 @@ class Simulator:
         self._support_y = float(d.qpos[1])
         self._collided = False
         self._contacts()  # traction caps and support from the settled state
-        self._label, self._collided = None, False
+        self._label, self._collided, self.fall_reason = None, False, None
         self._vel_cmd = (0.0, 0.0, 0.0)
+        self._err = (0.0, 0.0)
         self._ix = self._iz = 0.0
         self._mode = "idle"
         self.follower.clear()
@@ -271,10 +286,18 @@ class Simulator:
             else:
                 vx = vy = w = 0.0
             wx, wz = body_to_world(vx, vy, q[3])
-            # PI velocity loop: the integral shifts the servo reference (anti-windup at the cap).
-            ki, lim = e.servo_integral * dt, self._cap / (e.mass * e.servo_rate)
-            self._ix = max(-lim, min(lim, self._ix + ki * (wx - d.qvel[0])))
-            self._iz = max(-lim, min(lim, self._iz + ki * (wz - d.qvel[2])))
+            # PI velocity loop: the integral shifts the servo reference; it holds while the drive
+            # force is saturated in the error's direction (anti-windup: no overshoot after slip).
+            ki = e.servo_integral * dt
+            lim = self._ilim
+            ex, ez = wx - d.qvel[0], wz - d.qvel[2]
+            f = d.actuator_force
+            fx, fz = f[self._act[0]], f[self._act[1]]
+            if not (fx * ex > 0.0 and abs(fx) >= 0.999 * self._capx):
+                self._ix = max(-lim, min(lim, self._ix + ki * ex))
+            if not (fz * ez > 0.0 and abs(fz) >= 0.999 * self._capz):
+                self._iz = max(-lim, min(lim, self._iz + ki * ez))
+            self._err = (ex, ez)
             d.ctrl[self._act[0]] = wx + self._ix
             d.ctrl[self._act[1]] = wz + self._iz
             d.ctrl[self._act[2]] = w
@@ -289,37 +312,61 @@ class Simulator:
         self._record(stop=False)
 
     def _contacts(self) -> bool:
-        """Scan contacts: collisions, support, traction; returns True on a fall."""
+        """Scan contacts: collisions, support, traction caps; returns True on a fall.
+
+        A robot contact with ground geometry is *support* when its normal is within 35° of
+        vertical or it is within 4 mm of the lowest ground contact, else a *step edge* (the
+        sole's chamfer on a curb). Drop rule: the lowest
+        support point falls by more than ``max_drop`` between two supported ticks (a step
+        down, at any speed and tilt), or the base falls ``2 max_drop + 0.1`` m unsupported. Drive cap: step edge →
+        ``climb_force · m g``; support → ``min(force_cap, μ) m g`` (μ of the support, after
+        ``friction_scale`` / ``friction_override``); airborne → 0. The cap bounds the norm of
+        the planar force: it is split over the world axes along the servo error direction.
+        """
         d, e = self.data, self.embodiment
-        n = d.ncon
-        supported, mu = False, 0.0
-        if n:
+        supported, edge, mu, ground_y = False, False, 0.0, 0.0
+        if d.ncon:
             con = d.contact
             pair = con.geom
             robot = self._is_robot[pair]
             mine = robot[:, 0] != robot[:, 1]
             if mine.any():
                 other = np.where(robot[:, 0], pair[:, 1], pair[:, 0])[mine]
-                ny = np.abs(con.frame[mine, 1])
+                ground = self._ground[other]
                 if not self._collided:
-                    self._collided = bool((~self._ground[other]).any())
-                sup = ny > _SUPPORT
-                supported = bool(sup.any())
-                if supported and e.traction_limited:
-                    mu = float(self._friction[other[sup]].max())
+                    self._collided = not ground.all()
+                if ground.any():
+                    ny = np.abs(con.frame[mine, 1])
+                    py = con.pos[mine, 1]
+                    low = py[ground].min() + _EDGE_RISE
+                    sup = ground & ((ny > _SUPPORT) | (py < low))
+                    supported = bool(sup.any())
+                    edge = bool((ground & ~sup).any())
+                    if supported:
+                        mu = float(self._friction[other[sup]].max())
+                        ground_y = float(py[sup].min())
         y = float(d.qpos[1])
-        if e.traction_limited:
-            cap = min(self._cap, mu * e.weight) if supported else 0.0
-            for a in self._act[:2]:
-                self.model.actuator_forcerange[a] = (-cap, cap)
-        if supported:
-            if self._support_y - y > e.max_drop:
-                self._label = "fall"
-            self._support_y = y
-        elif self._support_y - y > e.max_drop:
-            self._label = "fall"
+        if edge:
+            cap = self._climb_cap
+        elif supported:
+            cap = min(self._cap, mu * e.weight)
+        else:
+            cap = 0.0
+        ex, ez = self._err
+        n = math.hypot(ex, ez)
+        ux, uz = (abs(ex) / n, abs(ez) / n) if n > 1e-9 else (_HALF, _HALF)
+        self._capx, self._capz = cap * ux, cap * uz
+        fr = self.model.actuator_forcerange
+        fr[self._act[0]] = (-self._capx, self._capx)
+        fr[self._act[1]] = (-self._capz, self._capz)
+        if supported:  # a step down: the ground under the sole jumps by more than max_drop
+            if self._support_y - ground_y > e.max_drop:
+                self._label, self.fall_reason = "fall", "drop"
+            self._support_y = ground_y
+        elif self._support_y - y > 2.0 * e.max_drop + 0.1:  # falling into a hole
+            self._label, self.fall_reason = "fall", "drop"
         if self._label is None and self.tilt() > self.settings.max_tilt:
-            self._label = "fall"
+            self._label, self.fall_reason = "fall", "tilt"
         return self._label is not None
 
     def _obstacle_distance(self, pos: np.ndarray) -> float:
@@ -334,7 +381,7 @@ class Simulator:
         gap = np.maximum(np.maximum(w.aabb_lo[ids] - base, base - w.aabb_hi[ids]), 0.0)
         gap[:, 1] = 0.0
         g = np.sqrt(np.einsum("ij,ij->i", gap, gap))
-        reach = max(self.embodiment.hull_size) + self.embodiment.sole_radius
+        reach = max(*self.embodiment.hull_size, *self.embodiment.sole_size)
         order = np.argsort(g)
         best = s.obstacle_cutoff
         for k in order:
