@@ -78,7 +78,10 @@ class Embodiment:
             the ground point, its top meets the hull.
         chamfer_height: height c of the chamfered lower rim of the sole (m): steps ≤ c climb,
             higher ones block (module docs).
-        chamfer_angle: inclination β of the chamfer faces from the horizontal (degrees).
+        chamfer_angle: inclination β of the front and back chamfer faces from the horizontal
+            (degrees); a body pitched by φ meets a step at β + φ, so keep tan(β + φ) below
+            ``climb_force``.
+        side_chamfer_angle: the same for the side faces of a box sole (``None``: β).
         hull_size: full size (sx, sy, sz) of the body above the sole (m).
         hull_shape: ``"box"`` or ``"cylinder"`` (vertical axis, radius ``sx / 2``; round
             robots such as the Turtlebot, whose footprint is then exactly ``radius``).
@@ -120,6 +123,7 @@ class Embodiment:
     max_drop: float
     max_step: float
     chamfer_angle: float = 60.0
+    side_chamfer_angle: float | None = None
     climb_force: float = 3.0
     max_slope: float = 30.0
     max_gap: float = 0.0
@@ -152,11 +156,12 @@ class Embodiment:
         w, h, length = self.sole_size
         c = self.chamfer_height
         inset = c / math.tan(math.radians(self.chamfer_angle))
+        side = c / math.tan(math.radians(self.side_chamfer_angle or self.chamfer_angle))
         if self.sole_shape == "box":
             corners = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], float)
 
             def outline(dx: float) -> np.ndarray:
-                return corners * [w / 2.0 - dx, length / 2.0 - dx]
+                return corners * [w / 2.0 - dx * side / inset, length / 2.0 - dx]
         elif self.sole_shape == "round":
             a = np.linspace(0.0, 2.0 * math.pi, 16, endpoint=False)
             ring = np.stack([np.cos(a), np.sin(a)], axis=1)
@@ -179,7 +184,8 @@ SPOT = Embodiment(
     sole_shape="box",
     sole_size=(0.5, 0.45, 1.1),
     chamfer_height=0.22,
-    chamfer_angle=60.0,
+    chamfer_angle=45.0,
+    side_chamfer_angle=60.0,
     hull_size=(0.5, 0.2, 1.1),
     hull_bottom=0.45,
     force_cap=3.0,
@@ -188,7 +194,7 @@ SPOT = Embodiment(
     max_drop=0.4,
     max_step=0.2,
     max_slope=30.0,
-    max_gap=0.3,
+    max_gap=0.4,
     clearance=EMBODIMENT_CLEARANCE["spot"],
     tilt_stiffness=100.0,
     tilt_damping=60.0,
@@ -218,7 +224,7 @@ TURTLEBOT = Embodiment(
     max_drop=0.05,
     max_step=0.02,
     max_slope=15.0,
-    max_gap=0.05,
+    max_gap=0.2,
     camera=CameraMount(pos=(0.0, 0.35, -0.15), pitch=0.0, fovy=79.0),
 )
 

@@ -20,6 +20,7 @@ is given; surface = class of the first static geom below the base (``mj_ray``).
 from __future__ import annotations
 
 import math
+from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -151,6 +152,7 @@ class Simulator:
         self._climb_cap = embodiment.climb_force * embodiment.weight
         self._err = (0.0, 0.0)
         self._capx = self._capz = self._cap
+        self._kv = embodiment.mass * embodiment.servo_rate
         self._ilim = max(self._cap, self._climb_cap) / (embodiment.mass * embodiment.servo_rate)
         self._camera = None
         if s.render:
@@ -212,6 +214,7 @@ class Simulator:
         self._goals = goal_arrays(goals, self.settings.goal_radius)
         self._label = None
         self._support_y = float(d.qpos[1])
+        self._recent_support: deque[float] = deque([self._support_y], maxlen=10)
         self._collided = False
         self._contacts()  # traction caps and support from the settled state
         self._label, self._collided, self.fall_reason = None, False, None
@@ -286,16 +289,15 @@ class Simulator:
             else:
                 vx = vy = w = 0.0
             wx, wz = body_to_world(vx, vy, q[3])
-            # PI velocity loop: the integral shifts the servo reference; it holds while the drive
-            # force is saturated in the error's direction (anti-windup: no overshoot after slip).
+            # PI velocity loop: the integral shifts the servo reference; it grows only while the
+            # servo's demand is below the force cap (anti-windup: no overshoot after slip).
             ki = e.servo_integral * dt
             lim = self._ilim
             ex, ez = wx - d.qvel[0], wz - d.qvel[2]
-            f = d.actuator_force
-            fx, fz = f[self._act[0]], f[self._act[1]]
-            if not (fx * ex > 0.0 and abs(fx) >= 0.999 * self._capx):
+            kv = self._kv
+            if abs(kv * (ex + self._ix)) < self._capx or ex * self._ix < 0.0:
                 self._ix = max(-lim, min(lim, self._ix + ki * ex))
-            if not (fz * ez > 0.0 and abs(fz) >= 0.999 * self._capz):
+            if abs(kv * (ez + self._iz)) < self._capz or ez * self._iz < 0.0:
                 self._iz = max(-lim, min(lim, self._iz + ki * ez))
             self._err = (ex, ez)
             d.ctrl[self._act[0]] = wx + self._ix
@@ -317,8 +319,8 @@ class Simulator:
         A robot contact with ground geometry is *support* when its normal is within 35° of
         vertical or it is within 4 mm of the lowest ground contact, else a *step edge* (the
         sole's chamfer on a curb). Drop rule: the lowest
-        support point falls by more than ``max_drop`` between two supported ticks (a step
-        down, at any speed and tilt), or the base falls ``2 max_drop + 0.1`` m unsupported. Drive cap: step edge →
+        support point is more than ``max_drop`` below every support point of the last 10
+        ticks (0.2 s: a step down, at any speed and tilt; not a slope), or the base falls ``2 max_drop + 0.1`` m unsupported. Drive cap: step edge →
         ``climb_force · m g``; support → ``min(force_cap, μ) m g`` (μ of the support, after
         ``friction_scale`` / ``friction_override``); airborne → 0. The cap bounds the norm of
         the planar force: it is split over the world axes along the servo error direction.
@@ -359,9 +361,11 @@ class Simulator:
         fr = self.model.actuator_forcerange
         fr[self._act[0]] = (-self._capx, self._capx)
         fr[self._act[1]] = (-self._capz, self._capz)
-        if supported:  # a step down: the ground under the sole jumps by more than max_drop
-            if self._support_y - ground_y > e.max_drop:
+        if supported:  # a step down: the ground under the sole is lower by more than max_drop
+            recent = self._recent_support  # than anywhere it stood on in the last 10 ticks
+            if min(recent) - ground_y > e.max_drop:
                 self._label, self.fall_reason = "fall", "drop"
+            recent.append(ground_y)
             self._support_y = ground_y
         elif self._support_y - y > 2.0 * e.max_drop + 0.1:  # falling into a hole
             self._label, self.fall_reason = "fall", "drop"
