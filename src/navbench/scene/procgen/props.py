@@ -29,6 +29,7 @@ from navbench.scene.procgen.outdoor_groups import (
     FURNITURE_ZONE,
     GROUPS,
     NO_PARKING_AROUND,
+    REGIONS,
     SINGLES,
     VEHICLES,
     GroupSpec,
@@ -38,6 +39,12 @@ from navbench.scene.procgen.parking import NoParking, parked_vehicles, vehicle_y
 from navbench.scene.procgen.streets import Block, BlockSide
 from navbench.scene.procgen.urban import ROAD_Y, SIDEWALK_Y, Rect
 
+#: Region choice weights for contextual groups (normalised over the regions a city has), so
+#: that the few commercial and construction sides get their groups (length-weighted sampling
+#: would give almost all groups to residential sides).
+GROUP_REGION_WEIGHT: dict[str, float] = {
+    "commercial": 0.3, "residential": 0.25, "construction": 0.1, "park": 0.15, "plaza": 0.2,
+}
 GAP = 0.4  # free space between objects along the curb (m)
 DRIVEWAY = 3.5  # driveway width at the curb (m)
 
@@ -169,8 +176,10 @@ def place_sidewalk_objects(
     blocks: list[Block], regions: dict[str, str], clear_zones: list[Rect], lots: list[_Lot], n: int,
     rng: np.random.Generator, out: Placed, focus: tuple[float, float, float] | None = None,
     group_fraction: float = 0.4, group_spacing: float = 8.0, corner: float = 5.0, tries: int = 20,
+    corner_share: float = 0.1,
 ) -> None:
-    """Up to ``n`` objects: contextual groups first (≈ ``group_fraction``), corner signs, singles."""
+    """Up to ``n`` objects: contextual groups first (≈ ``group_fraction``), corner signs (at
+    most ``corner_share`` of ``n``), then singles."""
     runs = [r for r in _runs(blocks, regions, clear_zones, corner)
             if focus is None or any(_in_focus(*r.frame(t)[0], focus) for t in np.linspace(r.lo, r.hi, 16))]
     lots = [lt for lt in lots if focus is None or _in_focus((lt.rect[0] + lt.rect[2]) / 2,
@@ -180,18 +189,25 @@ def place_sidewalk_objects(
         return
     p = np.array([r.hi - r.lo for r in runs]) if runs else np.zeros(0)
     p = p / p.sum() if len(p) else p
-    lot_share = 0.0 if not lots else (0.35 if runs else 1.0)
+    present = sorted({r.region for r in runs} | {lt.region for lt in lots}, key=REGIONS.index)
+    rw = np.array([GROUP_REGION_WEIGHT[r] for r in present])
+    rw = rw / rw.sum()
+    by_region = {r: [k for k, run in enumerate(runs) if run.region == r] for r in present}
     state = {"placed": 0, "anchors": np.zeros((0, 2))}
     budget = round(n * group_fraction)
     fails = 0
     while state["placed"] < budget and fails < tries * 10:  # type: ignore[operator]
-        if rng.random() < lot_share:
-            ok = _try_lot_group(lots, rng, out, focus, group_spacing, budget, state)
+        region = present[int(rng.choice(len(present), p=rw))]
+        rlots = [lt for lt in lots if lt.region == region]
+        ks = by_region[region]
+        if rlots and (not ks or rng.random() < 0.5):
+            ok = _try_lot_group(rlots, rng, out, focus, group_spacing, budget, state)
         else:
-            ok = _try_curb_group(runs, p, rng, out, focus, group_spacing, budget, state)
+            pr = p[ks] / p[ks].sum()
+            ok = _try_curb_group([runs[k] for k in ks], pr, rng, out, focus, group_spacing, budget, state)
         fails = 0 if ok else fails + 1
     placed = int(state["placed"])  # type: ignore[call-overload]
-    placed += _corners(blocks, regions, rng, out, focus, n - placed)
+    placed += _corners(blocks, regions, rng, out, focus, min(n - placed, round(n * corner_share)))
     _singles(runs, p, rng, out, focus, n - placed, tries)
 
 
@@ -282,7 +298,7 @@ def _try_lot_group(lots: list[_Lot], rng: np.random.Generator, out: Placed,
 
 
 def _corners(blocks: list[Block], regions: dict[str, str], rng: np.random.Generator, out: Placed,
-             focus: tuple[float, float, float] | None, n: int, prob: float = 0.5) -> int:
+             focus: tuple[float, float, float] | None, n: int, prob: float = 0.3) -> int:
     """A stop sign / traffic light / street sign at some block corners, 3.6 m past the corner
     along one side (beyond the 3 m crosswalk landing), 0.4 m inside the curb."""
     k = 0
