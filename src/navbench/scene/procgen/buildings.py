@@ -30,6 +30,23 @@ class Building:
     side: BlockSide
     block_id: str
     front: tuple[float, float]  # the facade interval along the side's axis
+    colour: str = ""  # facade colour name (route landmarks; the visual layer may paint it)
+
+
+#: Facade colours of procedural buildings (name -> relative frequency): plain renders and
+#: brick dominate, a few bright facades stand out (what direction givers name).
+FACADE_COLOURS: dict[str, float] = {
+    "white": 3.0, "grey": 3.0, "beige": 2.5, "red": 2.0, "brown": 2.0, "yellow": 1.0,
+    "blue": 0.7, "green": 0.6, "orange": 0.5, "pink": 0.4,
+}
+
+
+def paint_buildings(buildings: list[Building], rng: np.random.Generator) -> None:
+    """Give every building a facade colour drawn from :data:`FACADE_COLOURS`."""
+    names = list(FACADE_COLOURS)
+    w = np.array([FACADE_COLOURS[c] for c in names])
+    for b, k in zip(buildings, rng.choice(len(names), size=len(buildings), p=w / w.sum()), strict=True):
+        b.colour = names[int(k)]
 
 
 @dataclass(frozen=True)

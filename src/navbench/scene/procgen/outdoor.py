@@ -32,6 +32,7 @@ from navbench.scene.procgen.buildings import (
     BuildingSettings,
     Storefront,
     building_boxes,
+    paint_buildings,
     place_buildings,
     place_storefronts,
 )
@@ -193,6 +194,7 @@ def plan_city(seed: int, settings: OutdoorSettings | None = None) -> CityPlan:
             parks[b.id] = pond
             continue
         buildings += place_buildings(b, rng, cfg.buildings, len(buildings))
+    paint_buildings(buildings, derive(seed, "outdoor", "colours"))
     sidewalk_of = {b.id: b.sidewalk for b in layout.blocks}
     fronts = place_storefronts(buildings, sidewalk_of, cfg.places_per_category,
                                derive(seed, "outdoor", "storefronts"), PLACE_CATEGORIES, cfg.min_per_category)
@@ -316,6 +318,7 @@ def assemble(plan: CityPlan, scene_id: str, kind: str = "outdoor", rooms: tuple 
         "regions": plan.placed.regions,
         "no_parking": [[round(z.x, 3), round(z.z, 3), round(z.half, 3), z.reason] for z in plan.placed.no_parking],
         "road_density": round(road_density(plan.layout), 3),
+        "building_colours": {bd.id: bd.colour for bd in plan.buildings},
         "place_categories": list(PLACE_CATEGORIES),
     }
     m.update(meta or {})
