@@ -95,7 +95,7 @@ def ramp_scene(deg: float) -> Scene:
     return Scene(f"ramp{deg}", "outdoor", "test", meshes=(mesh,))
 
 
-@pytest.mark.parametrize(("emb", "deg"), [(SPOT, 20.0), (TURTLEBOT, 10.0)])
+@pytest.mark.parametrize(("emb", "deg"), [(SPOT, 20.0), (SPOT, 30.0), (TURTLEBOT, 15.0)])
 def test_body_tilts_with_the_slope(emb, deg):
     sim = Simulator(ramp_scene(deg), emb)
     sim.reset_to((0.0, 0.0, 1.0), 0.0)
