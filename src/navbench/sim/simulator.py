@@ -142,10 +142,23 @@ class Simulator:
         self.tau = s.success_distance if s.success_distance is not None else 1.0 + embodiment.radius
         self._is_robot = np.zeros(m.ngeom, bool)
         self._is_robot[self.world.robot_geoms] = True
+        if len(self.world.static_geoms) and \
+                self.world.robot_geoms.min() < self.world.static_geoms.max():
+            raise RuntimeError("robot geoms must come after the static geoms")
         self._ground = np.array([g.ground for g in self.world.geoms] + [True])
         over = s.friction_override
         self._friction = s.friction_scale * np.array(
             [over.get(g.surface, g.friction) for g in self.world.geoms] + [1.0])
+        self._ground_list = self._ground.tolist()
+        self._friction_list = self._friction.tolist()
+        self._cam_to_body = camera_to_body(embodiment)
+        obst = self.world.obstacle_geoms
+        lo, hi = self.world.aabb_lo[obst][:, [0, 2]], self.world.aabb_hi[obst][:, [0, 2]]
+        self._obst_c, self._obst_h = 0.5 * (lo + hi), 0.5 * (hi - lo)
+        rg = self.world.robot_geoms
+        self._robot_list = rg.tolist()
+        rb = m.geom_rbound[rg]  # bounding sphere about each geom's centre, in the body frame
+        self._reach = float((rb + np.hypot(m.geom_pos[rg, 0], m.geom_pos[rg, 2])).max())
         self._act = [mujoco.mj_name2id(m, mujoco.mjtObj.mjOBJ_ACTUATOR, "robot/v" + n)
                      for n in ("x", "z", "yaw")]
         self._cap = embodiment.force_cap * embodiment.weight
@@ -328,25 +341,29 @@ class Simulator:
         d, e = self.data, self.embodiment
         supported, edge, mu, ground_y = False, False, 0.0, 0.0
         if d.ncon:
+            # Plain Python over the few contacts (numpy per-call overhead dominates here). The
+            # robot is the only moving body, so every contact pairs it with a static geom,
+            # whose id is the smaller one (the robot's geoms are added last).
             con = d.contact
-            pair = con.geom
-            robot = self._is_robot[pair]
-            mine = robot[:, 0] != robot[:, 1]
-            if mine.any():
-                other = np.where(robot[:, 0], pair[:, 1], pair[:, 0])[mine]
-                ground = self._ground[other]
-                if not self._collided:
-                    self._collided = not ground.all()
-                if ground.any():
-                    ny = np.abs(con.frame[mine, 1])
-                    py = con.pos[mine, 1]
-                    low = py[ground].min() + _EDGE_RISE
-                    sup = ground & ((ny > _SUPPORT) | (py < low))
-                    supported = bool(sup.any())
-                    edge = bool((ground & ~sup).any())
-                    if supported:
-                        mu = float(self._friction[other[sup]].max())
-                        ground_y = float(py[sup].min())
+            other = con.geom.min(axis=1).tolist()
+            ny = con.frame[:, 1].tolist()
+            py = con.pos[:, 1].tolist()
+            ground_of, fric = self._ground_list, self._friction_list
+            gy = [py[k] for k, g in enumerate(other) if ground_of[g]]
+            if len(gy) < len(other):
+                self._collided = True
+            if gy:
+                low = min(gy) + _EDGE_RISE
+                ground_y = math.inf
+                for k, g in enumerate(other):
+                    if not ground_of[g]:
+                        continue
+                    if ny[k] > _SUPPORT or -ny[k] > _SUPPORT or py[k] < low:
+                        supported = True
+                        mu = max(mu, fric[g])
+                        ground_y = min(ground_y, py[k])
+                    else:
+                        edge = True
         y = float(d.qpos[1])
         if edge:
             cap = self._climb_cap
@@ -381,19 +398,22 @@ class Simulator:
         ids = w.obstacle_geoms
         if len(ids) == 0:
             return s.obstacle_cutoff
-        base = self.data.xpos[w.robot_body]
-        gap = np.maximum(np.maximum(w.aabb_lo[ids] - base, base - w.aabb_hi[ids]), 0.0)
-        gap[:, 1] = 0.0
-        g = np.sqrt(np.einsum("ij,ij->i", gap, gap))
-        reach = max(*self.embodiment.hull_size, *self.embodiment.sole_size)
-        order = np.argsort(g)
+        m, d = self.model, self.data
+        # XZ gap between the robot's footprint circle and each obstacle's AABB: a lower bound of
+        # their distance, so exact distances are computed nearest-first until it exceeds the best.
+        b = d.xpos[w.robot_body]
+        gap = np.abs(self._obst_c - (b[0], b[2]))
+        gap -= self._obst_h
+        np.maximum(gap, 0.0, out=gap)
+        g = np.hypot(gap[:, 0], gap[:, 1])
+        g -= self._reach
+        near = np.flatnonzero(g < s.obstacle_cutoff)
         best = s.obstacle_cutoff
-        for k in order:
-            if g[k] - reach > best:
+        for k in near[np.argsort(g[near])].tolist():
+            if g[k] > best:
                 break
-            for r in w.robot_geoms:
-                dist = mujoco.mj_geomDistance(self.model, self.data, int(r), int(ids[k]),
-                                              best, None)
+            for r in self._robot_list:
+                dist = mujoco.mj_geomDistance(m, d, r, int(ids[k]), best, None)
                 best = min(best, max(dist, 0.0))
         return best
 
@@ -427,7 +447,7 @@ class Simulator:
         obs: dict[str, Any] = {
             "pose": self.pose(),
             "time": self.time,
-            "cam_to_body": camera_to_body(self.embodiment),
+            "cam_to_body": self._cam_to_body.copy(),
             "robot_radius": self.embodiment.radius,
         }
         if self._camera is not None:
