@@ -18,8 +18,8 @@ from navbench.scene.procgen.outdoor import OutdoorSettings, generate_city
 from navbench.tasks.route import split_at_events
 
 SMALL = OutdoorSettings(size=(200.0, 200.0), cars=30, sidewalk_objects=150)
-CROSS = re.compile(r"cross(?:es)? the (?:street|road)")
-EXIT = re.compile(r"out of the building|exit the building|out through the exit")
+CROSS = re.compile(r"cross(?:es)? the (?:street|road)", re.I)
+EXIT = re.compile(r"out of the building|exit the building|out through the exit", re.I)
 
 
 def _episodes(scene: ns.Scene, n: int, cell: float = 0.25, **kw: object) -> list:
