@@ -196,3 +196,18 @@ def test_road_density_is_configurable(density: float) -> None:
 
 def test_default_density_is_nearer_navverse(city: ns.Scene) -> None:
     assert 27.0 <= _probe_density(city) <= 40.0  # NavVerse: 36.4; before issue 18: 14.8
+
+
+def test_cli_road_density(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    from navbench.cli import main
+
+    out = tmp_path / "c.json"
+    args = ["scenes", "city", "-o", str(out), "--size", "300", "--cars", "5", "--objects", "20"]
+    for density in ("36", "12"):
+        with pytest.raises(SystemExit) as ok:
+            main([*args, "--road-density", density])
+        assert ok.value.code in (0, None)
+        assert f"{ns.load(out).meta['road_density']:.1f} km of road per km²" in capsys.readouterr().out
+    with pytest.raises(SystemExit) as bad:
+        main([*args, "--road-density", "100"])
+    assert bad.value.code == 2 and "OutdoorSettings.road_density" in capsys.readouterr().err

@@ -48,7 +48,7 @@ def city(
     size: Annotated[float, typer.Option(help="Side of the square city (m, <= 1000).")] = 1000.0,
     cars: Annotated[int, typer.Option(help="Cars on lanes (<= 200).")] = 200,
     objects: Annotated[int, typer.Option(help="Sidewalk objects (<= 1000).")] = 1000,
-    road_density: Annotated[float, typer.Option(help="Road length per area (km/km², 5..60; NavVerse: 36.4).")] = 30.0,
+    road_density: Annotated[float, typer.Option(help="Road length per area (km/km², 5..37; NavVerse: 36.4).")] = 30.0,
 ) -> None:
     """Generate a procedural outdoor city (roads, sidewalks, buildings, storefronts, cars)."""
     import navbench.scene as ns

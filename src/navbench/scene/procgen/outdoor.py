@@ -116,8 +116,8 @@ class OutdoorSettings:
         sx, sz = self.size
         if not (60.0 <= sx <= 1000.0 and 60.0 <= sz <= 1000.0):
             raise ConfigError(f"OutdoorSettings.size: expected 60..1000 m per axis, got {self.size}")
-        if not (5.0 <= self.road_density <= 60.0):
-            raise ConfigError(f"OutdoorSettings.road_density: expected 5..60 km/km², got {self.road_density}")
+        if not (5.0 <= self.road_density <= 37.0):
+            raise ConfigError(f"OutdoorSettings.road_density: expected 5..37 km/km² (blocks of at least 30 m), got {self.road_density}")
         lo, hi = self.block_range()
         if not (30.0 <= lo <= hi):
             raise ConfigError(f"OutdoorSettings.block: expected 30 <= min <= max, got {(lo, hi)}"
