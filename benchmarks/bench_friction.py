@@ -9,7 +9,7 @@ same run; NavVerse reports that the legged robot completes the oracle trajectori
 friction settings while the wheeled one has a lower SR and speed.
 
     .venv/bin/python benchmarks/bench_friction.py [--houses 2] [--hybrid 1] [--episodes 4] \
-        [--scales 1.0,0.1]
+        [--scales 1.0,0.1] [--verify]
 """
 
 from __future__ import annotations
@@ -38,6 +38,8 @@ def main() -> None:
     ap.add_argument("--episodes", type=int, default=4, help="ObjectNav episodes per scene")
     ap.add_argument("--scales", default="1.0,0.1", help="friction scales (1.0 = the scene's μ)")
     ap.add_argument("--robots", default="spot,turtlebot")
+    ap.add_argument("--verify", action="store_true",
+                    help="build with --verify (drops paths whose rollout falls, jams or touches)")
     a = ap.parse_args()
     scales = [float(s) for s in a.scales.split(",")]
     scenes = [generate_house(s, 4) for s in range(a.houses)]
@@ -49,7 +51,8 @@ def main() -> None:
         for robot in a.robots.split(","):
             out = Path(tmp) / robot
             build_dataset(scenes, out, tasks=("objectnav",), split="eval=1.0", seed=0,
-                          settings=DatasetSettings(episodes_per_scene=a.episodes, embodiment=robot))
+                          settings=DatasetSettings(episodes_per_scene=a.episodes, embodiment=robot,
+                                                   verify=a.verify))
             ds = load_dataset(out)
             eps = ds.episodes("objectnav", "eval")
             by_scene: dict[str, list] = {}
