@@ -8,7 +8,8 @@ collision rate (any non-ground contact) and falls. The reference column is scale
 same run; NavVerse reports that the legged robot completes the oracle trajectories under both
 friction settings while the wheeled one has a lower SR and speed.
 
-    .venv/bin/python benchmarks/bench_friction.py [--houses 2] [--hybrid 1] [--episodes 4] \
+    .venv/bin/python benchmarks/bench_friction.py [--houses 2] [--hybrid 1] [--cities 0] \
+        [--episodes 4] \
         [--scales 1.0,0.1] [--verify]
 """
 
@@ -28,6 +29,7 @@ from navbench.episodes.loader import load_dataset
 from navbench.geometry import path_length
 from navbench.scene.procgen.hybrid import generate_hybrid
 from navbench.scene.procgen.indoor import generate_house
+from navbench.scene.procgen.outdoor import OutdoorSettings, generate_city
 from navbench.sim import SimSettings, Simulator, get_embodiment
 
 
@@ -35,6 +37,8 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--houses", type=int, default=2)
     ap.add_argument("--hybrid", type=int, default=1)
+    ap.add_argument("--cities", type=int, default=0, help="outdoor cities of --city-size m")
+    ap.add_argument("--city-size", type=float, default=120.0)
     ap.add_argument("--episodes", type=int, default=4, help="ObjectNav episodes per scene")
     ap.add_argument("--scales", default="1.0,0.1", help="friction scales (1.0 = the scene's μ)")
     ap.add_argument("--robots", default="spot,turtlebot")
@@ -44,7 +48,10 @@ def main() -> None:
     scales = [float(s) for s in a.scales.split(",")]
     scenes = [generate_house(s, 4) for s in range(a.houses)]
     scenes += [generate_hybrid(100 + s) for s in range(a.hybrid)]
-    print(f"{len(scenes)} scenes ({a.houses} houses, {a.hybrid} hybrid); friction scales {scales}")
+    size = (a.city_size, a.city_size)
+    scenes += [generate_city(200 + s, OutdoorSettings(size=size)) for s in range(a.cities)]
+    print(f"{len(scenes)} scenes ({a.houses} houses, {a.hybrid} hybrid, {a.cities} cities); "
+          f"friction scales {scales}")
     print(f"{'robot':10s} {'mu x':>5s} {'n':>3s} {'SR':>5s} {'speed m/s':>9s} {'CR':>5s} "
           f"{'falls':>5s} {'wall s':>6s}")
     with tempfile.TemporaryDirectory() as tmp:
