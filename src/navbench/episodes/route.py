@@ -6,7 +6,8 @@ place or an object with equal odds); a start on the largest island (hybrid scene
 house, outdoor goals only — see :mod:`navbench.episodes.goal_tasks`) whose shortest path to the
 goal's approach points has 5 ≤ L ≤ 50 m (starts are pre-filtered by straight-line distance);
 start yaw facing the path ± U(−30°, 30°); in scenes with roads the path is planned on sidewalks
-and crosswalks only (``sidewalks_only``) and parked vehicles are not goals; the instruction from
+and crosswalks only (``sidewalks_only``), starts never stand on a crosswalk or road and parked vehicles are not
+goals; the instruction from
 :func:`navbench.tasks.route.route_instruction`, optionally refined
 (:mod:`navbench.tasks.route_refine`). The single goal is the path's end with VLN-CE's 3.0 m
 success radius. Drop reasons: ``no_goal_candidates``, ``no_island``, ``no_path_in_range``.
@@ -94,7 +95,12 @@ def route_episodes(scene: Scene, nm: NavMesh, seed: int, n: int, drop: Counter[s
         drop["no_goal_candidates" if not goals else "no_island"] += n
         return []
     aps: dict[str, object] = {}
-    sample = start_sampler(scene, nm)
+    base = start_sampler(scene, nm)
+
+    def sample(rng: np.random.Generator) -> np.ndarray | None:  # starts on sidewalks, not mid-street
+        p = base(rng)
+        return None if p is None or ctx.on_street(p) else p
+
     kinds = sorted(goals)
     out = []
     for k in range(n):

@@ -331,6 +331,18 @@ class RouteContext:
             return "sidewalk", None
         return None, None
 
+    def _street_union(self) -> tuple[Any, Any]:
+        if self._street is None:
+            cw = [g for c, g in self._ground if c == "crosswalk"]
+            rd = [g for c, g in self._ground if c == "road"]
+            self._street = (shapely.union_all(cw + rd), shapely.union_all(cw) if cw else None)
+            shapely.prepare(self._street[0])
+        return self._street
+
+    def on_street(self, point: np.ndarray) -> bool:
+        """True if (x, y, z) stands on a crosswalk or road (routes start on sidewalks)."""
+        return bool(self._ground) and bool(self._street_union()[0].covers(shapely.Point(point[0], point[2])))
+
     def events(self, path: np.ndarray) -> list[tuple[float, float, str]]:
         """Exit and street-crossing events ``(s_lo, s_hi, kind)`` along ``path`` (N, 3), by arc
         length (m, XZ), sorted: ``exit`` where the path crosses the exit portal (a point),
@@ -348,11 +360,7 @@ class RouteContext:
                         d = float(line.project(q))
                         out.append((d, d, "exit"))
         if self._ground:
-            if self._street is None:
-                cw = [g for c, g in self._ground if c == "crosswalk"]
-                rd = [g for c, g in self._ground if c == "road"]
-                self._street = (shapely.union_all(cw + rd), shapely.union_all(cw) if cw else None)
-            street, cws = self._street
+            street, cws = self._street_union()
             inter = line.intersection(street)
             if inter.geom_type == "MultiLineString":
                 inter = shapely.line_merge(inter)
