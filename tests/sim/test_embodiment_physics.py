@@ -168,3 +168,22 @@ def test_gap_up_to_max_gap_is_crossed(emb, gap):
         drive(sim, v, 2.0 / min(v, emb.vx_max) + 2.0)
         assert sim.label is None and sim.pose()[2] < -gap - 0.6, v
         assert sim.pose()[1] == pytest.approx(0.0, abs=0.01)
+
+
+@pytest.mark.parametrize("emb", [SPOT, TURTLEBOT])
+def test_an_episode_does_not_depend_on_the_previous_one(emb):
+    # the traction caps live in the MuJoCo model: reset must restore them
+    floor = Box("floor", "floor", (0.0, -0.05, 0.0), (20.0, 0.1, 20.0), label="floor")
+    scene = Scene("flat", "indoor", "test", boxes=(floor,))
+
+    def episode(sim: Simulator, v: float) -> np.ndarray:
+        sim.reset_to((0.0, 0.0, 0.0), 0.3)
+        for _ in range(20):
+            sim.step(VelocityAction(v, 0.1, 0.5))
+        return sim.records()["position"].copy()
+
+    sim = Simulator(scene, emb)
+    first = episode(sim, 0.5)
+    episode(sim, -0.3)
+    assert np.array_equal(episode(sim, 0.5), first)
+    assert np.array_equal(episode(Simulator(scene, emb), 0.5), first)

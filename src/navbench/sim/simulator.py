@@ -221,6 +221,11 @@ class Simulator:
         """Like :meth:`reset` from an explicit start ``(x, y, z)``, yaw and goal records."""
         m, d = self.model, self.data
         mujoco.mj_resetData(m, d)
+        # The force caps live in the model: restore them, so that no episode depends on the
+        # previous one (the settle steps below run with them).
+        self._err, self._capx, self._capz = (0.0, 0.0), self._cap, self._cap
+        fr, (ax, az, _) = self._forcerange, self._act
+        fr[ax, 0], fr[ax, 1], fr[az, 0], fr[az, 1] = -self._cap, self._cap, -self._cap, self._cap
         d.qpos[:4] = [position[0], position[1] + 0.005, position[2], yaw]
         mujoco.mj_forward(m, d)
         mujoco.mj_step(m, d, nstep=max(1, round(self.settings.settle_time / m.opt.timestep)))
