@@ -1,8 +1,11 @@
 """Navigation-core benchmark: build time, query times and path-length error.
 
 Scenes: a generated 6-room house (``navbench.scene.procgen.indoor``; a synthetic house of
-boxes if that module is unavailable) with the ``indoor`` preset, and a synthetic 1 km x 1 km
-block grid (buildings as boxes on a ground slab) with the ``outdoor`` preset.
+boxes if that module is unavailable) with the ``indoor`` preset, a synthetic 1 km x 1 km
+block grid (buildings as boxes on a ground slab) with the ``outdoor`` preset, and a
+*generated* 500 m city (``generate_city(0)``: curbs, crosswalks, parks, 1,000 sidewalk objects,
+200 parked cars) with the ``outdoor`` preset and with ``los_tolerance=0`` — query times and
+how far its paths cut into the agent radius around the scene's blocking boxes (shapely).
 
 Reference, computed in the same run: the exact free space from the scene's boxes with
 shapely (floor footprints minus every box that meets the headroom column, eroded by the agent
@@ -182,11 +185,50 @@ def run(name: str, scene: Scene, s: NavSettings, queries: int, ref_queries: int)
           f"navmesh is {pct(rt, 50) / pct(times, 50):.0f}x faster")
 
 
+def generated_city(size: float, queries: int) -> None:
+    """Query times and clearance of paths on a generated city (see the module docstring)."""
+    from navbench.scene.procgen.outdoor import OutdoorSettings, generate_city
+
+    scene = generate_city(0, OutdoorSettings(size=(size, size)))
+    ground = ("sidewalk", "road", "crosswalk", "green", "ground", "water")
+    for label, s in (("outdoor preset", NavSettings.preset("outdoor")),
+                     ("outdoor, los_tolerance=0", NavSettings.preset("outdoor", los_tolerance=0.0))):
+        # blocking at sidewalk level (y = 0): bottom below the headroom, top above the climb
+        blocks = shapely.union_all([Polygon(box_corners_xz(b.center, b.size, b.yaw)) for b in scene.boxes
+                                    if b.kind not in ground and b.center[1] - b.size[1] / 2 < s.agent_height
+                                    and b.center[1] + b.size[1] / 2 > s.max_climb])
+        shapely.prepare(blocks)
+        t = time.perf_counter()
+        nm = NavMesh.build(scene, s)
+        print(f"\n== generated {size:.0f} m city ({len(scene.boxes)} boxes), {label}: "
+              f"{len(nm.graphs[0].nodes.pos)} graph nodes, build {time.perf_counter() - t:.1f} s")
+        rng = np.random.default_rng(1)
+        pairs = [(nm.sample_point(rng), nm.sample_point(rng)) for _ in range(queries)]
+        nm.geodesic_distance(*pairs[0])
+        times, cut, n_inf = [], [], 0
+        for a, b in pairs:
+            t = time.perf_counter()
+            sp = nm.find_path(a, b)
+            times.append(time.perf_counter() - t)
+            if sp.points is None:
+                n_inf += 1
+                continue
+            if len(sp.points) >= 2:
+                line = LineString([(p[0], p[2]) for p in sp.points])
+                cut.append(s.agent_radius - line.distance(blocks))
+        cut_a = np.array(cut)
+        print(f"geodesic query: median {pct(times, 50) * 1e3:.3f} ms, p95 {pct(times, 95) * 1e3:.3f} ms, "
+              f"{n_inf} unreachable")
+        print(f"paths cutting into the radius by more than half a cell: {(cut_a > s.cell_size / 2).sum()} of "
+              f"{len(cut_a)}, worst {cut_a.max() * 100:.1f} cm")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--queries", type=int, default=200)
     ap.add_argument("--ref-queries", type=int, default=40)
     ap.add_argument("--skip-city", action="store_true")
+    ap.add_argument("--generated-size", type=float, default=500.0, help="generated city side (m); 0 = skip")
     args = ap.parse_args()
     hs, how = house()
     t = time.perf_counter()
@@ -198,6 +240,8 @@ def main() -> None:
     if not args.skip_city:
         run("1 km² block grid, outdoor preset", city(), NavSettings.preset("outdoor"),
             args.queries, args.ref_queries)
+    if args.generated_size > 0:
+        generated_city(args.generated_size, args.queries)
 
 
 if __name__ == "__main__":

@@ -30,7 +30,7 @@ def drive(sim: Simulator, v: float, seconds: float) -> dict:
 
 
 @pytest.mark.parametrize(("emb", "h", "climbs"), [
-    (SPOT, 0.15, True), (SPOT, 0.25, False), (TURTLEBOT, 0.02, False), (TURTLEBOT, 0.05, False)])
+    (SPOT, 0.15, True), (SPOT, 0.25, False), (TURTLEBOT, 0.02, True), (TURTLEBOT, 0.05, False)])
 def test_step_climbing(emb, h, climbs):
     sim = Simulator(step_scene(h), emb)
     sim.reset_to((0.0, 0.0, 0.0), 0.0)

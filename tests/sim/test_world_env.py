@@ -76,8 +76,25 @@ def test_verify_rollout_accepts_and_rejects():
     assert not r.accepted and r.reason == "no_oracle_success"
     wall = Box("w", "wall", (2.0, 1.0, -4.0), (0.2, 2.0, 3.0), label="wall")
     r = verify_episode(Scene("blocked", "indoor", "t", boxes=(FLOOR, wall)),
-                       _episode(path[0], (4.0, 0.0, -4.5), path), stuck_time=3.0)
-    assert not r.accepted and r.reason == "stuck"
+                       _episode(path[0], (4.0, 0.0, -4.5), path), stuck_time=3.0,
+                       allow_collisions=True)
+    assert not r.accepted and r.reason == "stuck" and r.collided
+
+
+def test_verify_rejects_a_path_that_brushes_an_obstacle():
+    # Spot's body is 0.5 m wide: along a straight path 0.24 m from a wall's face it slides
+    # along the wall (contacts are frictionless), 0.35 m away it does not touch it.
+    path = [(0.0, 0.0, 0.0), (0.0, 0.0, -8.0)]
+    for x_face, touches in ((0.24, True), (0.35, False)):
+        wall = Box("w", "wall", (x_face + 0.1, 1.0, -4.0), (0.2, 2.0, 12.0), label="wall")
+        scene = Scene("side", "indoor", "t", boxes=(FLOOR, wall))
+        r = verify_episode(scene, _episode(path[0], (0.0, 0.0, -8.5), path))
+        assert r.collided == touches
+        assert r.accepted != touches and r.reason == ("collision" if touches else "ok")
+        if touches:  # pressed against the wall it cannot settle on the last waypoint
+            r = verify_episode(scene, _episode(path[0], (0.0, 0.0, -8.5), path),
+                               allow_collisions=True)
+            assert r.reason == "stuck" and r.oracle_success
 
 
 def test_navenv_discrete_episode():

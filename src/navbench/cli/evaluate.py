@@ -91,6 +91,25 @@ def _agent_args(items: list[str] | None) -> dict[str, object]:
     return out
 
 
+def _frictions(items: list[str] | None) -> dict[str, float]:
+    """``--friction CLASS=MU`` values as a dict."""
+    import math
+
+    from navbench.errors import ConfigError
+
+    out: dict[str, float] = {}
+    for item in items or []:
+        key, sep, value = item.partition("=")
+        try:
+            mu = float(value)
+        except ValueError:
+            mu = math.nan
+        if not sep or not key.strip() or not math.isfinite(mu) or mu < 0:
+            raise ConfigError(f"--friction: expected CLASS=MU with MU >= 0 (e.g. floor=0.2), got {item!r}")
+        out[key.strip()] = mu
+    return out
+
+
 @app.command("evaluate")
 def evaluate_cmd(
     dataset: Annotated[Path, typer.Argument(help="Dataset folder (with manifest.json).")],
@@ -110,6 +129,8 @@ def evaluate_cmd(
     seed: Annotated[int, typer.Option("--seed", help="Seed for agents that take one.")] = 0,
     action_budget_per_word: Annotated[float, typer.Option("--action-budget-per-word", help="Agent actions per instruction word (CondVLN §5.1); past it: 'timeout'. 0 = no budget.")] = 15.0,
     agent_arg: Annotated[list[str] | None, typer.Option("--agent-arg", help="Agent constructor argument NAME=VALUE (repeatable).")] = None,
+    friction_scale: Annotated[float, typer.Option("--friction-scale", help="Multiply every surface's friction (traction study; Spot and Turtlebot slip below their force caps).")] = 1.0,
+    friction: Annotated[list[str] | None, typer.Option("--friction", help="Surface class friction CLASS=MU, e.g. floor=0.2 (repeatable; before --friction-scale).")] = None,
 ) -> None:
     """Run an agent on a dataset split in the MuJoCo simulator and record every episode.
 
@@ -121,7 +142,8 @@ def evaluate_cmd(
     settings = EvalSettings(task=task, split=split, episodes=episodes, embodiment=embodiment,
                             render=render, max_time=max_time, episode_timeout_s=episode_timeout,
                             distance=distance, seed=seed, agent_kwargs=_agent_args(agent_arg),
-                            action_budget_per_word=action_budget_per_word)
+                            action_budget_per_word=action_budget_per_word,
+                            friction_scale=friction_scale, friction_override=_frictions(friction))
     s = evaluate(dataset, agent, out, settings, workers=workers, executor=executor,
                  ray_address=ray_address,
                  warn=lambda m: typer.secho(f"warning: {m}", err=True, fg=typer.colors.YELLOW))

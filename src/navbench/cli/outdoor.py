@@ -48,14 +48,17 @@ def city(
     size: Annotated[float, typer.Option(help="Side of the square city (m, <= 1000).")] = 1000.0,
     cars: Annotated[int, typer.Option(help="Cars on lanes (<= 200).")] = 200,
     objects: Annotated[int, typer.Option(help="Sidewalk objects (<= 1000).")] = 1000,
+    road_density: Annotated[float, typer.Option(help="Road length per area (km/km², 5..37; NavVerse: 36.4).")] = 30.0,
 ) -> None:
     """Generate a procedural outdoor city (roads, sidewalks, buildings, storefronts, cars)."""
     import navbench.scene as ns
     from navbench.scene.procgen.outdoor import OutdoorSettings, generate_city
 
-    s = generate_city(seed, OutdoorSettings(size=(size, size), cars=cars, sidewalk_objects=objects))
+    s = generate_city(seed, OutdoorSettings(size=(size, size), cars=cars, sidewalk_objects=objects,
+                                            road_density=road_density))
     ns.save(s, out)
-    typer.echo(f"{out}: {len(s.places)} places, {len(s.objects)} objects, {len(s.boxes)} boxes")
+    typer.echo(f"{out}: {len(s.places)} places, {len(s.objects)} objects, {len(s.boxes)} boxes, "
+               f"{len(s.meta['groups'])} groups, {s.meta['road_density']:.1f} km of road per km²")
 
 
 @scenes_app.command("hybrid")

@@ -60,14 +60,17 @@ def approach_points(
     *,
     slack: float = 0.25,
     y: float | None = None,
+    min_clearance: float = 0.0,
 ) -> Approach | None:
     """Navigable points of ``island`` within ``max_distance`` (m, XZ) of the rectangle ``[lo, hi]``.
 
     Keeps points whose distance is ≤ ``d_min + slack`` (``d_min`` = closest navigable cell), so
     all sides of the target that the agent can stand next to are represented; at most
     :data:`MAX_POINTS`, spread by bearing around the rectangle's centre. With ``y``, only
-    layers whose walkable heights come within 1 m of ``y`` are searched. ``None`` when no
-    navigable point is close enough.
+    layers whose walkable heights come within 1 m of ``y`` are searched; points closer than
+    ``min_clearance`` (m) to an obstacle are skipped (a robot stands and turns there: the
+    embodiment's end clearance, :data:`navbench.nav.settings.EMBODIMENT_END_CLEARANCE`).
+    ``None`` when no navigable point is close enough.
     """
     lo_a, hi_a = np.asarray(lo, float), np.asarray(hi, float)
     pts, ds = [], []
@@ -81,7 +84,8 @@ def approach_points(
         r1 = min(nr, int((hi_a[1] + max_distance - L.z0) // L.cs) + 1)
         if r0 >= r1 or c0 >= c1:
             continue
-        ok = (L.labels[r0:r1, c0:c1] == island) & (L.clear[r0:r1, c0:c1] >= navmesh.settings.agent_radius)
+        need = max(navmesh.settings.agent_radius, min_clearance)
+        ok = (L.labels[r0:r1, c0:c1] == island) & (L.clear[r0:r1, c0:c1] >= need)
         rr, cc = np.nonzero(ok)
         if len(rr) == 0:
             continue
@@ -107,12 +111,14 @@ def approach_points(
 
 
 def object_approach(
-    navmesh: NavMesh, obj: SceneObject, island: int, max_distance: float, *, slack: float = 0.25
+    navmesh: NavMesh, obj: SceneObject, island: int, max_distance: float, *, slack: float = 0.25,
+    min_clearance: float = 0.0,
 ) -> Approach | None:
     """:func:`approach_points` around a scene object's XZ footprint (see :func:`footprint`)."""
     lo, hi = footprint(obj)
     floor_y = obj.bounds[0][1] if obj.bounds is not None else obj.center[1]
-    return approach_points(navmesh, lo, hi, island, max_distance, slack=slack, y=floor_y)
+    return approach_points(navmesh, lo, hi, island, max_distance, slack=slack, y=floor_y,
+                           min_clearance=min_clearance)
 
 
 @dataclass(frozen=True)

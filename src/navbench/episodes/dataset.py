@@ -127,6 +127,14 @@ class DatasetSettings:
 
         return 1.0 + embodiment_radius(self.embodiment_for(kind) or "spot")
 
+    def end_clearance(self, kind: str) -> float:
+        """Clearance (m) of starts and goal approach points for the kind's embodiment
+        (:data:`navbench.nav.settings.EMBODIMENT_END_CLEARANCE`; 0 without one)."""
+        from navbench.nav.settings import EMBODIMENT_END_CLEARANCE
+
+        emb = self.embodiment_for(kind)
+        return 0.0 if emb is None else EMBODIMENT_END_CLEARANCE[emb]
+
     def nav_settings(self, kind: str) -> Any:
         """The :class:`~navbench.nav.NavSettings` of a scene kind: preset, overrides, then the
         embodiment's clearance (and ``verify_agent_radius`` / the verify body's clearance
@@ -292,7 +300,8 @@ def _goal_task(task: str) -> Callable[[Scene, Any, int, DatasetSettings, Counter
     def run(scene: Scene, nm: Any, seed: int, s: DatasetSettings, drop: Counter[str]) -> list[Episode]:
         from navbench.episodes import goal_tasks
 
-        gs = goal_tasks.GoalTaskSettings(success_distance=s.goal_success_distance(scene.kind))
+        gs = goal_tasks.GoalTaskSettings(success_distance=s.goal_success_distance(scene.kind),
+                                         end_clearance=s.end_clearance(scene.kind))
         return goal_tasks.goal_episodes(task, scene, nm, seed, s.episodes_per_scene, drop, gs)
     return run
 

@@ -38,7 +38,8 @@ from navbench.tasks.placenav import place_instances
 class GoalTaskSettings:
     """NavVerse sampling options (metres, degrees). ``success_distance`` τ = 1.0 + r_robot of
     the robot the dataset is built for; approach points lie at NavVerse distance to goal
-    ≤ τ − ``stop_margin`` so that a follower stopping near a path's end still succeeds."""
+    ≤ τ − ``stop_margin`` so that a follower stopping near a path's end still succeeds; starts
+    and approach points keep ``end_clearance`` (m) from obstacles (the robot turns there)."""
 
     min_path: float = 5.0
     max_path: float = 50.0
@@ -48,6 +49,7 @@ class GoalTaskSettings:
     stop_margin: float = 0.2
     start_tries: int = 10
     neighbourhood_radius: float = 50.0
+    end_clearance: float = 0.0
 
 
 def goal_approach(nm: NavMesh, inst: GoalInstance, s: GoalTaskSettings) -> Approach | None:
@@ -59,7 +61,7 @@ def goal_approach(nm: NavMesh, inst: GoalInstance, s: GoalTaskSettings) -> Appro
     limit = s.success_distance - s.stop_margin
     xz = (inst.position[0], inst.position[2])
     for lo, hi, reach in ((inst.lo, inst.hi, s.approach_distance), (xz, xz, max(limit + r, 0.0))):
-        ap = approach_points(nm, lo, hi, 0, reach, y=inst.y)
+        ap = approach_points(nm, lo, hi, 0, reach, y=inst.y, min_clearance=s.end_clearance)
         if ap is None:
             continue
         dtg = np.array([goal_surface_distance(p, [inst.position], [r]) for p in ap.points])
@@ -157,7 +159,8 @@ def _try(task: str, scene: Scene, nm: NavMesh, rng: np.random.Generator, cat: st
          cands: list[GoalInstance], aps: dict, s: GoalTaskSettings, k: int,
          sample: Callable[[np.random.Generator], np.ndarray | None]) -> Episode | None:
     start = sample(rng)
-    if start is None:
+    if start is None or (s.end_clearance > nm.settings.agent_radius
+                         and nm.distance_to_obstacle(start) < s.end_clearance):
         return None
     kept = []
     for i in cands:

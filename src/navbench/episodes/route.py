@@ -5,7 +5,9 @@ Per episode: a goal drawn uniformly among the scene's nameable objects and place
 place or an object with equal odds); a start on the largest island (hybrid scenes: inside the
 house, outdoor goals only — see :mod:`navbench.episodes.goal_tasks`) whose shortest path to the
 goal's approach points has 5 ≤ L ≤ 50 m (starts are pre-filtered by straight-line distance);
-start yaw facing the path ± U(−30°, 30°); the instruction from
+start yaw facing the path ± U(−30°, 30°); in scenes with roads the path is planned on sidewalks
+and crosswalks only (``sidewalks_only``), starts never stand on a crosswalk or road and parked vehicles are not
+goals; the instruction from
 :func:`navbench.tasks.route.route_instruction`, optionally refined
 (:mod:`navbench.tasks.route_refine`). The single goal is the path's end; τ is NavVerse's
 1.0 m + r_robot for every task, route VLN included (the dataset builder passes the scene's
@@ -27,8 +29,10 @@ from navbench.episodes.goal_tasks import outdoor_instances, start_sampler
 from navbench.episodes.model import Episode, Goal
 from navbench.geometry import wrap_angle, yaw_to_quaternion
 from navbench.nav import NavMesh
+from navbench.nav.pedestrian import has_roadway, pedestrian_navmesh
 from navbench.rng import derive
 from navbench.scene.model import Scene
+from navbench.scene.procgen.outdoor_groups import VEHICLES
 from navbench.tasks.objectnav import SUCCESS_DISTANCE, GoalInstance, object_instances
 from navbench.tasks.placenav import place_instances
 from navbench.tasks.route import RouteContext, RouteSettings, route_instruction
@@ -49,9 +53,12 @@ class RouteEpisodeSettings:
             dataset is built for (Spot's 1.6 m when called directly).
         yaw_jitter_deg: start yaw = path direction ± U(−jitter, jitter).
         approach_distance: approach points lie within this XZ distance of the goal footprint.
-        start_tries: path queries per episode; start_draws: cheap start draws per query.
+        start_tries: path queries per goal; start_draws: cheap start draws per query;
+            goal_tries: goals drawn per episode before it is dropped.
         neighbourhood_radius: hybrid scenes: goals within this distance of the indoor anchor.
         instruction: template options; refine: optional LLM endpoint (``None`` = templates).
+        sidewalks_only: in scenes with a roadway, plan reference paths on a pedestrian navmesh
+            (sidewalks and crosswalks, never the road; :mod:`navbench.nav.pedestrian`).
     """
 
     min_path: float = 5.0
@@ -64,6 +71,8 @@ class RouteEpisodeSettings:
     neighbourhood_radius: float = 50.0
     instruction: RouteSettings = field(default_factory=RouteSettings)
     refine: RefineSettings | None = None
+    sidewalks_only: bool = True
+    goal_tries: int = 3
 
 
 def route_goals(scene: Scene, ctx: RouteContext, radius: float = 50.0) -> dict[str, list[GoalInstance]]:
@@ -72,7 +81,8 @@ def route_goals(scene: Scene, ctx: RouteContext, radius: float = 50.0) -> dict[s
     places = place_instances(scene)
     if scene.kind == "hybrid":
         objs, places = outdoor_instances(scene, objs, radius), outdoor_instances(scene, places, radius)
-    out = {"object": [i for v in objs.values() for i in v if ctx.refer(i.id) is not None],
+    out = {"object": [i for v in objs.values() for i in v if ctx.refer(i.id) is not None
+                      and i.category not in VEHICLES],
            "place": [i for v in places.values() for i in v if ctx.refer(i.id) is not None]}
     return {k: sorted(v, key=lambda i: i.id) for k, v in out.items() if v}
 
@@ -83,25 +93,39 @@ def route_episodes(scene: Scene, nm: NavMesh, seed: int, n: int, drop: Counter[s
     s = settings or RouteEpisodeSettings()
     if s.success_distance is None:
         s = dataclasses.replace(s, success_distance=ROUTE_SUCCESS_DISTANCE)
+    if s.sidewalks_only and has_roadway(scene):
+        nm = pedestrian_navmesh(scene, nm.settings)
     ctx = RouteContext(scene, s.instruction)
     goals = route_goals(scene, ctx, s.neighbourhood_radius)
     if not goals or not nm.islands:
         drop["no_goal_candidates" if not goals else "no_island"] += n
         return []
     aps: dict[str, object] = {}
-    sample = start_sampler(scene, nm)
+    base = start_sampler(scene, nm)
+
+    def sample(rng: np.random.Generator) -> np.ndarray | None:  # starts on sidewalks, not mid-street
+        p = base(rng)
+        return None if p is None or ctx.on_street(p) else p
+
     kinds = sorted(goals)
     out = []
     for k in range(n):
         rng = derive(seed, scene.id, "route", k)
-        kind = kinds[int(rng.integers(len(kinds)))]
-        goal = goals[kind][int(rng.integers(len(goals[kind])))]
-        if goal.id not in aps:
-            aps[goal.id] = approach_points(nm, goal.lo, goal.hi, 0, s.approach_distance, y=goal.y)
-        ap = aps[goal.id]
-        path = None if ap is None else _sample_path(nm, rng, sample, goal, ap.points, s)  # type: ignore[attr-defined]
+        path, reason = None, "no_approach"
+        for _ in range(s.goal_tries):
+            kind = kinds[int(rng.integers(len(kinds)))]
+            goal = goals[kind][int(rng.integers(len(goals[kind])))]
+            if goal.id not in aps:
+                aps[goal.id] = approach_points(nm, goal.lo, goal.hi, 0, s.approach_distance, y=goal.y)
+            ap = aps[goal.id]
+            if ap is None:
+                continue
+            reason = "no_path_in_range"
+            path = _sample_path(nm, rng, sample, goal, ap.points, s)  # type: ignore[attr-defined]
+            if path is not None:
+                break
         if path is None:
-            drop["no_path_in_range" if ap is not None else "no_approach"] += 1
+            drop[reason] += 1
             continue
         out.append(_episode(scene, ctx, goal, kind, path, rng, s, k))
     return out

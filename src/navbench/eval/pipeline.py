@@ -75,6 +75,9 @@ class EvalSettings:
         action_budget_per_word: agent actions allowed per word of an episode's instruction
             (:func:`action_budget`; past it: ``timeout``); ``0`` = no budget.
         agent_kwargs: extra constructor arguments of the agent (JSON-able).
+        friction_scale: multiplies every surface's friction μ in the simulator (NavVerse §4.4
+            embodiment × friction study); 1 = the scene's own.
+        friction_override: surface class → μ (``{"floor": 0.3}``), applied before the scale.
     """
 
     task: str | None = None
@@ -90,8 +93,15 @@ class EvalSettings:
     seed: int = 0
     agent_kwargs: Mapping[str, Any] = field(default_factory=dict)
     action_budget_per_word: float = ACTION_BUDGET_PER_WORD
+    friction_scale: float = 1.0
+    friction_override: Mapping[str, float] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
+        if not (math.isfinite(self.friction_scale) and self.friction_scale > 0):
+            raise ConfigError(f"--friction-scale: expected a number > 0, got {self.friction_scale}")
+        for k, v in self.friction_override.items():
+            if not (isinstance(v, (int, float)) and math.isfinite(v) and v >= 0):
+                raise ConfigError(f"--friction: expected CLASS=MU with MU >= 0, got {k}={v!r}")
         if self.render not in RENDER_MODES:
             raise ConfigError(f"--render: expected one of {', '.join(RENDER_MODES)}, got {self.render!r}")
         if self.distance not in DISTANCE_MODES:
@@ -286,7 +296,9 @@ def run_shard(shard: ShardSpec, emit: Callable[[EpisodeResult], None]) -> None:
     scene = ds.scene(shard.scene_id)
     emb = get_embodiment(kw["embodiment"] or kw["embodiments"][shard.scene_id])
     sim = Simulator(scene, emb, SimSettings(render=bool(kw["render"]), width=int(kw["width"]),
-                                            height=int(kw["height"]), max_time=float(kw["max_time"])))
+                                            height=int(kw["height"]), max_time=float(kw["max_time"]),
+                                            friction_scale=float(kw.get("friction_scale", 1.0)),
+                                            friction_override=dict(kw.get("friction_override", {}))))
     default_tau = sim.tau
     has_nm = "navmesh" in ds.manifest.scenes.get(shard.scene_id, {})
     cache: dict[str, Any] = {}
@@ -437,12 +449,19 @@ def plan_evaluation(dataset: str | Path, agent: str, settings: EvalSettings,
     if not render:
         run_settings.pop("width")
         run_settings.pop("height")
+    if settings.friction_scale == 1.0 and not settings.friction_override:
+        run_settings.pop("friction_scale")  # default physics: run names as before
+        run_settings.pop("friction_override")
+    else:
+        run_settings["friction_override"] = dict(settings.friction_override)
     worker_kw = {"dataset": str(Path(dataset).resolve()), "task": task, "split": settings.split,
                  "agent": agent, "agent_kwargs": dict(settings.agent_kwargs), "seed": settings.seed,
                  "embodiment": settings.embodiment, "embodiments": by_scene, "render": render, "width": settings.width,
                  "height": settings.height, "max_time": settings.max_time,
                  "distance": settings.distance,
-                 "action_budget_per_word": settings.action_budget_per_word}
+                 "action_budget_per_word": settings.action_budget_per_word,
+                 "friction_scale": settings.friction_scale,
+                 "friction_override": dict(settings.friction_override)}
     return run_settings, pairs, worker_kw, _hash_files(ds, task, settings.split,
                                                        sorted({s for _, s in pairs}))
 

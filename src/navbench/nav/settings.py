@@ -125,6 +125,13 @@ PRESETS: dict[str, NavSettings] = {
 #: and embodiment-specific datasets read it.
 EMBODIMENT_CLEARANCE: dict[str, float] = {"spot": 0.4, "turtlebot": 0.32}
 
+#: Clearance (m) at the ends of a reference path (starts and goal approach points), where the
+#: robot stands, turns in place and faces the goal: the circumscribed radius of its footprint
+#: plus 5 cm (Spot 0.5 × 1.1 m → 0.604 m; the round Turtlebot needs no more than its path
+#: clearance). Along a path the body is aligned with the travel direction, so its half-width
+#: matters there and :data:`EMBODIMENT_CLEARANCE` is enough.
+EMBODIMENT_END_CLEARANCE: dict[str, float] = {"spot": 0.65, "turtlebot": 0.32}
+
 
 def embodiment_clearance(name: str) -> float:
     """Planning clearance (m) of an embodiment (``spot`` 0.4, ``turtlebot`` 0.32)."""

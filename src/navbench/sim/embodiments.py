@@ -2,14 +2,24 @@
 
 Every robot is the same *hybrid base* (DESIGN "Physics and rendering"): world-aligned slide
 joints for x and z driven by force-capped velocity servos, a passive vertical slide (gravity and
-contacts decide the height), a yaw hinge driven by a velocity servo, and sprung pitch/roll
-hinges so that the body tilts on uneven ground (fall detection reads that tilt). The collision
-"sole" decides what the robot can climb: a horizontal force ``F`` pushing a round sole of radius
-``R`` against a step edge of height ``h`` lifts the robot when ``F ≥ m g tan φ`` with
-``cos φ = (R − h) / R`` (contacts of the sole are frictionless, so this is exact up to contact
-softness). Spot: ``R = 0.33 m``, ``F = 3 m g`` → climbs up to 0.226 m. Turtlebot: wheels of
-``R = 0.05 m``, ``F = 0.5 m g`` (and at most ``μ m g``, μ the friction of the floor under it)
-→ blocked by steps above ~5 mm.
+contacts decide the height), a yaw hinge driven by a velocity servo, and free (lightly damped)
+pitch/roll hinges, so the body lies on whatever its sole touches: it tilts with slopes, steps
+and edges, and NavVerse's fall rule (body up > 45° from world up) is physical.
+
+Capabilities come from geometry, not from speed (every contact of the robot is frictionless;
+the servos alone drive it):
+
+- **Steps.** The collision *sole* is a convex prism (box or 16-gon) whose lower ``c =
+  chamfer_height`` metres are chamfered at ``chamfer_angle`` β from the horizontal. A step edge
+  of height h ≤ c touches the chamfer, whose normal is β from vertical, and a horizontal push of
+  ``F ≥ m g tan β`` lifts the robot onto it; a step of h > c meets the vertical face above the
+  chamfer first (horizontal normal) and blocks the robot at every speed. While the sole presses
+  on a step edge the drive may push with ``climb_force · m g`` (legs / wheel torque on the edge).
+- **Traction.** On its own support the planar drive force is capped at ``min(force_cap, μ) m g``
+  (vector norm; μ = friction of the surface under the robot), for both robots: braking from v
+  takes ``v² / (2 g min(force_cap, μ))`` metres, and commands faster than the traction allows slip.
+- **Slopes.** A slope θ holds the robot while ``sin θ ≤ min(force_cap, μ)``; it tilts by θ.
+- **Drops.** An unsupported drop larger than ``max_drop`` (or a tilt > 45°) is a fall.
 
 Frames: Habitat world frame (+Y up); the body frame has +Y up and faces -Z; the base origin is
 ``sole_height`` above the ground point that :class:`~navbench.sim.Simulator` reports as the pose.
@@ -62,25 +72,37 @@ class Embodiment:
         name: identifier (``"spot"``).
         radius: robot radius r_robot (m), used for success τ = 1.0 + r_robot (SPEC §5).
         mass: total mass (kg).
-        sole: ``"capsule"`` (one round sole along the body axis) or ``"wheels"`` (4 spheres).
-        sole_radius: radius of the capsule sole or of each wheel sphere (m).
-        sole_half_length: half length of the capsule's straight part along the body axis (m).
-        wheel_offsets: (x, z) body-frame positions of the wheel spheres (wheels only).
+        sole_shape: ``"box"`` (width × length footprint) or ``"round"`` (a 16-gon of diameter
+            ``sole_size[0]``).
+        sole_size: full size (width, height, length) of the collision sole (m); its bottom is
+            the ground point, its top meets the hull.
+        chamfer_height: height c of the chamfered lower rim of the sole (m): steps ≤ c climb,
+            higher ones block (module docs).
+        chamfer_angle: inclination β of the front and back chamfer faces from the horizontal
+            (degrees); a body pitched by φ meets a step at β + φ, so keep tan(β + φ) below
+            ``climb_force``.
+        side_chamfer_angle: the same for the side faces of a box sole (``None``: β).
         hull_size: full size (sx, sy, sz) of the body above the sole (m).
         hull_shape: ``"box"`` or ``"cylinder"`` (vertical axis, radius ``sx / 2``; round
             robots such as the Turtlebot, whose footprint is then exactly ``radius``).
         hull_bottom: height of the hull's bottom above the ground point (m).
-        force_cap: planar drive force cap as a multiple of m g, per world axis.
-        traction_limited: also cap the drive force at μ m g (μ = friction under the robot).
+        force_cap: planar drive force cap on the robot's own support, a multiple of m g
+            (motor limit); the traction cap μ m g applies too.
+        climb_force: drive force cap while the sole presses on a step edge (multiple of m g);
+            must exceed tan β to climb.
         holonomic: whether lateral body velocity vy is allowed (False: vy ≡ 0).
         vx_max, vy_max, omega_max: clip limits of the commanded body velocity (m/s, rad/s).
         servo_rate: velocity-servo bandwidth (1/s): gain kv = mass · servo_rate (N s/m; the
             yaw servo uses the same number in N m s/rad).
         servo_integral: integral gain (1/s) of the planar velocity loop: a blocked base pushes
             harder over time, up to the force cap, whatever the commanded speed.
-        tilt_stiffness, tilt_damping: pitch/roll spring (N m/rad) and damper (N m s/rad).
+        tilt_stiffness, tilt_damping: pitch/roll spring (N m/rad) and damper (N m s/rad); small,
+            so that the body lies on its sole (tilt = terrain tilt).
         max_drop: an unsupported drop larger than this (m) is a fall (explicit drop rule).
-        max_step: nominal climbable step (m), for documentation and navmesh settings.
+        max_step: climbable step (m) = ``chamfer_height`` rounded down; navmesh ``max_climb``.
+        max_slope: steepest slope the robot is meant to drive on (degrees; documentation and
+            navmesh ``max_slope_deg``; it holds on steeper ones while ``sin θ ≤ min(force_cap, μ)``).
+        max_gap: widest gap in the ground (m) it drives across without falling (measured).
         clearance: clearance (m) a planner should keep from obstacles for this body to follow
             its paths without touching (footprint half-width plus follower slack; measured on
             procedural houses with the verification rollout); read from
@@ -91,53 +113,91 @@ class Embodiment:
     name: str
     radius: float
     mass: float
-    sole: str
-    sole_radius: float
+    sole_shape: str
+    sole_size: tuple[float, float, float]
+    chamfer_height: float
     hull_size: tuple[float, float, float]
     hull_bottom: float
     force_cap: float
     holonomic: bool
     max_drop: float
     max_step: float
-    sole_half_length: float = 0.0
+    chamfer_angle: float = 60.0
+    side_chamfer_angle: float | None = None
+    climb_force: float = 3.0
+    max_slope: float = 30.0
+    max_gap: float = 0.0
     clearance: float = 0.3
     hull_shape: str = "box"
-    wheel_offsets: tuple[tuple[float, float], ...] = ()
-    traction_limited: bool = False
     vx_max: float = 1.5
     vy_max: float = 0.3
     omega_max: float = 1.5
     servo_rate: float = 50.0
     servo_integral: float = 10.0
-    tilt_stiffness: float = 2000.0
-    tilt_damping: float = 150.0
+    tilt_stiffness: float = 20.0
+    tilt_damping: float = 20.0
     camera: CameraMount = field(default_factory=CameraMount)
 
     @property
     def sole_height(self) -> float:
-        """Height of the base origin above the ground point when standing on flat floor (m)."""
-        return self.sole_radius
+        """Height of the base origin above the ground point when standing on flat floor (m):
+        the top of the chamfer (the pitch/roll pivot)."""
+        return self.chamfer_height
 
     @property
     def weight(self) -> float:
         """m g (N)."""
         return self.mass * GRAVITY
 
+    def sole_vertices(self) -> np.ndarray:
+        """Vertices (N, 3) of the convex sole in the body frame (m; origin ``sole_height``
+        above the ground point): bottom outline inset by ``c / tan β``, then the full outline
+        at the chamfer top ``c`` and at the sole top."""
+        w, h, length = self.sole_size
+        c = self.chamfer_height
+        inset = c / math.tan(math.radians(self.chamfer_angle))
+        side = c / math.tan(math.radians(self.side_chamfer_angle or self.chamfer_angle))
+        if self.sole_shape == "box":
+            corners = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], float)
+
+            def outline(dx: float) -> np.ndarray:
+                return corners * [w / 2.0 - dx * side / inset, length / 2.0 - dx]
+        elif self.sole_shape == "round":
+            a = np.linspace(0.0, 2.0 * math.pi, 16, endpoint=False)
+            ring = np.stack([np.cos(a), np.sin(a)], axis=1)
+
+            def outline(dx: float) -> np.ndarray:
+                return ring * (w / 2.0 - dx)
+        else:
+            raise ValueError(f"unknown sole shape {self.sole_shape!r}")
+        rows = []
+        for y, dx in ((0.0, inset), (c, 0.0), (h, 0.0)):
+            o = outline(dx)
+            rows.append(np.column_stack([o[:, 0], np.full(len(o), y - c), o[:, 1]]))
+        return np.concatenate(rows)
+
 
 SPOT = Embodiment(
     name="spot",
     radius=0.6,
     mass=32.0,
-    sole="capsule",
-    sole_radius=0.33,
-    sole_half_length=0.2,
+    sole_shape="box",
+    sole_size=(0.5, 0.45, 1.1),
+    chamfer_height=0.22,
+    chamfer_angle=45.0,
+    side_chamfer_angle=60.0,
     hull_size=(0.5, 0.2, 1.1),
     hull_bottom=0.45,
     force_cap=3.0,
+    climb_force=3.0,
     holonomic=True,
     max_drop=0.4,
     max_step=0.2,
+    max_slope=30.0,
+    max_gap=0.4,
     clearance=EMBODIMENT_CLEARANCE["spot"],
+    tilt_stiffness=100.0,
+    tilt_damping=60.0,
     camera=CameraMount(pos=(0.0, 0.3, -0.5), pitch=math.radians(10.0), fovy=79.0),
 )
 
@@ -145,23 +205,26 @@ TURTLEBOT = Embodiment(
     name="turtlebot",
     radius=0.18,
     mass=6.0,
-    sole="wheels",
-    sole_radius=0.05,
-    wheel_offsets=((-0.11, -0.11), (0.11, -0.11), (-0.11, 0.11), (0.11, 0.11)),
+    sole_shape="round",
+    sole_size=(0.34, 0.07, 0.34),
+    chamfer_height=0.022,
+    chamfer_angle=45.0,
     hull_size=(0.36, 0.3, 0.36),
     hull_shape="cylinder",
     clearance=EMBODIMENT_CLEARANCE["turtlebot"],
     hull_bottom=0.07,
     force_cap=0.5,
-    traction_limited=True,
+    climb_force=1.5,
     holonomic=False,
     vx_max=0.7,
     vy_max=0.0,
     omega_max=1.5,
-    tilt_stiffness=300.0,
-    tilt_damping=20.0,
-    max_drop=0.1,
-    max_step=0.005,
+    tilt_stiffness=5.0,
+    tilt_damping=3.0,
+    max_drop=0.05,
+    max_step=0.02,
+    max_slope=15.0,
+    max_gap=0.2,
     camera=CameraMount(pos=(0.0, 0.35, -0.15), pitch=0.0, fovy=79.0),
 )
 
@@ -190,7 +253,7 @@ def add_robot(spec: mujoco.MjSpec, emb: Embodiment) -> None:
 
     Joint qpos layout (in order): ``x, y, z`` slides (world displacement of the ground point),
     ``yaw``, ``pitch``, ``roll`` hinges. Actuators: velocity servos on x, z (force-capped at
-    ``force_cap · m g``) and on yaw.
+    ``force_cap · m g``; the simulator resets the caps every control tick) and on yaw.
     """
     p = ROBOT_PREFIX
     body = spec.worldbody.add_body()
@@ -212,28 +275,18 @@ def add_robot(spec: mujoco.MjSpec, emb: Embodiment) -> None:
             j.stiffness = [emb.tilt_stiffness, 0.0, 0.0]
             j.damping = [emb.tilt_damping, 0.0, 0.0]
             j.limited = mujoco.mjtLimited.mjLIMITED_TRUE
-            j.range = [-1.4, 1.4]
-            j.armature = 0.5
+            j.range = [-85.0, 85.0]  # degrees: MjSpec's default angle unit
+            j.armature = 0.05
         elif name == "yaw":
             j.armature = 0.1
 
-    sole_geoms: list[mujoco.MjsGeom] = []
-    if emb.sole == "capsule":
-        g = body.add_geom()
-        g.type = mujoco.mjtGeom.mjGEOM_CAPSULE
-        g.size = [emb.sole_radius, emb.sole_half_length, 0.0]  # capsule axis = local z
-        sole_geoms.append(g)
-        g.name = p + "sole"
-    elif emb.sole == "wheels":
-        for i, (wx, wz) in enumerate(emb.wheel_offsets):
-            g = body.add_geom()
-            g.type = mujoco.mjtGeom.mjGEOM_SPHERE
-            g.size = [emb.sole_radius, 0.0, 0.0]
-            g.pos = [wx, 0.0, wz]
-            g.name = f"{p}wheel{i}"
-            sole_geoms.append(g)
-    else:
-        raise ValueError(f"unknown sole type {emb.sole!r}")
+    mesh = spec.add_mesh()
+    mesh.name = p + "sole"
+    mesh.uservert = emb.sole_vertices().ravel().tolist()
+    sole = body.add_geom()
+    sole.name = p + "sole"
+    sole.type = mujoco.mjtGeom.mjGEOM_MESH
+    sole.meshname = p + "sole"
     hull = body.add_geom()
     hull.name = p + "hull"
     hx, hy, hz = (s / 2.0 for s in emb.hull_size)
@@ -247,10 +300,9 @@ def add_robot(spec: mujoco.MjSpec, emb: Embodiment) -> None:
         hull.size = [hx, hy, hz]
     else:
         raise ValueError(f"unknown hull shape {emb.hull_shape!r}")
-    # Mass sits in the sole / hull in proportion to volume; total = emb.mass.
-    n = len(sole_geoms) + 1
-    for g in [*sole_geoms, hull]:
-        g.mass = emb.mass / n
+    # Half the mass in the sole (legs / wheels), half in the hull; total = emb.mass.
+    for g in (sole, hull):
+        g.mass = emb.mass / 2.0
         g.group = GROUP_ROBOT
         g.condim = 1  # frictionless: the servos drive the base, geometry decides climbing
         g.priority = 2
@@ -270,7 +322,7 @@ def add_robot(spec: mujoco.MjSpec, emb: Embodiment) -> None:
     chase.fovy = 70.0
 
     kv = emb.mass * emb.servo_rate
-    cap = emb.force_cap * emb.weight
+    cap = max(emb.force_cap, emb.climb_force) * emb.weight
     for jname, gain, limit in (("x", kv, cap), ("z", kv, cap), ("yaw", kv, 1e4)):
         a = spec.add_actuator()
         a.name = p + "v" + jname

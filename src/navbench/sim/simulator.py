@@ -20,7 +20,8 @@ is given; surface = class of the first static geom below the base (``mj_ray``).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections import deque
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -43,7 +44,9 @@ from navbench.sim.embodiments import GROUP_HFIELD, GROUP_STATIC, SPOT, Embodimen
 from navbench.sim.world import World, build_world
 
 LABELS = ("success", "perception_error", "fall", "timeout", "stopped")
-_SUPPORT = math.cos(math.radians(45.0))
+_SUPPORT = math.cos(math.radians(35.0))
+_HALF = math.sqrt(0.5)
+_EDGE_RISE = 0.004  # a step edge touches the sole at least this far above its lowest contact (m)
 
 
 class GoalLike(Protocol):
@@ -82,6 +85,8 @@ class SimSettings:
         cull_distance: renderer hides static geoms farther than this (m).
         max_tilt: tilt that counts as a fall (radians).
         settle_time: physics time run at reset before t = 0 (s).
+        friction_scale: multiplies every surface's friction μ (traction study, NavVerse §4.4).
+        friction_override: surface class → μ (``{"floor": 0.2}``), applied before the scale.
     """
 
     render: bool = False
@@ -100,6 +105,8 @@ class SimSettings:
     cull_distance: float | None = 80.0
     max_tilt: float = math.radians(45.0)
     settle_time: float = 0.2
+    friction_scale: float = 1.0
+    friction_override: Mapping[str, float] = field(default_factory=dict)
 
 
 def goal_arrays(goals: Sequence[Any], mode: str = "size") -> tuple[np.ndarray, np.ndarray]:
@@ -127,6 +134,9 @@ class Simulator:
         self.world: World = build_world(scene, embodiment, offscreen=(s.width, s.height))
         self.model = m = self.world.model
         self.data = mujoco.MjData(m)
+        # views into the model / data buffers (fixed for the simulator's life)
+        self._forcerange = m.actuator_forcerange
+        self._body_xmat = self.data.xmat[self.world.robot_body]
         self._substeps = max(1, round(s.control_dt / m.opt.timestep))
         self._ticks = max(1, round(s.agent_dt / s.control_dt))
         fs = s.follower or FollowerSettings(
@@ -135,11 +145,31 @@ class Simulator:
         self.tau = s.success_distance if s.success_distance is not None else 1.0 + embodiment.radius
         self._is_robot = np.zeros(m.ngeom, bool)
         self._is_robot[self.world.robot_geoms] = True
+        if len(self.world.static_geoms) and \
+                self.world.robot_geoms.min() < self.world.static_geoms.max():
+            raise RuntimeError("robot geoms must come after the static geoms")
         self._ground = np.array([g.ground for g in self.world.geoms] + [True])
-        self._friction = np.array([g.friction for g in self.world.geoms] + [1.0])
-        self._act = [mujoco.mj_name2id(m, mujoco.mjtObj.mjOBJ_ACTUATOR, "robot/v" + n)
-                     for n in ("x", "z", "yaw")]
+        over = s.friction_override
+        self._friction = s.friction_scale * np.array(
+            [over.get(g.surface, g.friction) for g in self.world.geoms] + [1.0])
+        self._ground_list = self._ground.tolist()
+        self._friction_list = self._friction.tolist()
+        self._cam_to_body = camera_to_body(embodiment)
+        obst = self.world.obstacle_geoms
+        lo, hi = self.world.aabb_lo[obst][:, [0, 2]], self.world.aabb_hi[obst][:, [0, 2]]
+        self._obst_c, self._obst_h = 0.5 * (lo + hi), 0.5 * (hi - lo)
+        rg = self.world.robot_geoms
+        self._robot_list = rg.tolist()
+        rb = m.geom_rbound[rg]  # bounding sphere about each geom's centre, in the body frame
+        self._reach = float((rb + np.hypot(m.geom_pos[rg, 0], m.geom_pos[rg, 2])).max())
+        self._act = tuple(mujoco.mj_name2id(m, mujoco.mjtObj.mjOBJ_ACTUATOR, "robot/v" + n)
+                          for n in ("x", "z", "yaw"))
         self._cap = embodiment.force_cap * embodiment.weight
+        self._climb_cap = embodiment.climb_force * embodiment.weight
+        self._err = (0.0, 0.0)
+        self._capx = self._capz = self._cap
+        self._kv = embodiment.mass * embodiment.servo_rate
+        self._ilim = max(self._cap, self._climb_cap) / (embodiment.mass * embodiment.servo_rate)
         self._camera = None
         if s.render:
             from navbench.sim.sensors import Camera
@@ -150,6 +180,8 @@ class Simulator:
         self._ray_groups[[GROUP_STATIC, GROUP_HFIELD]] = 1
         self._geomid = np.zeros(1, np.int32)
         self._label: str | None = None
+        #: why the episode ended in ``fall``: ``"drop"`` or ``"tilt"`` (``None`` otherwise).
+        self.fall_reason: str | None = None
         self._rec: dict[str, list[Any]] = {}
         self._goals = (np.zeros((0, 3)), np.zeros(0))
 
@@ -171,8 +203,8 @@ class Simulator:
 
     def tilt(self) -> float:
         """Angle between the body's up axis and world up (radians)."""
-        up_y = self.data.xmat[self.world.robot_body][4]
-        return math.acos(max(-1.0, min(1.0, float(up_y))))
+        up_y = float(self._body_xmat[4])
+        return math.acos(max(-1.0, min(1.0, up_y)))
 
     def distance_to_goal(self) -> float:
         """NavVerse DTG from the base ground point (m); ``inf`` without goals."""
@@ -189,6 +221,11 @@ class Simulator:
         """Like :meth:`reset` from an explicit start ``(x, y, z)``, yaw and goal records."""
         m, d = self.model, self.data
         mujoco.mj_resetData(m, d)
+        # The force caps live in the model: restore them, so that no episode depends on the
+        # previous one (the settle steps below run with them).
+        self._err, self._capx, self._capz = (0.0, 0.0), self._cap, self._cap
+        fr, (ax, az, _) = self._forcerange, self._act
+        fr[ax, 0], fr[ax, 1], fr[az, 0], fr[az, 1] = -self._cap, self._cap, -self._cap, self._cap
         d.qpos[:4] = [position[0], position[1] + 0.005, position[2], yaw]
         mujoco.mj_forward(m, d)
         mujoco.mj_step(m, d, nstep=max(1, round(self.settings.settle_time / m.opt.timestep)))
@@ -198,10 +235,12 @@ class Simulator:
         self._goals = goal_arrays(goals, self.settings.goal_radius)
         self._label = None
         self._support_y = float(d.qpos[1])
+        self._recent_support: deque[float] = deque([self._support_y], maxlen=10)
         self._collided = False
         self._contacts()  # traction caps and support from the settled state
-        self._label, self._collided = None, False
+        self._label, self._collided, self.fall_reason = None, False, None
         self._vel_cmd = (0.0, 0.0, 0.0)
+        self._err = (0.0, 0.0)
         self._ix = self._iz = 0.0
         self._mode = "idle"
         self.follower.clear()
@@ -262,22 +301,33 @@ class Simulator:
         """Run one agent step (``agent_dt``) of control ticks, then record."""
         m, d, e = self.model, self.data, self.embodiment
         dt = self.settings.control_dt
+        ax, az, ayaw = self._act
+        ctrl = d.ctrl
         for _ in range(self._ticks):
-            q = d.qpos
+            # Python floats from here on: numpy scalars make every operation ~10× slower.
+            x, _y, z, yaw = d.qpos[:4].tolist()
             if self._mode == "follow":
-                vx, vy, w = self.follower.command(q[0], q[2], q[3], dt)
+                vx, vy, w = self.follower.command(x, z, yaw, dt)
             elif self._mode == "velocity":
                 vx, vy, w = self._vel_cmd
             else:
                 vx = vy = w = 0.0
-            wx, wz = body_to_world(vx, vy, q[3])
-            # PI velocity loop: the integral shifts the servo reference (anti-windup at the cap).
-            ki, lim = e.servo_integral * dt, self._cap / (e.mass * e.servo_rate)
-            self._ix = max(-lim, min(lim, self._ix + ki * (wx - d.qvel[0])))
-            self._iz = max(-lim, min(lim, self._iz + ki * (wz - d.qvel[2])))
-            d.ctrl[self._act[0]] = wx + self._ix
-            d.ctrl[self._act[1]] = wz + self._iz
-            d.ctrl[self._act[2]] = w
+            wx, wz = body_to_world(vx, vy, yaw)
+            qv = d.qvel[:3].tolist()
+            # PI velocity loop: the integral shifts the servo reference; it grows only while the
+            # servo's demand is below the force cap (anti-windup: no overshoot after slip).
+            ki = e.servo_integral * dt
+            lim = self._ilim
+            ex, ez = wx - qv[0], wz - qv[2]
+            kv = self._kv
+            if abs(kv * (ex + self._ix)) < self._capx or ex * self._ix < 0.0:
+                self._ix = max(-lim, min(lim, self._ix + ki * ex))
+            if abs(kv * (ez + self._iz)) < self._capz or ez * self._iz < 0.0:
+                self._iz = max(-lim, min(lim, self._iz + ki * ez))
+            self._err = (ex, ez)
+            ctrl[ax] = wx + self._ix
+            ctrl[az] = wz + self._iz
+            ctrl[ayaw] = w
             mujoco.mj_step(m, d, nstep=self._substeps)
             if self._contacts():
                 break
@@ -289,37 +339,67 @@ class Simulator:
         self._record(stop=False)
 
     def _contacts(self) -> bool:
-        """Scan contacts: collisions, support, traction; returns True on a fall."""
+        """Scan contacts: collisions, support, traction caps; returns True on a fall.
+
+        A robot contact with ground geometry is *support* when its normal is within 35° of
+        vertical or it is within 4 mm of the lowest ground contact, else a *step edge* (the
+        sole's chamfer on a curb). Drop rule: the lowest
+        support point is more than ``max_drop`` below every support point of the last 10
+        ticks (0.2 s: a step down, at any speed and tilt; not a slope), or the base falls ``2 max_drop + 0.1`` m unsupported. Drive cap: step edge →
+        ``climb_force · m g``; support → ``min(force_cap, μ) m g`` (μ of the support, after
+        ``friction_scale`` / ``friction_override``); airborne → 0. The cap bounds the norm of
+        the planar force: it is split over the world axes along the servo error direction.
+        """
         d, e = self.data, self.embodiment
-        n = d.ncon
-        supported, mu = False, 0.0
-        if n:
+        supported, edge, mu, ground_y = False, False, 0.0, 0.0
+        if d.ncon:
+            # Plain Python over the few contacts (numpy per-call overhead dominates here). The
+            # robot is the only moving body, so every contact pairs it with a static geom,
+            # whose id is the smaller one (the robot's geoms are added last).
             con = d.contact
-            pair = con.geom
-            robot = self._is_robot[pair]
-            mine = robot[:, 0] != robot[:, 1]
-            if mine.any():
-                other = np.where(robot[:, 0], pair[:, 1], pair[:, 0])[mine]
-                ny = np.abs(con.frame[mine, 1])
-                if not self._collided:
-                    self._collided = bool((~self._ground[other]).any())
-                sup = ny > _SUPPORT
-                supported = bool(sup.any())
-                if supported and e.traction_limited:
-                    mu = float(self._friction[other[sup]].max())
+            other = [a if a < b else b for a, b in con.geom.tolist()]
+            ny = con.frame[:, 1].tolist()
+            py = con.pos[:, 1].tolist()
+            ground_of, fric = self._ground_list, self._friction_list
+            gy = [py[k] for k, g in enumerate(other) if ground_of[g]]
+            if len(gy) < len(other):
+                self._collided = True
+            if gy:
+                low = min(gy) + _EDGE_RISE
+                ground_y = math.inf
+                for k, g in enumerate(other):
+                    if not ground_of[g]:
+                        continue
+                    if ny[k] > _SUPPORT or -ny[k] > _SUPPORT or py[k] < low:
+                        supported = True
+                        mu = max(mu, fric[g])
+                        ground_y = min(ground_y, py[k])
+                    else:
+                        edge = True
         y = float(d.qpos[1])
-        if e.traction_limited:
-            cap = min(self._cap, mu * e.weight) if supported else 0.0
-            for a in self._act[:2]:
-                self.model.actuator_forcerange[a] = (-cap, cap)
-        if supported:
-            if self._support_y - y > e.max_drop:
-                self._label = "fall"
-            self._support_y = y
-        elif self._support_y - y > e.max_drop:
-            self._label = "fall"
+        if edge:
+            cap = self._climb_cap
+        elif supported:
+            cap = min(self._cap, mu * e.weight)
+        else:
+            cap = 0.0
+        ex, ez = self._err
+        n = math.hypot(ex, ez)
+        ux, uz = (abs(ex) / n, abs(ez) / n) if n > 1e-9 else (_HALF, _HALF)
+        cx, cz = cap * ux, cap * uz
+        self._capx, self._capz = cx, cz
+        fr, (ax, az, _) = self._forcerange, self._act
+        fr[ax, 0], fr[ax, 1], fr[az, 0], fr[az, 1] = -cx, cx, -cz, cz
+        if supported:  # a step down: the ground under the sole is lower by more than max_drop
+            recent = self._recent_support  # than anywhere it stood on in the last 10 ticks
+            if min(recent) - ground_y > e.max_drop:
+                self._label, self.fall_reason = "fall", "drop"
+            recent.append(ground_y)
+            self._support_y = ground_y
+        elif self._support_y - y > 2.0 * e.max_drop + 0.1:  # falling into a hole
+            self._label, self.fall_reason = "fall", "drop"
         if self._label is None and self.tilt() > self.settings.max_tilt:
-            self._label = "fall"
+            self._label, self.fall_reason = "fall", "tilt"
         return self._label is not None
 
     def _obstacle_distance(self, pos: np.ndarray) -> float:
@@ -330,19 +410,22 @@ class Simulator:
         ids = w.obstacle_geoms
         if len(ids) == 0:
             return s.obstacle_cutoff
-        base = self.data.xpos[w.robot_body]
-        gap = np.maximum(np.maximum(w.aabb_lo[ids] - base, base - w.aabb_hi[ids]), 0.0)
-        gap[:, 1] = 0.0
-        g = np.sqrt(np.einsum("ij,ij->i", gap, gap))
-        reach = max(self.embodiment.hull_size) + self.embodiment.sole_radius
-        order = np.argsort(g)
+        m, d = self.model, self.data
+        # XZ gap between the robot's footprint circle and each obstacle's AABB: a lower bound of
+        # their distance, so exact distances are computed nearest-first until it exceeds the best.
+        b = d.xpos[w.robot_body]
+        gap = np.abs(self._obst_c - (b[0], b[2]))
+        gap -= self._obst_h
+        np.maximum(gap, 0.0, out=gap)
+        g = np.hypot(gap[:, 0], gap[:, 1])
+        g -= self._reach
+        near = np.flatnonzero(g < s.obstacle_cutoff)
         best = s.obstacle_cutoff
-        for k in order:
-            if g[k] - reach > best:
+        for k in near[np.argsort(g[near])].tolist():
+            if g[k] > best:
                 break
-            for r in w.robot_geoms:
-                dist = mujoco.mj_geomDistance(self.model, self.data, int(r), int(ids[k]),
-                                              best, None)
+            for r in self._robot_list:
+                dist = mujoco.mj_geomDistance(m, d, r, int(ids[k]), best, None)
                 best = min(best, max(dist, 0.0))
         return best
 
@@ -376,7 +459,7 @@ class Simulator:
         obs: dict[str, Any] = {
             "pose": self.pose(),
             "time": self.time,
-            "cam_to_body": camera_to_body(self.embodiment),
+            "cam_to_body": self._cam_to_body.copy(),
             "robot_radius": self.embodiment.radius,
         }
         if self._camera is not None:

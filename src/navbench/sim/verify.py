@@ -1,8 +1,9 @@
 """Verification rollout (NavVerse App. 8.2): follow an episode's reference path physically.
 
 An episode is accepted when the rollout (i) gets within τ of some goal instance at some time
-(oracle success), (ii) lasts 5 < duration ≤ 100 s, (iii) travels 5 < P < 50 m, and (iv) ends
-without a failure (fall, stuck, timeout). The rollout streams the reference waypoints to the
+(oracle success), (ii) lasts 5 < duration ≤ 100 s, (iii) travels 5 < P < 50 m, (iv) ends
+without a failure (fall, stuck, timeout), and (v) — ours, so that an oracle on the accepted
+episodes has collision rate 0 — never touches a non-ground obstacle (``allow_collisions``). The rollout streams the reference waypoints to the
 follower (headings along the path, free final heading) and stops when the last one is reached.
 """
 
@@ -27,12 +28,13 @@ class VerifyResult:
     Attributes:
         accepted: all criteria hold.
         reason: ``"ok"`` or the first failed criterion (``no_reference_path``, ``fall``,
-            ``stuck``, ``timeout``, ``no_oracle_success``, ``too_short``, ``too_long``,
-            ``travel_too_short``, ``travel_too_long``).
+            ``collision``, ``stuck``, ``timeout``, ``no_oracle_success``, ``too_short``,
+            ``too_long``, ``travel_too_short``, ``travel_too_long``).
         duration: simulated seconds until the path end was reached (or the rollout ended).
         travelled: executed 3D path length P (m).
         oracle_success: min over time of the distance to goal ≤ τ.
         min_distance_to_goal: that minimum (m).
+        collided: the rollout touched a non-ground obstacle.
     """
 
     accepted: bool
@@ -41,6 +43,7 @@ class VerifyResult:
     travelled: float
     oracle_success: bool
     min_distance_to_goal: float
+    collided: bool = False
 
 
 def reference_waypoints(path: np.ndarray) -> list[tuple[float, float, float]]:
@@ -58,7 +61,8 @@ def reference_waypoints(path: np.ndarray) -> list[tuple[float, float, float]]:
 def verify_episode(scene: Scene, episode: EpisodeLike, embodiment: Embodiment = SPOT, *,
                    settings: SimSettings | None = None, max_duration: float = 100.0,
                    min_duration: float = 5.0, min_travel: float = 5.0, max_travel: float = 50.0,
-                   stuck_time: float = 10.0, simulator: Simulator | None = None) -> VerifyResult:
+                   stuck_time: float = 10.0, allow_collisions: bool = False,
+                   simulator: Simulator | None = None) -> VerifyResult:
     """Run the verification rollout of ``episode`` (``simulator`` may be reused per scene)."""
     ref = getattr(episode, "reference_path", None)
     if ref is None or len(ref) < 2:
@@ -81,10 +85,13 @@ def verify_episode(scene: Scene, episode: EpisodeLike, embodiment: Embodiment = 
     dmin = float(rec["dtg"].min()) if len(rec["dtg"]) else math.inf
     oracle = dmin <= sim.tau
     duration = sim.time
+    collided = bool(rec["collision"].any())
     if sim.label == "fall":
         reason = "fall"
     elif sim.label is not None and sim.label != "success":
         reason = sim.label
+    elif collided and not allow_collisions:
+        reason = "collision"
     elif not sim.follower.reached:
         reason = "timeout" if duration >= limit else "stuck"
     elif not oracle:
@@ -99,4 +106,4 @@ def verify_episode(scene: Scene, episode: EpisodeLike, embodiment: Embodiment = 
         reason = "travel_too_long"
     else:
         reason = "ok"
-    return VerifyResult(reason == "ok", reason, duration, travelled, oracle, dmin)
+    return VerifyResult(reason == "ok", reason, duration, travelled, oracle, dmin, collided)

@@ -102,6 +102,52 @@ def simplify_path(path: np.ndarray, tolerance: float = 0.5, min_turn_deg: float 
     return idx
 
 
+def _arc(p: np.ndarray) -> np.ndarray:
+    """Cumulative XZ arc length (m) at each vertex of ``p`` (N, 3)."""
+    return np.concatenate([[0.0], np.cumsum(np.hypot(*np.diff(p[:, [0, 2]], axis=0).T))])
+
+
+def split_at_events(path: np.ndarray, idx: list[int], events: Sequence[tuple[float, float, str]]
+                    ) -> tuple[np.ndarray, list[int]]:
+    """Insert turn-free vertices so that no simplified segment holds two events.
+
+    ``events`` are ``(s_lo, s_hi, kind)`` by arc length (see ``RouteContext.events``); an event
+    belongs to the segment holding its middle. Between two events of one segment a vertex is
+    inserted on the path midway between them. Returns the (possibly longer) path and indices.
+    """
+    p = np.asarray(path, float)
+    cum = _arc(p)
+    cuts: list[float] = []
+    for a, b in itertools.pairwise(idx):
+        mids = sorted(e for e in events if cum[a] <= (e[0] + e[1]) / 2 < cum[b])
+        cuts += [(e1[1] + e2[0]) / 2 for e1, e2 in itertools.pairwise(mids)]
+    if not cuts:
+        return p, list(idx)
+    keep_orig = set(idx)
+    ins: list[tuple[int, float, np.ndarray]] = []
+    for c in cuts:
+        j = int(np.clip(np.searchsorted(cum, c, side="right") - 1, 0, len(p) - 2))
+        t = (c - cum[j]) / max(cum[j + 1] - cum[j], 1e-12)
+        if t <= 1e-6 or t >= 1 - 1e-6:
+            keep_orig.add(j if t <= 1e-6 else j + 1)
+        else:
+            ins.append((j, t, p[j] + t * (p[j + 1] - p[j])))
+    ins.sort(key=lambda x: (x[0], x[1]))
+    pts: list[np.ndarray] = []
+    where: dict[int, int] = {}
+    keep: set[int] = set()
+    k = 0
+    for i in range(len(p)):
+        where[i] = len(pts)
+        pts.append(p[i])
+        while k < len(ins) and ins[k][0] == i:
+            keep.add(len(pts))
+            pts.append(ins[k][2])
+            k += 1
+    keep |= {where[i] for i in keep_orig}
+    return np.asarray(pts, float), sorted(keep)
+
+
 def turn_word(angle: float, s: RouteSettings) -> str | None:
     """Name of a heading change (rad, positive = left): ``None`` below ``min_turn_deg``,
     ``"slightly left/right"`` below ``slight_turn_deg``, ``"around"`` above ``around_turn_deg``."""
@@ -172,6 +218,9 @@ def route_directives(ctx: RouteContext, path: np.ndarray, start_yaw: float, goal
     if goal_phrase is None:
         raise KeyError(goal_id)
     idx = simplify_path(p, s.simplify_tolerance, s.min_turn_deg, s.min_segment)
+    events = ctx.events(p)
+    p, idx = split_at_events(p, idx, events)
+    cum = _arc(p)
     v = p[idx]
     used = {goal_id}
     out: list[Directive] = []
@@ -189,6 +238,12 @@ def route_directives(ctx: RouteContext, path: np.ndarray, start_yaw: float, goal
             out.append(Directive("turn", turn=tw, landmark=lm and lm[1], landmark_id=lm and lm[0], vertex=k))
         heading = h
         via, into = ctx.crossing(p, idx[k], idx[k + 1])
+        mine = [e for e in events if cum[idx[k]] <= (e[0] + e[1]) / 2 < cum[idx[k + 1]]
+                or (k == len(v) - 2 and (e[0] + e[1]) / 2 >= cum[idx[k + 1]])]
+        if mine:  # exits and street crossings come from the path geometry, each stated once
+            via, into = mine[0][2], None
+        elif via in ("exit", "crosswalk", "road"):
+            via, into = None, None
         lm = ctx.landmark_along(a, b, used) if n_landmarks < s.max_landmarks else None
         if lm is not None:
             used.add(lm[0])

@@ -8,7 +8,11 @@
   predicates first, then compass ones) that no other same-label object in the room shares with
   a same-label reference. Objects outdoors (no room): ``"the <label>"`` if no other object
   with that label lies within ``unique_radius``. Places: ``"the <category>"`` if no other
-  place of that category lies within ``unique_radius``, else the shop name.
+  place of that category lies within ``unique_radius``, else the shop name. Buildings
+  (outdoor scenes whose ``meta["building_colours"]`` names facade colours): ``"the red
+  building"`` if no other building of that colour lies within ``unique_radius``, else ``"the
+  tall red building"`` when it is at least 20 m high and every nearby one of that colour is
+  under 12 m.
 - Visibility: a landmark is visible from a path point when its footprint is within range
   (``range_indoor`` / ``range_outdoor``) and the horizontal eye-level ray from the point to the
   footprint's nearest point (a place: its entrance) crosses no occluding box footprint — boxes
@@ -16,6 +20,10 @@
   landmark's own boxes and walkable kinds.
 - :meth:`~RouteContext.crossing`: what a path stretch goes through: the exit portal, a door,
   a hallway, a crosswalk, a road or a long sidewalk stretch.
+- :meth:`~RouteContext.events`: where along a path (arc length, m) it leaves the building
+  through the exit and where it crosses a street (each stretch on crosswalk or road at least
+  ``min_crossing`` long), so that an instruction states each of them once.
+- Landmark choice prefers storefronts (their distance counts ``place_bonus`` metres less).
 
 Frame: Habitat world, metres, XZ ground plane.
 """
@@ -55,6 +63,8 @@ class RouteSettings:
         min_landmark_size: smallest landmark extent (max of width, depth, height).
         max_landmarks: landmarks named per instruction (goal excluded).
         sidewalk_min_length: outdoor moves at least this long mostly on sidewalk say so.
+        min_crossing: a path stretch on crosswalk / road at least this long is a street crossing.
+        place_bonus: storefronts win over nearer objects and buildings by this distance.
     """
 
     simplify_tolerance: float = 0.5
@@ -71,12 +81,14 @@ class RouteSettings:
     min_landmark_size: float = 0.5
     max_landmarks: int = 4
     sidewalk_min_length: float = 10.0
+    min_crossing: float = 1.0
+    place_bonus: float = 3.0
 
 
 @dataclass(frozen=True)
 class _Mark:
     id: str
-    kind: str  # "object" | "place"
+    kind: str  # "object" | "place" | "building"
     poly: Any  # shapely geometry (footprint; a place: its entrance point)
     target: tuple[float, float]
     room: str | None
@@ -107,6 +119,18 @@ class RouteContext:
         for p in scene.places:
             pt = shapely.Point(p.entrance[0], p.entrance[2])
             self._marks[p.id] = _Mark(p.id, "place", pt, (p.entrance[0], p.entrance[2]), None, p.entrance[1], True)
+        self._buildings: dict[str, tuple[str, float]] = {}  # id -> (colour, height)
+        colours = scene.meta.get("building_colours", {}) if isinstance(scene.meta, dict) else {}
+        parts: dict[str, list[Any]] = {}
+        for b in scene.boxes:
+            if b.kind == "building" and b.ref in colours:
+                parts.setdefault(b.ref, []).append(b)
+        for bid, bs in sorted(parts.items()):
+            poly = shapely.union_all([shapely.Polygon(box_corners_xz(b.center, b.size, b.yaw)) for b in bs])
+            c = poly.centroid
+            self._marks[bid] = _Mark(bid, "building", poly, (c.x, c.y), None,
+                                     min(b.center[1] - b.size[1] / 2 for b in bs), True)
+            self._buildings[bid] = (str(colours[bid]), max(b.center[1] + b.size[1] / 2 for b in bs))
         self._ids = sorted(self._marks)
         self._tree = STRtree([self._marks[i].poly for i in self._ids])
         occ, self._occ_meta = [], []
@@ -130,12 +154,13 @@ class RouteContext:
             perp = np.array([h[1], -h[0]]) * pt.width / 2
             c = np.array([pt.center[0], pt.center[2]])
             self._portals.append((pt, shapely.LineString([c - perp, c + perp])))
+        self._street: Any = None
         self._graph: Any = None
         self._refer: dict[str, str | None] = {}
 
     # ------------------------------------------------------------------ naming
     def kind_of(self, mark_id: str) -> str:
-        """``"object"`` or ``"place"``."""
+        """``"object"``, ``"place"`` or ``"building"``."""
         return self._marks[mark_id].kind
 
     def target_xz(self, mark_id: str) -> tuple[float, float]:
@@ -150,6 +175,8 @@ class RouteContext:
 
     def _make_ref(self, mark_id: str) -> str | None:
         sc, s, m = self.scene, self.settings, self._marks[mark_id]
+        if m.kind == "building":
+            return self._building_ref(mark_id)
         if m.kind == "place":
             place = next(p for p in sc.places if p.id == mark_id)
             near = [q for q in sc.places if q.id != mark_id and q.category == place.category
@@ -169,6 +196,17 @@ class RouteContext:
         if sum(o.label == obj.label for o in in_room) == 1:
             return f"the {obj.label}"
         return self._qualified(obj.id, obj.label, obj.room_id, in_room)
+
+    def _building_ref(self, bid: str) -> str | None:
+        colour, height = self._buildings[bid]
+        m = self._marks[bid]
+        near = [h for o, (c, h) in self._buildings.items() if o != bid and c == colour
+                and self._marks[o].poly.distance(m.poly) <= self.settings.unique_radius]
+        if not near:
+            return f"the {colour} building"
+        if height >= 20.0 and max(near) < 12.0:
+            return f"the tall {colour} building"
+        return None
 
     def _qualified(self, oid: str, label: str, room_id: str, in_room: Any) -> str | None:
         if self._graph is None:
@@ -218,7 +256,8 @@ class RouteContext:
                 continue
             if self.refer(mid) is None:
                 continue
-            out.append((float(m.poly.distance(geom)), mid))
+            bonus = self.settings.place_bonus if m.kind == "place" else 0.0
+            out.append((float(m.poly.distance(geom)) - bonus, mid))
         return sorted(out)
 
     def _indoor(self, p: np.ndarray) -> bool:
@@ -291,3 +330,44 @@ class RouteContext:
         if line.length >= self.settings.sidewalk_min_length and classes.count("sidewalk") >= 0.7 * len(classes):
             return "sidewalk", None
         return None, None
+
+    def _street_union(self) -> tuple[Any, Any]:
+        if self._street is None:
+            cw = [g for c, g in self._ground if c == "crosswalk"]
+            rd = [g for c, g in self._ground if c == "road"]
+            self._street = (shapely.union_all(cw + rd), shapely.union_all(cw) if cw else None)
+            shapely.prepare(self._street[0])
+        return self._street
+
+    def on_street(self, point: np.ndarray) -> bool:
+        """True if (x, y, z) stands on a crosswalk or road (routes start on sidewalks)."""
+        return bool(self._ground) and bool(self._street_union()[0].covers(shapely.Point(point[0], point[2])))
+
+    def events(self, path: np.ndarray) -> list[tuple[float, float, str]]:
+        """Exit and street-crossing events ``(s_lo, s_hi, kind)`` along ``path`` (N, 3), by arc
+        length (m, XZ), sorted: ``exit`` where the path crosses the exit portal (a point),
+        ``crosswalk`` / ``road`` for each stretch on crosswalk or road of ``min_crossing`` or more
+        (``crosswalk`` if any of it is on a crosswalk)."""
+        pts = np.asarray(path, float)[:, [0, 2]]
+        if len(pts) < 2:
+            return []
+        line = shapely.LineString(pts)
+        out: list[tuple[float, float, str]] = []
+        for pt, opening in self._portals:
+            if pt.kind == "exit" and line.intersects(opening):
+                for q in getattr(line.intersection(opening), "geoms", [line.intersection(opening)]):
+                    if q.geom_type == "Point":
+                        d = float(line.project(q))
+                        out.append((d, d, "exit"))
+        if self._ground:
+            street, cws = self._street_union()
+            inter = line.intersection(street)
+            if inter.geom_type == "MultiLineString":
+                inter = shapely.line_merge(inter)
+            for piece in getattr(inter, "geoms", [inter]):
+                if piece.geom_type != "LineString" or piece.length < self.settings.min_crossing:
+                    continue
+                a, b = (float(line.project(shapely.Point(c))) for c in (piece.coords[0], piece.coords[-1]))
+                kind = "crosswalk" if cws is not None and piece.intersection(cws).length > 0.1 else "road"
+                out.append((min(a, b), max(a, b), kind))
+        return sorted(out)

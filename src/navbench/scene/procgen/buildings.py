@@ -30,6 +30,23 @@ class Building:
     side: BlockSide
     block_id: str
     front: tuple[float, float]  # the facade interval along the side's axis
+    colour: str = ""  # facade colour name (route landmarks; the visual layer may paint it)
+
+
+#: Facade colours of procedural buildings (name -> relative frequency): plain renders and
+#: brick dominate, a few bright facades stand out (what direction givers name).
+FACADE_COLOURS: dict[str, float] = {
+    "white": 3.0, "grey": 3.0, "beige": 2.5, "red": 2.0, "brown": 2.0, "yellow": 1.0,
+    "blue": 0.7, "green": 0.6, "orange": 0.5, "pink": 0.4,
+}
+
+
+def paint_buildings(buildings: list[Building], rng: np.random.Generator) -> None:
+    """Give every building a facade colour drawn from :data:`FACADE_COLOURS`."""
+    names = list(FACADE_COLOURS)
+    w = np.array([FACADE_COLOURS[c] for c in names])
+    for b, k in zip(buildings, rng.choice(len(names), size=len(buildings), p=w / w.sum()), strict=True):
+        b.colour = names[int(k)]
 
 
 @dataclass(frozen=True)
@@ -161,21 +178,48 @@ def storefront(b: Building, category: str, pid: str, sidewalk: float, rng: np.ra
     return Storefront(place, sign, clear)
 
 
+#: OSM-like storefront frequencies (relative weights, sum 100) of the 17 place categories.
+#: Source reasoning: OpenStreetMap tag counts (taginfo, amenity=* / shop=* / tourism=hotel /
+#: leisure=fitness_centre) put amenity=restaurant first by a wide margin, then shop=convenience,
+#: amenity=cafe and amenity=fast_food, with clothes shops, hairdressers, bars, pharmacies, banks
+#: and supermarkets next and bookshops, florists, post offices, gyms and ice-cream shops rare
+#: (each well under 2% of the storefront-like POIs). The weights are rounded shares of those
+#: orders of magnitude over the 17 categories (not a download; no data ships with navbench).
+STOREFRONT_FREQUENCY: dict[str, float] = {
+    "restaurant": 20.0, "convenience store": 13.0, "cafe": 11.0, "fast food": 9.0,
+    "clothing store": 7.0, "hair salon": 7.0, "bar": 5.0, "pharmacy": 5.0, "bakery": 4.0,
+    "supermarket": 4.0, "bank": 4.0, "hotel": 3.0, "florist": 2.0, "bookstore": 2.0,
+    "gym": 1.5, "post office": 1.5, "ice cream shop": 1.0,
+}
+assert set(STOREFRONT_FREQUENCY) == set(PLACE_CATEGORIES) and abs(sum(STOREFRONT_FREQUENCY.values()) - 100) < 1e-9
+
+
+def storefront_categories(n: int, rng: np.random.Generator, min_per_category: int = 1,
+                          categories: tuple[str, ...] = PLACE_CATEGORIES) -> list[str]:
+    """``n`` storefront categories: ``min_per_category`` of each (while ``n`` allows, every
+    PlaceNav category stays possible), the rest drawn from :data:`STOREFRONT_FREQUENCY`."""
+    base = [c for c in categories for _ in range(min_per_category)][:n]
+    w = np.array([STOREFRONT_FREQUENCY.get(c, 1.0) for c in categories])
+    extra = rng.choice(len(categories), size=max(0, n - len(base)), p=w / w.sum())
+    out = base + [categories[int(i)] for i in extra]
+    return [out[int(i)] for i in rng.permutation(len(out))]
+
+
 def place_storefronts(
     buildings: list[Building], sidewalk_of: dict[str, float], per_category: int,
-    rng: np.random.Generator, categories: tuple[str, ...] = PLACE_CATEGORIES,
+    rng: np.random.Generator, categories: tuple[str, ...] = PLACE_CATEGORIES, min_per_category: int = 1,
 ) -> list[Storefront]:
-    """Up to ``per_category`` storefronts of every category, on distinct street-facing buildings.
+    """``per_category x len(categories)`` storefronts (as candidates allow) on distinct
+    street-facing buildings, categories from :func:`storefront_categories`.
 
-    Candidates are buildings whose side faces a street and whose facade is at least 7 m wide;
-    categories are dealt round-robin so each appears as evenly as the candidates allow.
+    Candidates are buildings whose side faces a street and whose facade is at least 7 m wide.
     """
     cand = [b for b in buildings if b.side.on_road and b.front[1] - b.front[0] >= 7.0]
     order = rng.permutation(len(cand))
-    out: list[Storefront] = []
     n = min(len(cand), per_category * len(categories))
+    cats = storefront_categories(n, rng, min(min_per_category, per_category), categories)
+    out: list[Storefront] = []
     for k in range(n):
         b = cand[int(order[k])]
-        cat = categories[k % len(categories)]
-        out.append(storefront(b, cat, f"place_{k}", sidewalk_of[b.block_id], rng))
+        out.append(storefront(b, cats[k], f"place_{k}", sidewalk_of[b.block_id], rng))
     return out

@@ -22,6 +22,8 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from navbench.errors import ConfigError
 from navbench.rng import derive
 from navbench.scene.model import Box, Place, Scene, Surface
@@ -30,12 +32,21 @@ from navbench.scene.procgen.buildings import (
     BuildingSettings,
     Storefront,
     building_boxes,
+    paint_buildings,
     place_buildings,
     place_storefronts,
 )
-from navbench.scene.procgen.props import Placed, place_cars, place_sidewalk_objects
-from navbench.scene.procgen.streets import StreetLayout, layout_streets
+from navbench.scene.procgen.props import (
+    Placed,
+    _Lot,
+    driveway_zones,
+    place_cars,
+    place_sidewalk_objects,
+    side_regions,
+)
+from navbench.scene.procgen.streets import StreetLayout, layout_streets, road_density
 from navbench.scene.procgen.urban import (
+    LANE_WIDTH,
     PLACE_CATEGORIES,
     ROAD_Y,
     SIDEWALK_Y,
@@ -46,8 +57,11 @@ from navbench.scene.procgen.urban import (
     slab,
 )
 
+#: Share of an ideal grid's road length kept after edge blocks and merges (calibrated).
+DENSITY_FACTOR = 0.85
+
 #: Bumped whenever the same seed would give a different city.
-GENERATOR_VERSION = "outdoor/1"
+GENERATOR_VERSION = "outdoor/2"
 
 @dataclass(frozen=True)
 class OutdoorSettings:
@@ -55,14 +69,23 @@ class OutdoorSettings:
 
     Attributes:
         size: extent (x, z) of the city, at most 1000 x 1000 m.
-        block: range of block side lengths (sidewalk included).
+        road_density: target road centreline length per area (km/km²) from which the block
+            sizes are derived when ``block`` is None (NavVerse's scenes: 36.4).
+        block: range of block side lengths (sidewalk included); None = from ``road_density``.
         lanes: lane counts streets draw from (width = lanes x 3.25 m).
         sidewalk: range of sidewalk widths (≥ 4 m keeps a 2.4 m walking zone).
         merge_prob: probability to drop a street segment and merge the two blocks beside it.
         park_prob: probability that a block is a park (green lot, no buildings).
+        plaza_prob: probability that a block is a plaza (paved lot, no buildings).
+        construction_prob: probability that a street side without storefronts is a
+            construction region (road works, site fences).
+        driveway_prob: probability that a residential building has a driveway (no parking,
+            no sidewalk objects in front of it).
         pond_prob: probability that a park has a pond (water).
         buildings: building parameters.
-        places_per_category: storefronts per category (17 categories).
+        places_per_category: storefronts per category on average (17 categories); categories
+            follow :data:`~navbench.scene.procgen.buildings.STOREFRONT_FREQUENCY` with at least
+            ``min_per_category`` of each.
         cars: maximum number of cars on lanes (≤ 200).
         sidewalk_objects: maximum number of sidewalk objects (≤ 1,000).
         group_fraction: share of sidewalk objects that belong to contextual groups.
@@ -70,17 +93,22 @@ class OutdoorSettings:
     """
 
     size: tuple[float, float] = (1000.0, 1000.0)
-    block: tuple[float, float] = (70.0, 130.0)
+    road_density: float = 30.0
+    block: tuple[float, float] | None = None
     lanes: tuple[int, ...] = (2, 2, 2, 4)
     sidewalk: tuple[float, float] = (4.5, 6.0)
     merge_prob: float = 0.12
     park_prob: float = 0.1
+    plaza_prob: float = 0.06
+    construction_prob: float = 0.08
+    driveway_prob: float = 0.5
     pond_prob: float = 0.5
     buildings: BuildingSettings = field(default_factory=BuildingSettings)
     places_per_category: int = 3
+    min_per_category: int = 1
     cars: int = 200
     sidewalk_objects: int = 1000
-    group_fraction: float = 0.25
+    group_fraction: float = 0.4
     group_spacing: float = 8.0
 
     def validate(self) -> None:
@@ -88,8 +116,12 @@ class OutdoorSettings:
         sx, sz = self.size
         if not (60.0 <= sx <= 1000.0 and 60.0 <= sz <= 1000.0):
             raise ConfigError(f"OutdoorSettings.size: expected 60..1000 m per axis, got {self.size}")
-        if not (30.0 <= self.block[0] <= self.block[1]):
-            raise ConfigError(f"OutdoorSettings.block: expected 30 <= min <= max, got {self.block}")
+        if not (5.0 <= self.road_density <= 37.0):
+            raise ConfigError(f"OutdoorSettings.road_density: expected 5..37 km/km² (blocks of at least 30 m), got {self.road_density}")
+        lo, hi = self.block_range()
+        if not (30.0 <= lo <= hi):
+            raise ConfigError(f"OutdoorSettings.block: expected 30 <= min <= max, got {(lo, hi)}"
+                              + ("" if self.block is not None else f" (from road_density {self.road_density})"))
         if not self.lanes or min(self.lanes) < 1:
             raise ConfigError(f"OutdoorSettings.lanes: expected lane counts >= 1, got {self.lanes}")
         if not (4.0 <= self.sidewalk[0] <= self.sidewalk[1] <= 10.0):
@@ -98,12 +130,27 @@ class OutdoorSettings:
             raise ConfigError(f"OutdoorSettings.cars: expected 0..200, got {self.cars}")
         if not (0 <= self.sidewalk_objects <= 1000):
             raise ConfigError(f"OutdoorSettings.sidewalk_objects: expected 0..1000, got {self.sidewalk_objects}")
-        for name in ("merge_prob", "park_prob", "pond_prob", "group_fraction"):
+        for name in ("merge_prob", "park_prob", "pond_prob", "group_fraction", "plaza_prob",
+                     "construction_prob", "driveway_prob"):
             v = getattr(self, name)
             if not 0.0 <= v <= 1.0:
                 raise ConfigError(f"OutdoorSettings.{name}: expected a probability in [0, 1], got {v}")
-        if self.places_per_category < 0 or self.group_spacing < 0:
-            raise ConfigError("OutdoorSettings.places_per_category/group_spacing: expected >= 0")
+        if self.places_per_category < 0 or self.group_spacing < 0 or self.min_per_category < 0:
+            raise ConfigError("OutdoorSettings.places_per_category/min_per_category/group_spacing: expected >= 0")
+
+    def block_range(self) -> tuple[float, float]:
+        """Block side range (m): ``block``, or sizes giving ≈ ``road_density`` km/km².
+
+        A grid of spacing S (block + street) has 2/S m of road per m², i.e. 2000/S km/km²;
+        edge blocks and merged segments remove some of it, hence S = 0.85 · 2000 / density and
+        block = S − mean street width ± 20% (measured on 1 km², seeds 0–5: targets 24 / 30 /
+        36 give 23.8 / 30.0 / 36.9 km/km² on average; 14 gives 12.5).
+        """
+        if self.block is not None:
+            return self.block
+        street = float(np.mean(self.lanes)) * LANE_WIDTH
+        mean = DENSITY_FACTOR * 2000.0 / self.road_density - street
+        return (round(0.8 * mean, 3), round(1.2 * mean, 3))
 
 
 @dataclass
@@ -126,13 +173,17 @@ def plan_city(seed: int, settings: OutdoorSettings | None = None) -> CityPlan:
     """Street layout, parks, buildings and storefronts (no cars or sidewalk objects yet)."""
     cfg = settings or OutdoorSettings()
     cfg.validate()
-    layout = layout_streets(derive(seed, "outdoor", "streets"), cfg.size, cfg.block, cfg.lanes,
+    layout = layout_streets(derive(seed, "outdoor", "streets"), cfg.size, cfg.block_range(), cfg.lanes,
                             cfg.sidewalk, cfg.merge_prob)
     rng = derive(seed, "outdoor", "buildings")
     buildings: list[Building] = []
     parks: dict[str, Rect | None] = {}
     for b in layout.blocks:
-        if rng.random() < cfg.park_prob:
+        u = rng.random()
+        if cfg.park_prob <= u < cfg.park_prob + cfg.plaza_prob:
+            b.kind = "plaza"
+            continue
+        if u < cfg.park_prob:
             b.kind = "park"
             x0, z0, x1, z1 = b.lot
             pond = None
@@ -143,24 +194,35 @@ def plan_city(seed: int, settings: OutdoorSettings | None = None) -> CityPlan:
             parks[b.id] = pond
             continue
         buildings += place_buildings(b, rng, cfg.buildings, len(buildings))
+    paint_buildings(buildings, derive(seed, "outdoor", "colours"))
     sidewalk_of = {b.id: b.sidewalk for b in layout.blocks}
     fronts = place_storefronts(buildings, sidewalk_of, cfg.places_per_category,
-                               derive(seed, "outdoor", "storefronts"), PLACE_CATEGORIES)
+                               derive(seed, "outdoor", "storefronts"), PLACE_CATEGORIES, cfg.min_per_category)
     return CityPlan(seed, cfg, layout, buildings, fronts, parks)
 
 
 def populate(plan: CityPlan, focus: tuple[float, float, float] | None = None,
              exclude: list[Rect] | None = None) -> None:
-    """Add cars and sidewalk objects; ``focus = (x, z, r)`` keeps them within r metres of (x, z).
-
-    ``exclude`` rectangles (e.g. the sidewalk in front of an embedded house's exit) stay free.
+    """Add sidewalk objects, then parked cars; ``focus = (x, z, r)`` keeps them within r metres
+    of (x, z). ``exclude`` rectangles (e.g. the sidewalk in front of an embedded house's exit)
+    stay free of sidewalk objects.
     """
     cfg = plan.settings
-    place_cars(plan.layout.roads, cfg.cars, derive(plan.seed, "outdoor", "cars"), plan.placed, focus)
-    clear = [s.clear_zone for s in plan.storefronts] + list(exclude or [])
-    place_sidewalk_objects(plan.layout.blocks, clear, cfg.sidewalk_objects,
+    by_id = {bd.id: bd for bd in plan.buildings}
+    shop_sides = {f"{by_id[s.place.building_id].block_id}:{by_id[s.place.building_id].side.side}"
+                  for s in plan.storefronts if s.place.building_id in by_id}
+    regions = side_regions(plan.layout.blocks, shop_sides, cfg.construction_prob,
+                           derive(plan.seed, "outdoor", "regions"))
+    homes = [(bd.side, bd.front) for bd in plan.buildings if bd.side.on_road
+             and regions.get(f"{bd.block_id}:{bd.side.side}") == "residential"]
+    zones, drive = driveway_zones(homes, cfg.driveway_prob, derive(plan.seed, "outdoor", "driveways"))
+    plan.placed.no_parking += zones
+    lots = [_Lot(b.lot, b.kind, plan.parks.get(b.id)) for b in plan.layout.blocks if b.kind in ("park", "plaza")]
+    clear = [s.clear_zone for s in plan.storefronts] + list(exclude or []) + drive
+    place_sidewalk_objects(plan.layout.blocks, regions, clear, lots, cfg.sidewalk_objects,
                            derive(plan.seed, "outdoor", "props"), plan.placed, focus,
                            cfg.group_fraction, cfg.group_spacing)
+    place_cars(plan.layout.roads, cfg.cars, derive(plan.seed, "outdoor", "cars"), plan.placed, focus)
 
 
 def _terrain(plan: CityPlan) -> tuple[list[Surface], list[Box]]:
@@ -182,7 +244,9 @@ def _terrain(plan: CityPlan) -> tuple[list[Surface], list[Box]]:
         surfaces.append(rect_surface(sid, "sidewalk", b.outer, SIDEWALK_Y, holes=(lot,)))
         boxes += [slab(f"{sid}_{k}", "sidewalk", r, SIDEWALK_Y, sid)
                   for k, r in enumerate(ring_rects(b.outer, lot))]
-        if b.kind == "park":
+        if b.kind == "plaza":
+            add(f"{b.id}_plaza", "sidewalk", lot, SIDEWALK_Y)
+        elif b.kind == "park":
             pond = plan.parks.get(b.id)
             gid = f"{b.id}_green"
             surfaces.append(rect_surface(gid, "green", lot, SIDEWALK_Y, holes=(pond,) if pond else ()))
@@ -250,6 +314,11 @@ def assemble(plan: CityPlan, scene_id: str, kind: str = "outdoor", rooms: tuple 
         "settings": _jsonable(dataclasses.asdict(plan.settings)),
         "bounds": list(plan.layout.bounds),
         "groups": plan.placed.groups,
+        "group_types": plan.placed.group_types,
+        "regions": plan.placed.regions,
+        "no_parking": [[round(z.x, 3), round(z.z, 3), round(z.half, 3), z.reason] for z in plan.placed.no_parking],
+        "road_density": round(road_density(plan.layout), 3),
+        "building_colours": {bd.id: bd.colour for bd in plan.buildings},
         "place_categories": list(PLACE_CATEGORIES),
     }
     m.update(meta or {})

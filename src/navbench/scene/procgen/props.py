@@ -1,60 +1,70 @@
-"""Cars on lanes and sidewalk objects (singles and contextual groups) for procedural cities.
+"""Sidewalk objects (region-conditioned contextual groups, singles, corner signs) and parked cars.
 
-Cars stand in lane centres of road segments (right-hand traffic), at least 7.5 m apart.
-Sidewalk objects stand in the furniture zone next to the curb (the walking zone next to the
-facades stays free), never in front of a storefront or near a block corner (crosswalk
-landings). Contextual groups (bike rack + bicycles, bus shelter + bench + trash can, ...)
-keep at least ``group_spacing`` metres between any member of one group and any member of
-another (NavVerse App. 7.4). Sizes are ``(along the curb, height, across)`` in metres.
+Every block side facing a street gets a region type (``commercial`` when a storefront is on
+it, ``construction`` with a small probability, else ``residential``; park and plaza blocks
+give ``park`` / ``plaza``). Contextual groups (:data:`~navbench.scene.procgen.outdoor_groups.GROUPS`)
+are drawn by region: ``curb`` groups stand in the furniture zone next to the curb (the walking
+zone next to the facades stays free, and so do storefront clear zones, driveways and block
+corners), some with members on the roadway beside the curb (cones, a delivery van); ``lot``
+groups stand inside park and plaza lots (playgrounds, market stall rows). Any member of one
+group is at least ``group_spacing`` metres from any member of another (NavVerse App. 7.4).
+Stacked members (``parent_id``) rest on their support's top. Singles follow per-region
+frequencies; stop signs / traffic lights stand at block corners past the crosswalk landing.
+Parked vehicles come last (:mod:`navbench.scene.procgen.parking`), avoiding driveways,
+hydrant gaps and group no-parking zones. Frame: Habitat, metres, yaw 0 faces -Z.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from navbench.geometry import yaw_of_direction
 from navbench.scene.model import Box, SceneObject
+from navbench.scene.procgen.outdoor_groups import (
+    CATALOG,
+    CORNER,
+    FURNITURE_ZONE,
+    GROUPS,
+    NO_PARKING_AROUND,
+    REGIONS,
+    SINGLES,
+    VEHICLES,
+    GroupSpec,
+    group_extent,
+)
+from navbench.scene.procgen.parking import NoParking, parked_vehicles, vehicle_yaw
 from navbench.scene.procgen.streets import Block, BlockSide
-from navbench.scene.procgen.urban import LANE_WIDTH, ROAD_Y, SIDEWALK_Y, Rect
+from navbench.scene.procgen.urban import ROAD_Y, SIDEWALK_Y, Rect
 
-#: Single sidewalk objects: label -> (size (along, height, across), relative frequency).
-SINGLES: dict[str, tuple[tuple[float, float, float], float]] = {
-    "tree": ((0.6, 6.0, 0.6), 4.0),
-    "street light": ((0.3, 6.0, 0.3), 3.0),
-    "trash can": ((0.6, 1.0, 0.6), 2.0),
-    "bench": ((1.8, 0.9, 0.6), 1.5),
-    "fire hydrant": ((0.35, 0.8, 0.35), 1.0),
-    "planter": ((1.0, 0.8, 1.0), 1.0),
-    "mailbox": ((0.5, 1.2, 0.5), 0.5),
+#: Region choice weights for contextual groups (normalised over the regions a city has), so
+#: that the few commercial and construction sides get their groups (length-weighted sampling
+#: would give almost all groups to residential sides).
+GROUP_REGION_WEIGHT: dict[str, float] = {
+    "commercial": 0.3, "residential": 0.25, "construction": 0.1, "park": 0.15, "plaza": 0.2,
 }
-#: Contextual groups: name -> members laid out along the curb (label, size).
-GROUPS: dict[str, tuple[tuple[str, tuple[float, float, float]], ...]] = {
-    "bike parking": (("bike rack", (2.0, 0.8, 0.5)), ("bicycle", (1.7, 1.0, 0.5)),
-                     ("bicycle", (1.7, 1.0, 0.5))),
-    "bus stop": (("bus shelter", (3.5, 2.5, 1.4)), ("bench", (1.8, 0.9, 0.6)),
-                 ("trash can", (0.6, 1.0, 0.6))),
-    "rest area": (("bench", (1.8, 0.9, 0.6)), ("trash can", (0.6, 1.0, 0.6)),
-                  ("planter", (1.0, 0.8, 1.0))),
-    "newsstand": (("newspaper box", (0.5, 1.1, 0.5)), ("newspaper box", (0.5, 1.1, 0.5)),
-                  ("trash can", (0.6, 1.0, 0.6))),
-    "cafe terrace": (("table", (0.8, 0.75, 0.8)), ("chair", (0.5, 0.9, 0.5)),
-                     ("chair", (0.5, 0.9, 0.5)), ("umbrella", (0.3, 2.4, 0.3))),
-}
-CAR_SIZE = (1.9, 1.6, 4.6)  # width (x), height, length (z) with yaw 0 (driving along -Z)
 GAP = 0.4  # free space between objects along the curb (m)
-FURNITURE_ZONE = 1.6  # depth of the furniture zone next to the curb (m)
+DRIVEWAY = 3.5  # driveway width at the curb (m)
 
 
 @dataclass
 class Placed:
-    """Objects and boxes placed so far, with the contextual group membership."""
+    """Objects and boxes placed so far, with group membership and the layout facts tests read.
+
+    Attributes:
+        groups: group id -> member object ids; ``group_types``: group id -> template name.
+        regions: ``"<block id>:<side>"`` -> region type of every street-facing block side.
+        no_parking: curb intervals kept free of parked vehicles (driveways, hydrants, groups).
+    """
 
     objects: list[SceneObject]
     boxes: list[Box]
     groups: dict[str, list[str]]
+    group_types: dict[str, str] = field(default_factory=dict)
+    regions: dict[str, str] = field(default_factory=dict)
+    no_parking: list[NoParking] = field(default_factory=list)
 
 
 def _in_focus(x: float, z: float, focus: tuple[float, float, float] | None) -> bool:
@@ -62,49 +72,49 @@ def _in_focus(x: float, z: float, focus: tuple[float, float, float] | None) -> b
 
 
 def _add(out: Placed, oid: str, label: str, center: tuple[float, float, float],
-         size: tuple[float, float, float], yaw: float) -> None:
-    out.objects.append(SceneObject(oid, label, center, None, size=size, yaw=yaw))
+         size: tuple[float, float, float], yaw: float, parent: str | None = None) -> None:
+    out.objects.append(SceneObject(oid, label, center, None, size=size, yaw=yaw, parent_id=parent))
     out.boxes.append(Box(f"{oid}_geom", "object", center, size, yaw, label=label, ref=oid))
-
-
-def place_cars(roads: list[tuple[Rect, int, str]], n: int, rng: np.random.Generator, out: Placed,
-               focus: tuple[float, float, float] | None = None, spacing: float = 7.5) -> None:
-    """Up to ``n`` cars in lane centres of road segments (not intersections)."""
-    slots: list[tuple[float, float, float]] = []
-    for r, lanes, axis in roads:
-        if not axis:
-            continue
-        x0, z0, x1, z1 = r
-        lo, hi = (z0, z1) if axis == "z" else (x0, x1)
-        c0 = (x0 + x1) / 2 if axis == "z" else (z0 + z1) / 2
-        for k in range(lanes):
-            off = (k + 0.5) * LANE_WIDTH - lanes * LANE_WIDTH / 2
-            # right-hand traffic: lanes east of an X-centre drive north (-Z), west ones south.
-            direction = (0.0, -1.0 if off > 0 else 1.0) if axis == "z" else (1.0 if off > 0 else -1.0, 0.0)
-            yaw = yaw_of_direction(*direction)
-            t = lo + spacing / 2
-            while t + spacing / 2 <= hi:
-                x, z = (c0 + off, t) if axis == "z" else (t, c0 + off)
-                if _in_focus(x, z, focus):
-                    slots.append((x, z, yaw))
-                t += spacing
-    pick = rng.permutation(len(slots))[: min(n, len(slots))]
-    for k, s in enumerate(sorted(int(i) for i in pick)):
-        x, z, yaw = slots[s]
-        _add(out, f"car_{k}", "car", (x, ROAD_Y + CAR_SIZE[1] / 2, z), CAR_SIZE, yaw)
 
 
 @dataclass
 class _Run:
-    """A usable stretch of furniture zone along one block side."""
+    """A usable stretch of furniture zone along one block side (``t`` along +X or +Z)."""
 
     side: BlockSide
+    region: str
     lo: float
     hi: float
     taken: list[tuple[float, float]]
 
+    def frame(self, t: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Origin on the curb at ``t``, unit along the curb and unit into the sidewalk."""
+        (ax, az), (bx, _bz) = self.side.curb
+        nx, nz = self.side.normal
+        if abs(bx - ax) > 0:
+            return np.array([t, az]), np.array([1.0, 0.0]), np.array([-nx, -nz])
+        return np.array([ax, t]), np.array([0.0, 1.0]), np.array([-nx, -nz])
 
-def _runs(blocks: list[Block], clear_zones: list[Rect], corner: float) -> list[_Run]:
+
+def side_regions(blocks: list[Block], storefront_sides: set[str], construction_prob: float,
+                 rng: np.random.Generator) -> dict[str, str]:
+    """Region type of every street-facing block side, keyed ``"<block id>:<side>"``."""
+    out: dict[str, str] = {}
+    for b in blocks:
+        for s in b.sides:
+            if not s.on_road:
+                continue
+            key = f"{b.id}:{s.side}"
+            if b.kind in ("park", "plaza"):
+                out[key] = b.kind
+            elif key in storefront_sides:
+                out[key] = "commercial"
+            else:
+                out[key] = "construction" if rng.random() < construction_prob else "residential"
+    return out
+
+
+def _runs(blocks: list[Block], regions: dict[str, str], clear_zones: list[Rect], corner: float) -> list[_Run]:
     runs: list[_Run] = []
     for b in blocks:
         for s in b.sides:
@@ -113,12 +123,12 @@ def _runs(blocks: list[Block], clear_zones: list[Rect], corner: float) -> list[_
             (ax, az), (bx, bz) = s.curb
             along_x = abs(bx - ax) > 0
             lo, hi = (ax, bx) if along_x else (az, bz)
-            run = _Run(s, lo + corner, hi - corner, [])
+            run = _Run(s, regions[f"{b.id}:{s.side}"], lo + corner, hi - corner, [])
             fixed = az if along_x else ax
             n = s.normal[1] if along_x else s.normal[0]
             inner = fixed - n * b.sidewalk  # facade side of the sidewalk
             zlo, zhi = min(fixed, inner), max(fixed, inner)
-            for c in clear_zones:  # storefront clear zones on this side
+            for c in clear_zones:  # storefront clear zones / driveways on this side
                 a0, a1, f0, f1 = (c[0], c[2], c[1], c[3]) if along_x else (c[1], c[3], c[0], c[2])
                 if f1 > zlo + 1e-6 and f0 < zhi - 1e-6:
                     run.taken.append((a0, a1))
@@ -131,85 +141,248 @@ def _free(run: _Run, a: float, b: float) -> bool:
     return run.lo <= a and b <= run.hi and all(b + GAP <= t0 or a - GAP >= t1 for t0, t1 in run.taken)
 
 
-def _pos(run: _Run, t: float, across: float) -> tuple[float, float, float]:
-    """World (x, z, yaw) of a point ``t`` along the curb, ``across`` metres inside it."""
-    (ax, az), (bx, _bz) = run.side.curb
-    nx, nz = run.side.normal
-    yaw = yaw_of_direction(nx, nz)
-    if abs(bx - ax) > 0:
-        return t, az - nz * across, yaw
-    return ax - nx * across, t, yaw
+def _layout(spec: GroupSpec, origin: np.ndarray, eu: np.ndarray, ev: np.ndarray
+            ) -> list[tuple[str, tuple[float, float, float], tuple[float, float, float], float, int]]:
+    """World boxes ``(label, centre, size, yaw, support)`` of a group template in a frame."""
+    face = yaw_of_direction(float(-ev[0]), float(-ev[1]))
+    out: list[tuple[str, tuple[float, float, float], tuple[float, float, float], float, int]] = []
+    for m in spec.members:
+        size = CATALOG[m.label]
+        x, z = (origin + m.u * eu + m.v * ev).tolist()
+        if m.label in VEHICLES:
+            h = eu if round(m.yaw / 90) % 2 == 0 else ev
+            yaw = vehicle_yaw(float(h[0]), float(h[1]))
+        else:
+            yaw = face + math.radians(m.yaw)
+        if m.on >= 0:
+            sup = out[m.on]
+            base = sup[1][1] + sup[2][1] / 2
+        else:
+            base = ROAD_Y if (spec.zone == "curb" and m.v < 0) else SIDEWALK_Y
+        out.append((m.label, (x, base + size[1] / 2, z), size, yaw, m.on))
+    return out
+
+
+@dataclass
+class _Lot:
+    """A park or plaza interior: its rectangle, region and the pond kept free (if any)."""
+
+    rect: Rect
+    region: str
+    pond: Rect | None
 
 
 def place_sidewalk_objects(
-    blocks: list[Block], clear_zones: list[Rect], n: int, rng: np.random.Generator, out: Placed,
-    focus: tuple[float, float, float] | None = None, group_fraction: float = 0.25,
-    group_spacing: float = 8.0, corner: float = 5.0, tries: int = 20,
+    blocks: list[Block], regions: dict[str, str], clear_zones: list[Rect], lots: list[_Lot], n: int,
+    rng: np.random.Generator, out: Placed, focus: tuple[float, float, float] | None = None,
+    group_fraction: float = 0.4, group_spacing: float = 8.0, corner: float = 5.0, tries: int = 20,
+    corner_share: float = 0.1,
 ) -> None:
-    """Up to ``n`` sidewalk objects: contextual groups first (≈ ``group_fraction``), then singles."""
-    runs = [r for r in _runs(blocks, clear_zones, corner)
-            if focus is None or any(_in_focus(*_pos(r, t, 0)[:2], focus)
-                                    for t in np.linspace(r.lo, r.hi, 16))]
-    if not runs:
+    """Up to ``n`` objects: contextual groups first (≈ ``group_fraction``), corner signs (at
+    most ``corner_share`` of ``n``), then singles."""
+    runs = [r for r in _runs(blocks, regions, clear_zones, corner)
+            if focus is None or any(_in_focus(*r.frame(t)[0], focus) for t in np.linspace(r.lo, r.hi, 16))]
+    lots = [lt for lt in lots if focus is None or _in_focus((lt.rect[0] + lt.rect[2]) / 2,
+                                                           (lt.rect[1] + lt.rect[3]) / 2, focus)]
+    out.regions.update(regions)
+    if not runs and not lots:
         return
-    lens = np.array([r.hi - r.lo for r in runs])
-    p = lens / lens.sum()
-    placed = 0
-    anchors = np.zeros((0, 2))
-    gnames = list(GROUPS)
+    p = np.array([r.hi - r.lo for r in runs]) if runs else np.zeros(0)
+    p = p / p.sum() if len(p) else p
+    present = sorted({r.region for r in runs} | {lt.region for lt in lots}, key=REGIONS.index)
+    rw = np.array([GROUP_REGION_WEIGHT[r] for r in present])
+    rw = rw / rw.sum()
+    by_region = {r: [k for k, run in enumerate(runs) if run.region == r] for r in present}
+    state = {"placed": 0, "anchors": np.zeros((0, 2))}
     budget = round(n * group_fraction)
     fails = 0
-    while placed < budget and fails < tries * 10:
-        name = gnames[int(rng.integers(len(gnames)))]
-        members = GROUPS[name]
-        if placed + len(members) > budget:
-            break
-        run = runs[int(rng.choice(len(runs), p=p))]
-        total = sum(m[1][0] for m in members) + GAP * (len(members) - 1)
-        a = float(rng.uniform(run.lo, max(run.lo, run.hi - total)))
-        pts = []
-        t = a
-        for _, size in members:
-            x, z, _y = _pos(run, t + size[0] / 2, 0.2 + size[2] / 2)
-            pts.append((x, z))
-            t += size[0] + GAP
-        pts_a = np.array(pts)
-        ok = _free(run, a, a + total) and all(_in_focus(x, z, focus) for x, z in pts)
-        if ok and len(anchors):
-            d = np.linalg.norm(pts_a[:, None, :] - anchors[None, :, :], axis=2)
-            ok = bool(d.min() >= group_spacing)
-        if not ok:
-            fails += 1
-            continue
-        gid = f"group_{len(out.groups)}"
-        ids = []
-        t = a
-        for k, (label, size) in enumerate(members):
-            x, z, yaw = _pos(run, t + size[0] / 2, 0.2 + size[2] / 2)
-            oid = f"{gid}_{k}"
-            _add(out, oid, label, (x, SIDEWALK_Y + size[1] / 2, z), size, yaw)
-            ids.append(oid)
-            t += size[0] + GAP
-        run.taken.append((a, a + total))
-        out.groups[gid] = ids
-        anchors = np.vstack([anchors, pts_a])
-        placed += len(members)
-    labels = list(SINGLES)
-    w = np.array([SINGLES[k][1] for k in labels])
-    w = w / w.sum()
+    while state["placed"] < budget and fails < tries * 10:  # type: ignore[operator]
+        region = present[int(rng.choice(len(present), p=rw))]
+        rlots = [lt for lt in lots if lt.region == region]
+        ks = by_region[region]
+        if rlots and (not ks or rng.random() < 0.5):
+            ok = _try_lot_group(rlots, rng, out, focus, group_spacing, budget, state)
+        else:
+            pr = p[ks] / p[ks].sum()
+            ok = _try_curb_group([runs[k] for k in ks], pr, rng, out, focus, group_spacing, budget, state)
+        fails = 0 if ok else fails + 1
+    placed = int(state["placed"])  # type: ignore[call-overload]
+    placed += _corners(blocks, regions, rng, out, focus, min(n - placed, round(n * corner_share)))
+    _singles(runs, p, rng, out, focus, n - placed, tries)
+
+
+def _spaced(pts: np.ndarray, anchors: np.ndarray, spacing: float) -> bool:
+    if not len(anchors):
+        return True
+    return bool(np.linalg.norm(pts[:, None, :] - anchors[None, :, :], axis=2).min() >= spacing)
+
+
+def _commit(out: Placed, name: str, boxes: list, state: dict) -> None:
+    gid = f"group_{len(out.groups)}"
+    ids = [f"{gid}_{k}" for k in range(len(boxes))]
+    for oid, (label, c, size, yaw, sup) in zip(ids, boxes, strict=True):
+        _add(out, oid, label, c, size, yaw, ids[sup] if sup >= 0 else None)
+    out.groups[gid] = ids
+    out.group_types[gid] = name
+    pts = np.array([[c[0], c[2]] for _l, c, *_ in boxes])
+    state["anchors"] = np.vstack([state["anchors"], pts])
+    state["placed"] += len(boxes)
+
+
+def _choose(rng: np.random.Generator, region: str, zone: str) -> str | None:
+    names = [k for k, g in GROUPS.items() if g.zone == zone and region in g.regions]
+    if not names:
+        return None
+    w = np.array([GROUPS[k].weight for k in names])
+    return names[int(rng.choice(len(names), p=w / w.sum()))]
+
+
+def _try_curb_group(runs: list[_Run], p: np.ndarray, rng: np.random.Generator, out: Placed,
+                    focus: tuple[float, float, float] | None, spacing: float, budget: int, state: dict) -> bool:
+    if not runs:
+        return False
+    run = runs[int(rng.choice(len(runs), p=p))]
+    name = _choose(rng, run.region, "curb")
+    if name is None:
+        return False
+    spec = GROUPS[name]
+    if state["placed"] + len(spec.members) > budget:
+        return False
+    u0, _v0, u1, _v1 = group_extent(spec)
+    a = float(rng.uniform(run.lo, max(run.lo, run.hi - (u1 - u0))))
+    if not _free(run, a, a + u1 - u0):
+        return False
+    origin, eu, ev = run.frame(a - u0)
+    boxes = _layout(spec, origin, eu, ev)
+    pts = np.array([[c[0], c[2]] for _l, c, *_ in boxes])
+    if not all(_in_focus(x, z, focus) for x, z in pts) or not _spaced(pts, state["anchors"], spacing):
+        return False
+    _commit(out, name, boxes, state)
+    run.taken.append((a, a + u1 - u0))
+    mid = origin + ((u0 + u1) / 2) * eu
+    out.no_parking.append(NoParking(float(mid[0]), float(mid[1]), (u1 - u0) / 2 + spec.no_parking, name))
+    return True
+
+
+def _try_lot_group(lots: list[_Lot], rng: np.random.Generator, out: Placed,
+                   focus: tuple[float, float, float] | None, spacing: float, budget: int, state: dict) -> bool:
+    lot = lots[int(rng.integers(len(lots)))]
+    name = _choose(rng, lot.region, "lot")
+    if name is None:
+        return False
+    spec = GROUPS[name]
+    if state["placed"] + len(spec.members) > budget:
+        return False
+    k = int(rng.integers(4))
+    eu = np.array([[1.0, 0.0], [0.0, 1.0], [-1.0, 0.0], [0.0, -1.0]][k])
+    ev = np.array([-eu[1], eu[0]])
+    u0, v0, u1, v1 = group_extent(spec)
+    corners = np.array([u * eu + v * ev for u in (u0, u1) for v in (v0, v1)])
+    lo, hi = corners.min(axis=0), corners.max(axis=0)
+    x0, z0, x1, z1 = lot.rect
+    margin = 1.5
+    if x1 - x0 - 2 * margin < hi[0] - lo[0] or z1 - z0 - 2 * margin < hi[1] - lo[1]:
+        return False
+    ox = float(rng.uniform(x0 + margin - lo[0], x1 - margin - hi[0]))
+    oz = float(rng.uniform(z0 + margin - lo[1], z1 - margin - hi[1]))
+    if lot.pond is not None:
+        px0, pz0, px1, pz1 = lot.pond
+        if ox + hi[0] > px0 - 1 and ox + lo[0] < px1 + 1 and oz + hi[1] > pz0 - 1 and oz + lo[1] < pz1 + 1:
+            return False
+    boxes = _layout(spec, np.array([ox, oz]), eu, ev)
+    pts = np.array([[c[0], c[2]] for _l, c, *_ in boxes])
+    if not all(_in_focus(x, z, focus) for x, z in pts) or not _spaced(pts, state["anchors"], spacing):
+        return False
+    _commit(out, name, boxes, state)
+    return True
+
+
+def _corners(blocks: list[Block], regions: dict[str, str], rng: np.random.Generator, out: Placed,
+             focus: tuple[float, float, float] | None, n: int, prob: float = 0.3) -> int:
+    """A stop sign / traffic light / street sign at some block corners, 3.6 m past the corner
+    along one side (beyond the 3 m crosswalk landing), 0.4 m inside the curb."""
+    k = 0
+    for b in blocks:
+        for s in b.sides:
+            if not s.on_road or k >= n:
+                continue
+            region = regions[f"{b.id}:{s.side}"]
+            (ax, az), (bx, bz) = s.curb
+            for end in (0, 1):
+                if k >= n or rng.random() >= prob:
+                    continue
+                label = CORNER[region][int(rng.integers(len(CORNER[region])))]
+                ux, uz = (bx - ax, bz - az)
+                ln = math.hypot(ux, uz)
+                ux, uz = ux / ln, uz / ln
+                t = 3.6 if end == 0 else ln - 3.6
+                nx, nz = s.normal
+                x, z = ax + ux * t - nx * 0.4, az + uz * t - nz * 0.4
+                if not _in_focus(x, z, focus):
+                    continue
+                size = CATALOG[label]
+                _add(out, f"corner_{k}", label, (x, SIDEWALK_Y + size[1] / 2, z), size,
+                     yaw_of_direction(ux if end == 0 else -ux, uz if end == 0 else -uz))
+                k += 1
+    return k
+
+
+def _singles(runs: list[_Run], p: np.ndarray, rng: np.random.Generator, out: Placed,
+             focus: tuple[float, float, float] | None, n: int, tries: int) -> None:
+    if not runs:
+        return
     fails = 0
     k = 0
-    while placed < n and fails < tries * 10:
-        label = labels[int(rng.choice(len(labels), p=w))]
-        size = SINGLES[label][0]
+    while k < n and fails < tries * 10:
         run = runs[int(rng.choice(len(runs), p=p))]
+        table = SINGLES[run.region]
+        labels = list(table)
+        w = np.array([table[x] for x in labels])
+        label = labels[int(rng.choice(len(labels), p=w / w.sum()))]
+        size = CATALOG[label]
         a = float(rng.uniform(run.lo, run.hi - size[0]))
-        x, z, yaw = _pos(run, a + size[0] / 2, 0.2 + size[2] / 2 if label != "tree" else FURNITURE_ZONE / 2)
+        across = FURNITURE_ZONE / 2 if label in ("tree", "palm tree") else 0.2 + size[2] / 2
+        origin, _eu, ev = run.frame(a + size[0] / 2)
+        x, z = (origin + across * ev).tolist()
         if not (_free(run, a, a + size[0]) and _in_focus(x, z, focus)):
             fails += 1
             continue
         fails = 0
-        _add(out, f"obj_{k}", label, (x, SIDEWALK_Y + size[1] / 2, z), size, yaw)
+        _add(out, f"obj_{k}", label, (x, SIDEWALK_Y + size[1] / 2, z), size,
+             yaw_of_direction(float(-ev[0]), float(-ev[1])))
         run.taken.append((a, a + size[0]))
+        if label in NO_PARKING_AROUND:
+            out.no_parking.append(NoParking(float(origin[0]), float(origin[1]), NO_PARKING_AROUND[label],
+                                            label))
         k += 1
-        placed += 1
+
+
+def place_cars(roads: list[tuple[Rect, int, str]], n: int, rng: np.random.Generator, out: Placed,
+               focus: tuple[float, float, float] | None = None) -> None:
+    """Up to ``n`` parked vehicles (ids ``car_<k>``) along the curbs, outside no-parking zones."""
+    cand = [v for v in parked_vehicles(roads, out.no_parking, rng) if _in_focus(v[1][0], v[1][2], focus)]
+    pick = sorted(int(i) for i in rng.permutation(len(cand))[: min(n, len(cand))])
+    for k, i in enumerate(pick):
+        label, c, yaw = cand[i]
+        _add(out, f"car_{k}", label, c, CATALOG[label], yaw)
+
+
+def driveway_zones(sides: list[tuple[BlockSide, tuple[float, float]]], prob: float,
+                   rng: np.random.Generator) -> tuple[list[NoParking], list[Rect]]:
+    """Driveways in front of residential buildings: curb no-parking zones and sidewalk rects
+    (``DRIVEWAY`` m wide, full sidewalk depth ``1.6`` m band kept free of objects)."""
+    zones: list[NoParking] = []
+    rects: list[Rect] = []
+    for side, (a, b) in sides:
+        if b - a < DRIVEWAY + 4 or rng.random() >= prob:
+            continue
+        t = float(rng.uniform(a + 2 + DRIVEWAY / 2, b - 2 - DRIVEWAY / 2))
+        (ax, az), (bx, _bz) = side.curb
+        nx, nz = side.normal
+        if abs(bx - ax) > 0:
+            zones.append(NoParking(t, az, DRIVEWAY / 2, "driveway"))
+            rects.append((t - DRIVEWAY / 2, min(az, az - nz * 2), t + DRIVEWAY / 2, max(az, az - nz * 2)))
+        else:
+            zones.append(NoParking(ax, t, DRIVEWAY / 2, "driveway"))
+            rects.append((min(ax, ax - nx * 2), t - DRIVEWAY / 2, max(ax, ax - nx * 2), t + DRIVEWAY / 2))
+    return zones, rects

@@ -51,7 +51,7 @@ class Block:
     id: str
     outer: Rect
     sidewalk: float
-    kind: str = "built"  # "built" | "park"
+    kind: str = "built"  # "built" | "park" | "plaza"
     sides: list[BlockSide] = field(default_factory=list)
 
     @property
@@ -174,3 +174,18 @@ def layout_streets(
                 else:
                     roads.append((piece, lanes_n, axis))
     return StreetLayout(bounds, blocks, roads, crosswalks)
+
+
+def road_density(layout: StreetLayout) -> float:
+    """Road centreline length per area (km per km²) of a layout.
+
+    Street segments and crosswalks count their length along the travel axis; an
+    intersection counts both of its sides (the two centrelines crossing it).
+    """
+    length = 0.0
+    for (x0, z0, x1, z1), _lanes, axis in layout.roads:
+        length += (z1 - z0) if axis == "z" else (x1 - x0) if axis == "x" else (x1 - x0) + (z1 - z0)
+    for x0, z0, x1, z1 in layout.crosswalks:
+        length += min(x1 - x0, z1 - z0)
+    bx0, bz0, bx1, bz1 = layout.bounds
+    return length / 1000.0 / ((bx1 - bx0) * (bz1 - bz0) / 1e6)
