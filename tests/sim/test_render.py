@@ -30,7 +30,8 @@ def _pixel_rays(sim: Simulator, obs: dict, pixels: list[tuple[int, int]]):
     cam = mujoco.mj_name2id(m, mujoco.mjtObj.mjOBJ_CAMERA, "robot/head")
     k = obs["intrinsics"]
     rot = d.cam_xmat[cam].reshape(3, 3)
-    groups = np.array([1, 1, 0, 1, 0, 0], np.uint8)
+    # the groups the camera draws: the visual layer (meshes 1, ceilings 4) or collision geoms
+    groups = np.array([0, 1, 0, 0, 1, 0] if sim.world.appearance else [1, 1, 0, 1, 0, 0], np.uint8)
     out = []
     for u, v in pixels:
         # OpenGL camera frame: x right, y up, looks -Z; with z = -1 the ray parameter is z-depth.
@@ -47,7 +48,7 @@ def test_depth_matches_ray_cast(rendered):
     depth = obs["depth"]
     assert depth.shape == (H, W) and depth.dtype == np.float32
     rng = np.random.default_rng(0)
-    pixels = [(int(u), int(v)) for u, v in zip(rng.integers(0, W, 60), rng.integers(0, H, 60), strict=False)]
+    pixels = [(int(u), int(v)) for u, v in zip(rng.integers(0, W, 100), rng.integers(0, H, 100), strict=False)]
     checked = 0
     for u, v in pixels:
         hood = [(u, v), (u - 1, v), (u + 1, v), (u, v - 1), (u, v + 1)]
@@ -67,8 +68,10 @@ def test_segmentation_maps_to_scene_objects(rendered):
     sim, obs = rendered
     sem = obs["semantic"]
     labels = sim.segmentation_labels
-    # The hand-built scene's geometry: box f0 = table o0, walls w0/w1 of r0, floor surface s0.
-    assert set(labels.values()) == {("r0", "wall"), ("o0", "table"), ("s0", "floor")}
+    # The hand-built scene's geometry: box f0 = table o0, walls w0/w1 of r0, floor surface s0;
+    # the visual layer adds one ceiling per room.
+    assert set(labels.values()) == {("r0", "wall"), ("o0", "table"), ("s0", "floor"),
+                                    ("r0", "ceiling"), ("r1", "ceiling")}
     seen = {labels[i] for i in np.unique(sem) if i > 0}
     assert ("o0", "table") in seen and ("s0", "floor") in seen
     rng = np.random.default_rng(1)

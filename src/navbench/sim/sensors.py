@@ -5,8 +5,11 @@ colour and depth buffers are read together. Depth is metric z-depth along the ca
 axis (m), ``0`` where nothing was hit, clipped to [near, far] = [0.1, 1000] m by default.
 Segmentation pixels hold *segment ids* (0 = nothing / the robot): one id per scene entity
 (object, surface, room, or geom without a scene id); :attr:`Camera.segmentation_labels` maps
-them to ``(scene id, label)``. Static geoms farther than ``cull_distance`` from the camera are
-hidden (geom group 5) before rendering.
+them to ``(scene id, label)``. Culling is size-aware: a static geom whose AABB diagonal is
+``s`` metres is hidden (geom group 5) when it is farther than ``min(max_cull, s · cull_distance)``
+from the camera (``cull_distance`` = the limit for a 1 m object; buildings stay to 300 m).
+With a visual layer (:attr:`World.appearance`) the visual meshes are drawn (and segmented, with
+their scene ids) instead of the collision geoms; ceilings only for the head camera.
 
 ``MUJOCO_GL`` picks the GL backend (``osmesa`` by default, set only here, when the first
 renderer is created in this process; ``egl`` and ``glfw`` also work).
@@ -23,7 +26,14 @@ import mujoco
 import numpy as np
 
 from navbench.errors import MissingDependencyError
-from navbench.sim.embodiments import GROUP_HFIELD, GROUP_HIDDEN, GROUP_ROBOT, GROUP_VISUAL
+from navbench.sim.appearance import GROUP_CEILING
+from navbench.sim.embodiments import (
+    GROUP_HFIELD,
+    GROUP_HIDDEN,
+    GROUP_ROBOT,
+    GROUP_STATIC,
+    GROUP_VISUAL,
+)
 from navbench.sim.world import World
 
 _APT = {
@@ -76,14 +86,18 @@ class Camera:
         world: the compiled world.
         camera: camera name in the model (the robot head camera by default).
         width, height: image size (px).
-        cull_distance: hide static geoms whose AABB is farther than this from the camera (m).
+        cull_distance: distance (m) beyond which a 1 m object is hidden; an object of AABB
+            diagonal ``s`` m is hidden beyond ``min(max_cull, s · cull_distance)``; ``None``: no culling.
         show_robot: draw the robot's own geoms (off for the head camera).
         depth_range: (near, far) clip distances (m).
+        max_cull: no static geom is drawn farther than this (m).
+        ceilings: draw room ceilings (default: only for the head camera).
     """
 
     def __init__(self, world: World, camera: str = "robot/head", width: int = 640,
                  height: int = 480, cull_distance: float | None = 80.0,
-                 show_robot: bool = False, depth_range: tuple[float, float] = (0.1, 1000.0)):
+                 show_robot: bool = False, depth_range: tuple[float, float] = (0.02, 1000.0),
+                 max_cull: float = 300.0, ceilings: bool | None = None):
         m = world.model
         if width > m.vis.global_.offwidth or height > m.vis.global_.offheight:
             raise ValueError(f"image {width}x{height} exceeds the model's offscreen buffer")
@@ -113,6 +127,10 @@ class Camera:
         # Mesh scenes render their visual meshes, not the collision heightfield.
         has_visual = bool(np.any(m.geom_group == GROUP_VISUAL))
         self._opt.geomgroup[GROUP_HFIELD] = 0 if has_visual else 1
+        if world.appearance:  # the visual layer replaces the collision geoms in pictures
+            self._opt.geomgroup[GROUP_STATIC] = 0
+            self._opt.geomgroup[GROUP_HFIELD] = 0
+            self._opt.geomgroup[GROUP_CEILING] = int(camera == "robot/head" if ceilings is None else ceilings)
         self._rect = mujoco.MjrRect(0, 0, width, height)
         self._rgb = np.empty((height, width, 3), np.uint8)
         self._seg = np.empty((height, width, 3), np.uint8)
@@ -131,6 +149,9 @@ class Camera:
             self._geom_seg[gid] = keys[key]
         self._static = world.static_geoms
         self._lo, self._hi = world.aabb_lo[self._static], world.aabb_hi[self._static]
+        if cull_distance is not None:
+            diag = np.linalg.norm(self._hi - self._lo, axis=1)
+            self._limit2 = np.minimum(max_cull, np.maximum(diag, 0.05) * cull_distance) ** 2
 
     @property
     def geom_segments(self) -> np.ndarray:
@@ -151,7 +172,7 @@ class Camera:
             return None
         p = data.cam_xpos[self.cam_id]
         gap = np.maximum(np.maximum(self._lo - p, p - self._hi), 0.0)
-        far = np.einsum("ij,ij->i", gap, gap) > self.cull_distance**2
+        far = np.einsum("ij,ij->i", gap, gap) > self._limit2
         if not far.any():
             return None
         m = self.world.model

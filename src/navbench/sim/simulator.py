@@ -124,7 +124,7 @@ class Simulator:
                  settings: SimSettings | None = None) -> None:
         self.scene, self.embodiment = scene, embodiment
         self.settings = s = settings or SimSettings()
-        self.world: World = build_world(scene, embodiment, offscreen=(s.width, s.height))
+        self.world: World = build_world(scene, embodiment, offscreen=(s.width, s.height), visuals=s.render)
         self.model = m = self.world.model
         self.data = mujoco.MjData(m)
         self._substeps = max(1, round(s.control_dt / m.opt.timestep))

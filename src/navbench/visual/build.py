@@ -1,0 +1,238 @@
+"""The visual build of a Scene: :func:`build_visuals` → :class:`SceneVisuals` (meshes, placed
+geoms with their semantics, materials, textures, lights, sky).
+
+Every visual geom names the scene entity it shows (``ref``, ``label``, ``kind``: the same ids
+and labels as the collision geometry of ``sim.world``), so segmentation stays exact. Objects
+are built in their local frame (``visual.mesh``: front +Z) and placed at their box's bottom
+centre, rotated by ``box.yaw + π`` (scene objects face local -Z, the Habitat forward).
+Instances of an outdoor category share meshes (a few seeded variants per category and size),
+which keeps a 1 km² city small. Textures come from the on-disk cache (``visual.textures``).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from navbench.rng import derive
+from navbench.scene.model import Box, Scene
+from navbench.visual import architecture as arch
+from navbench.visual.indoor_objects import build_indoor
+from navbench.visual.materials import (
+    Material,
+    floor_material,
+    material_table,
+    resolve,
+    split_key,
+    wall_material,
+)
+from navbench.visual.mesh import Part, merge
+from navbench.visual.textures import texture
+
+#: Bump when meshes change (part of every cache key).
+VISUAL_VERSION = "1"
+#: Seeded variants per outdoor category and box size (instances share these meshes).
+OUTDOOR_VARIANTS = 4
+OBJECT_KINDS = frozenset({"furniture", "object"})
+
+
+@dataclass(frozen=True)
+class VisualGeom:
+    """One placed mesh with one material.
+
+    Attributes:
+        name: unique geom name (``vis:<n>``).
+        mesh: key into :attr:`SceneVisuals.meshes` (vertices in the mesh's own frame).
+        material: material key (resolved in :attr:`SceneVisuals.materials`).
+        pos: world position of the mesh frame (m); yaw: rotation about +Y (rad).
+        ref, label, kind: the scene entity shown (as the collision geom's ``GeomInfo``).
+        layer: ``"object"``, ``"structure"`` (walls, floors, ground, buildings) or ``"ceiling"``.
+    """
+
+    name: str
+    mesh: str
+    material: str
+    pos: tuple[float, float, float]
+    yaw: float
+    ref: str | None
+    label: str
+    kind: str
+    layer: str
+
+
+@dataclass(frozen=True)
+class Light:
+    """A light: ``kind`` ``"sun"`` (directional, ``dir``) or ``"point"`` (at ``pos``)."""
+
+    kind: str
+    pos: tuple[float, float, float]
+    dir: tuple[float, float, float]
+    diffuse: float
+    castshadow: bool = False
+
+
+@dataclass
+class SceneVisuals:
+    """Everything the renderers need to draw a scene."""
+
+    meshes: dict[str, Part] = field(default_factory=dict)
+    geoms: list[VisualGeom] = field(default_factory=list)
+    materials: dict[str, Material] = field(default_factory=dict)
+    textures: dict[str, np.ndarray] = field(default_factory=dict)
+    tiles: dict[str, float] = field(default_factory=dict)  # texture key -> metres per tile
+    lights: list[Light] = field(default_factory=list)
+    outdoor: bool = False
+
+    def add(self, part: Part, *, ref: str | None, label: str, kind: str, layer: str,
+            pos: tuple[float, float, float] = (0.0, 0.0, 0.0), yaw: float = 0.0, mesh_key: str | None = None) -> None:
+        """Register a mesh (once per ``mesh_key``) and one placed geom of it."""
+        key = mesh_key or f"m{len(self.meshes)}"
+        if key not in self.meshes:
+            if len(part.faces) == 0:
+                return
+            self.meshes[key] = part
+        self.geoms.append(VisualGeom(f"vis:{len(self.geoms)}", key, part.material, pos, yaw, ref, label, kind, layer))
+
+
+def _room_floor_label(label: str) -> str:
+    return f"floor/{label}" if label else "floor"
+
+
+def _object_parts(b: Box, outdoor: bool, seed: int) -> tuple[list[Part], str | None]:
+    """Local parts of an object box and a shared mesh key (outdoor variants) or ``None``."""
+    size = tuple(float(v) for v in b.size)
+    label = b.label or "object"
+    if outdoor:
+        from navbench.visual.outdoor_objects import OUTDOOR_BUILDERS
+
+        if label in OUTDOOR_BUILDERS:
+            q = tuple(round(v, 2) for v in size)
+            var = int(derive(seed, "variant", b.ref or b.id).integers(OUTDOOR_VARIANTS))
+            rng = derive(seed, "outdoor-object", label, q, var)
+            return merge(OUTDOOR_BUILDERS[label](q, rng)), f"{label}|{q}|{var}"
+    return merge(build_indoor(label, size, derive(seed, "object", b.ref or b.id))), None  # type: ignore[arg-type]
+
+
+def build_visuals(scene: Scene, *, seed: int = 0, cache: str | Path | None = None,
+                  texture_size: int = 128, ceilings: bool = True) -> SceneVisuals:
+    """Build the appearance of ``scene`` (deterministic for ``seed``; textures cached on disk).
+
+    Objects (boxes of kind ``furniture``/``object``) get category meshes; walls are painted
+    per room on each face; room floors get a room-type material; rooms get ceilings and one
+    ceiling light each; surfaces, ground slabs, roads and buildings get ground/facade meshes.
+    """
+    vis = SceneVisuals(outdoor=scene.kind != "indoor")
+    table = material_table()
+    from navbench.visual.outdoor_textures import TILE_M
+
+    def tile_of(mat: str) -> float:
+        tex = table.get(split_key(mat)[0], table["generic"]).texture
+        return TILE_M.get(tex, 1.0) if tex else 1.0
+
+    object_room = {o.id: o.room_id for o in scene.objects}
+    rooms = {r.id: r for r in scene.rooms}
+    locate = arch.RoomLocator(scene.rooms)
+    paint: dict[str | None, str] = {}
+
+    def paint_of(room_id: str | None) -> str:
+        if room_id not in paint:
+            r = rooms.get(room_id) if room_id else None
+            paint[room_id] = (wall_material(r.label, derive(seed, "paint", r.id)) if r
+                              else "paint@e6e1d8")
+        return paint[room_id]
+
+    surfaces = {s.id: s for s in scene.surfaces}
+    refs_with_geometry = {b.ref for b in scene.boxes} | {m.ref for m in scene.meshes}
+    for b in scene.boxes:
+        if b.kind in OBJECT_KINDS:
+            parts, key = _object_parts(b, vis.outdoor and object_room.get(b.ref or "") is None, seed)
+            bottom = (float(b.center[0]), float(b.center[1]) - b.size[1] / 2, float(b.center[2]))
+            for i, p in enumerate(parts):
+                vis.add(p, ref=b.ref, label=b.label or b.kind, kind=b.kind, layer="object", pos=bottom,
+                        yaw=b.yaw + math.pi, mesh_key=f"{key}#{i}" if key else None)
+        elif b.kind == "wall":
+            by_mat: dict[str, list[Part]] = {}
+            for part, n, c in arch.box_faces(b):
+                if n[1] > 0.5:
+                    mat = "paint@f0eee8"
+                elif n[1] < -0.5:
+                    continue
+                else:
+                    p = c + 0.08 * n
+                    r = locate.room_at(float(p[0]), float(p[1]), float(p[2]))
+                    mat = paint_of(r.id if r else None)
+                by_mat.setdefault(mat, []).append(arch.with_material(part, mat))
+            for p in merge([q for v in by_mat.values() for q in v]):
+                vis.add(p, ref=b.ref, label=b.label or "wall", kind="wall", layer="structure")
+        elif b.kind == "floor" and b.ref in rooms and b.ref not in surfaces:
+            r = rooms[b.ref]
+            mat = floor_material(r.label, derive(seed, "floor", r.id))
+            for p in merge([arch.with_material(f, mat) for f, _, _ in arch.box_faces(b, lift=arch.LIFT["floor"])]):
+                vis.add(p, ref=b.ref, label=_room_floor_label(r.label), kind="floor", layer="structure")
+        elif b.kind == "building":
+            mats = ("facade_brick", "facade_concrete", "facade_glass")
+            mat = mats[int(derive(seed, "facade", b.ref or b.id).integers(len(mats)))]
+            for p in merge(arch.facade_box(b, mat, "concrete")):
+                vis.add(p, ref=b.ref, label=b.label or "building", kind="building", layer="structure")
+        elif b.kind == "road":
+            from navbench.visual.outdoor_textures import ROAD_TILE_M
+
+            top = arch.road_box(Box(b.id, b.kind, (b.center[0], b.center[1] + arch.LIFT["road"], b.center[2]),
+                                    b.size, b.yaw), "road", ROAD_TILE_M)
+            sides = [arch.with_material(f, "asphalt") for f, n, _ in arch.box_faces(b, lift=arch.LIFT["road"])
+                     if abs(n[1]) < 0.5]
+            for p in [top, *merge(sides)]:
+                vis.add(p, ref=b.ref, label=b.label or b.kind, kind=b.kind, layer="structure")
+        else:  # ground, sidewalk, crosswalk, curb, stairs, signs, ... : textured box
+            cls = surfaces[b.ref].cls if b.ref in surfaces else b.kind
+            mat = arch.GROUND_MATERIAL.get(cls, "concrete" if b.kind != "sign" else "shop_frame")
+            faces = [arch.with_material(f, mat) for f, n, _ in
+                     arch.box_faces(b, uv_scale=tile_of(mat), lift=arch.LIFT.get(cls, 0.0)) if n[1] > -0.5]
+            label = b.label
+            if b.kind == "floor" and b.ref in rooms:
+                label = _room_floor_label(rooms[b.ref].label)
+            for p in merge(faces):
+                vis.add(p, ref=b.ref, label=label or b.kind, kind=b.kind, layer="structure")
+
+    has_floor = any(b.kind == "floor" for b in scene.boxes) or bool(scene.meshes)
+    for s in scene.surfaces:
+        if s.id in refs_with_geometry or (s.cls == "floor" and has_floor):
+            continue
+        mat = arch.GROUND_MATERIAL.get(s.cls, "paving")
+        p = arch.polygon_prism(s, mat, thickness=0.1, tile=tile_of(mat), lift=arch.LIFT.get(s.cls, 0.0))
+        if p is not None:
+            vis.add(p, ref=s.id, label=s.cls, kind=s.cls, layer="structure")
+        has_floor = has_floor or s.cls == "floor"
+    if not has_floor:
+        for r in scene.rooms:
+            p = arch.room_slab(r, floor_material(r.label, derive(seed, "floor", r.id)),
+                               r.floor_y + arch.LIFT["floor"], facing_down=False)
+            if p is not None:
+                vis.add(p, ref=r.id, label=_room_floor_label(r.label), kind="floor", layer="structure")
+
+    for r in scene.rooms:
+        top = r.floor_y + r.height
+        if ceilings:
+            p = arch.room_slab(r, "ceiling", top - 0.002, facing_down=True)
+            if p is not None:
+                vis.add(p, ref=r.id, label="ceiling", kind="ceiling", layer="ceiling")
+        cx, cz = np.asarray(r.floor_polygon, float).mean(axis=0)
+        vis.lights.append(Light("point", (float(cx), top - 0.3, float(cz)), (0.0, -1.0, 0.0), 0.35))
+    if vis.outdoor:
+        vis.lights.append(Light("sun", (0.0, 200.0, 0.0), (0.35, -1.0, 0.25), 0.6, castshadow=True))
+    else:
+        vis.lights.append(Light("sun", (0.0, 50.0, 0.0), (0.3, -1.0, 0.2), 0.25))
+
+    for g in vis.geoms:
+        if g.material not in vis.materials:
+            vis.materials[g.material] = resolve(g.material, table)
+    for key in sorted({m.texture for m in vis.materials.values() if m.texture}):
+        vis.textures[key] = texture(key, seed, texture_size, cache=cache)
+        vis.tiles[key] = TILE_M.get(key, 1.0)
+    return vis
+
+
+__all__ = ["Light", "SceneVisuals", "VisualGeom", "build_visuals", "split_key"]
