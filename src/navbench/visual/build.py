@@ -22,14 +22,15 @@ from navbench.scene.model import Box, Scene
 from navbench.visual import architecture as arch
 from navbench.visual.indoor_objects import build_indoor
 from navbench.visual.materials import (
+    MATERIALS,
     Material,
     floor_material,
-    material_table,
     resolve,
     split_key,
     wall_material,
 )
 from navbench.visual.mesh import Part, merge
+from navbench.visual.outdoor_textures import OUTDOOR_MATERIALS, TILE_M
 from navbench.visual.textures import texture
 
 #: Bump when meshes change (part of every cache key).
@@ -97,6 +98,11 @@ class SceneVisuals:
         self.geoms.append(VisualGeom(f"vis:{len(self.geoms)}", key, part.material, pos, yaw, ref, label, kind, layer))
 
 
+def material_table() -> dict[str, Material]:
+    """Indoor and outdoor base materials by key."""
+    return {**MATERIALS, **OUTDOOR_MATERIALS}
+
+
 def _room_floor_label(label: str) -> str:
     return f"floor/{label}" if label else "floor"
 
@@ -126,7 +132,6 @@ def build_visuals(scene: Scene, *, seed: int = 0, cache: str | Path | None = Non
     """
     vis = SceneVisuals(outdoor=scene.kind != "indoor")
     table = material_table()
-    from navbench.visual.outdoor_textures import TILE_M
 
     def tile_of(mat: str) -> float:
         tex = table.get(split_key(mat)[0], table["generic"]).texture

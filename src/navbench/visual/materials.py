@@ -5,6 +5,7 @@ replaces the base colour (``"fabric@8a3b2e"``: the fabric texture tinted red-bro
 use :func:`tinted` to vary colour between instances. Outdoor base materials come from
 ``visual/outdoor_textures.py`` (``OUTDOOR_MATERIALS``, same :class:`Material` entries).
 Floors by room type: :func:`floor_material`; painted walls per room: :func:`wall_material`.
+The merged indoor + outdoor table is ``visual.build.material_table``.
 """
 
 from __future__ import annotations
@@ -91,13 +92,6 @@ def resolve(key: str, table: dict[str, Material]) -> Material:
     if tint is not None:
         mat = replace(mat, rgba=(*tint, mat.rgba[3]))
     return mat
-
-
-def material_table() -> dict[str, Material]:
-    """Indoor and outdoor base materials by key."""
-    from navbench.visual.outdoor_textures import OUTDOOR_MATERIALS  # it imports Material from here
-
-    return {**MATERIALS, **OUTDOOR_MATERIALS}
 
 
 #: Floor material per room type (unknown room types: parquet).
