@@ -42,16 +42,16 @@ def _wheels4(xf: float, xr: float, zs: float, r: float, tw: float) -> list[Part]
 
 def car(size: Size, rng: np.random.Generator) -> list[Part]:
     """A car whose body type (sedan, hatchback, SUV, van-like) and paint are drawn from ``rng``."""
-    L, H, W = size
     body = str(rng.choice(CAR_BODIES))
+    L, H, W = size[0] * (0.86 if body == "hatchback" else 1.0), size[1], size[2]  # hatchbacks are short
     col = paint(rng)
-    r = min(0.22 * H, 0.085 * L, 0.4) * float(rng.uniform(0.95, 1.05))
+    r = min(0.22 * H, 0.085 * L, 0.4) * float(rng.uniform(0.95, 1.05)) * (1.12 if body == "suv" else 1.0)
     tw = min(0.2 * W, 0.25)
     belt = {"sedan": 0.55, "hatchback": 0.56, "suv": 0.6, "van-like": 0.5}[body] * H
     # cabin (bottom front, bottom rear, roof front, roof rear) as fractions of L from the centre
     cab = {"sedan": (0.22, -0.3, 0.05, -0.2), "hatchback": (0.18, -0.47, 0.0, -0.44),
            "suv": (0.22, -0.47, 0.08, -0.46), "van-like": (0.32, -0.48, 0.18, -0.47)}[body]
-    y0 = 0.45 * r
+    y0 = (0.75 if body == "suv" else 0.45) * r
     nose = 0.8 * belt if body != "van-like" else 0.7 * belt
     prof = [(-L / 2, y0), (L / 2, y0), (L / 2, nose), (L / 2 - 0.12 * L, belt), (-L / 2 + 0.03 * L, belt),
             (-L / 2, belt - 0.08 * H)]
