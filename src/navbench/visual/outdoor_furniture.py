@@ -101,10 +101,11 @@ def patio_heater(size: Size, rng: np.random.Generator) -> list[Part]:
     """A mushroom patio heater: round base, gas column, glowing emitter and a wide reflector hood."""
     w, H, d = size
     R = 0.5 * min(w, d)
-    return [cylinder(0.9 * R, 0.08 * H, "metal_dark", segments=14, center=(0.0, 0.04 * H, 0.0), radius_top=0.7 * R),
-            cylinder(0.09 * R * 2, 0.62 * H, "metal", segments=10, center=(0.0, 0.08 * H + 0.31 * H, 0.0)),
+    body = "metal" if rng.random() < 0.5 else "metal_dark"
+    return [cylinder(0.9 * R, 0.08 * H, body, segments=14, center=(0.0, 0.04 * H, 0.0), radius_top=0.7 * R),
+            cylinder(0.09 * R * 2, 0.62 * H, body, segments=10, center=(0.0, 0.08 * H + 0.31 * H, 0.0)),
             cylinder(0.12, 0.18 * H, "lamp_glow", segments=10, center=(0.0, 0.79 * H, 0.0)),
-            cylinder(R, 0.08 * H, "metal", segments=16, center=(0.0, 0.92 * H, 0.0), radius_top=0.12 * R),
+            cylinder(R, 0.08 * H, body, segments=16, center=(0.0, 0.92 * H, 0.0), radius_top=0.12 * R),
             cylinder(0.05, 0.04 * H, "metal", segments=8, center=(0.0, 0.98 * H, 0.0))]
 
 
@@ -385,7 +386,8 @@ def basketball_hoop(size: Size, rng: np.random.Generator) -> list[Part]:
     w, H, d = size
     zb = -d / 2 + 0.3
     rim_y = min(3.05, 0.87 * H)
-    return [slab(-0.45 * w, 0.45 * w, 0.0, 0.3, -d / 2, -d / 2 + 0.6, "plastic_dark"),
+    base = "plastic_dark" if rng.random() < 0.5 else tinted("plastic", (0.1, 0.3, 0.7))
+    return [slab(-0.45 * w, 0.45 * w, 0.0, 0.3, -d / 2, -d / 2 + 0.6, base),
             box((0.12, rim_y + 0.2, 0.12), "metal_dark", center=(0.0, (rim_y + 0.2) / 2, zb)),
             rod((0.0, rim_y + 0.15, zb), (0.0, rim_y + 0.15, d / 2 - 0.6), 0.04, "metal_dark", segments=6),
             slab(-w / 2, w / 2, rim_y - 0.15, H, d / 2 - 0.62, d / 2 - 0.58, "plastic"),

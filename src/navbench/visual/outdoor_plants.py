@@ -161,7 +161,7 @@ def boulder(size: Size, rng: np.random.Generator) -> list[Part]:
     v[0, :], v[-1, :] = v[0, 0], v[-1, 0]
     v = v.reshape(-1, 3) * 0.95
     v[:, 1] = np.maximum(v[:, 1], -0.3 * H)  # flat underside sits on the ground
-    v[:, 1] -= v[:, 1].min()
+    v[:, 1] = (v[:, 1] - v[:, 1].min()) / np.ptp(v[:, 1]) * H
     return [Part(v, p.faces, p.uv, "granite")]
 
 
@@ -176,9 +176,10 @@ def fountain(size: Size, rng: np.random.Generator) -> list[Part]:
     parts[-1] = transform(parts[-1], scale=(w / (2 * R), 1.0, d / (2 * R)))
     ct = 0.7 * H
     parts.append(cylinder(0.06 * R, ct, "granite", segments=10, center=(0.0, ct / 2, 0.0), radius_top=0.04 * R))
-    rb = 0.3 * R
-    parts.append(lathe([(0.0, ct - 0.08 * H), (rb * 0.3, ct - 0.08 * H), (rb, ct), (0.0, ct)], "granite", segments=16))
-    parts.append(cylinder(rb * 0.85, 0.015, "water", segments=16, center=(0.0, ct - 0.01, 0.0)))
+    for k in range(int(rng.integers(1, 3))):  # one or two tiers of bowls
+        y, rb = ct - k * 0.25 * H, (0.3 + 0.15 * k) * R
+        parts.append(lathe([(0.0, y - 0.08 * H), (rb * 0.3, y - 0.08 * H), (rb, y), (0.0, y)], "granite", segments=16))
+        parts.append(cylinder(rb * 0.85, 0.015, "water", segments=16, center=(0.0, y - 0.01, 0.0)))
     parts.append(cone(0.04 * R, H - ct, "water", segments=8, center=(0.0, ct + (H - ct) / 2, 0.0)))
     return parts
 

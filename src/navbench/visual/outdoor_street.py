@@ -54,8 +54,9 @@ def traffic_light(size: Size, rng: np.random.Generator) -> list[Part]:
     hh = min(0.26 * H, 0.95)
     hw = 0.3
     y_head = H - hh / 2
+    housing = "metal_dark" if rng.random() < 0.6 else tinted("painted_metal", (0.85, 0.7, 0.1))
     parts = [_pole(H - hh, r, "metal_dark"),
-             box((hw, hh, 0.22), "metal_dark", center=(0.0, y_head, 0.06)),
+             box((hw, hh, 0.22), housing, center=(0.0, y_head, 0.06)),
              box((hw + 0.1, hh + 0.08, 0.02), "plastic_dark", center=(0.0, y_head, -0.05))]
     for k, mat in enumerate(("signal_red", "signal_amber", "signal_green")):
         y = y_head + (1 - k) * hh / 3
@@ -100,10 +101,10 @@ def flag_pole(size: Size, rng: np.random.Generator) -> list[Part]:
 def stop_sign(size: Size, rng: np.random.Generator) -> list[Part]:
     """A stop sign: a red octagon with a white rim on a grey post, facing +Z."""
     w, H, _d = size
-    R = w / 2
+    R = w / 2 * float(rng.uniform(0.88, 1.0))
     cy = H - R
     rot = math.pi / 8
-    return [_pole(cy, 0.03, "metal"),
+    return [_pole(cy, 0.03, "metal" if rng.random() < 0.5 else "metal_dark"),
             _plate(_polygon(8, R, rot), cy, 0.035, 0.02, "reflective_white"),
             _plate(_polygon(8, 0.88 * R, rot), cy, 0.048, 0.01, "sign_red"),
             box((0.9 * R, 0.22 * R, 0.004), "reflective_white", center=(0.0, cy, 0.055))]
@@ -127,8 +128,9 @@ def bus_stop_sign(size: Size, rng: np.random.Generator) -> list[Part]:
     w, H, _d = size
     R = 0.45 * w
     disc_c = H - R
+    disc = ((0.05, 0.35, 0.15), (0.75, 0.05, 0.06), (0.05, 0.25, 0.6))[int(rng.integers(3))]
     parts = [_pole(H - 0.02, 0.03, "metal"),
-             _plate(_polygon(20, R), disc_c, 0.03, 0.02, tinted("sign_plate", (0.05, 0.35, 0.15))),
+             _plate(_polygon(20, R), disc_c, 0.03, 0.02, tinted("sign_plate", disc)),
              _plate(_polygon(20, 0.75 * R), disc_c, 0.042, 0.006, "plastic_yellow"),
              box((0.8 * w, 0.5, 0.03), "plastic", center=(0.0, disc_c - R - 0.35, 0.03)),
              box((0.7 * w, 0.4, 0.034), "paper", center=(0.0, disc_c - R - 0.35, 0.03))]
@@ -138,8 +140,8 @@ def bus_stop_sign(size: Size, rng: np.random.Generator) -> list[Part]:
 def sandwich_board(size: Size, rng: np.random.Generator) -> list[Part]:
     """A sandwich board: an A-frame of two boards hinged at the top (chalkboard faces)."""
     w, H, d = size
-    tilt = math.atan2(d / 2 - 0.02, H)
-    frame = "planks"
+    tilt = math.atan2(d / 2 - 0.02, H) * float(rng.uniform(0.8, 1.0))
+    frame = "planks" if rng.random() < 0.6 else tinted("painted_metal", (0.1, 0.1, 0.1))
     parts = []
     for s in (-1, 1):
         zc = s * (d / 4)
@@ -257,7 +259,7 @@ def dumpster(size: Size, rng: np.random.Generator) -> list[Part]:
              box((w * 1.0, 0.06, 0.06), "metal_dark", center=(0.0, 0.6 * H, 0.5 * d - 0.1 * d))]
     for x in (-0.42 * w, 0.42 * w):
         for z in (-0.38 * d, 0.3 * d):
-            parts.append(cylinder(c / 2, 0.05, "rubber", center=(x, c / 2, z)))
+            parts.append(cylinder(0.05, c, "rubber", segments=8, center=(x, c / 2, z)))
     return parts
 
 
@@ -278,7 +280,8 @@ def traffic_cone(size: Size, rng: np.random.Generator) -> list[Part]:
     r = 0.36 * min(w, d)
     parts = [box((w, b, d), "plastic_orange", center=(0.0, b / 2, 0.0)),
              cylinder(r, H - b, "plastic_orange", segments=16, center=(0.0, b + (H - b) / 2, 0.0), radius_top=0.08 * r)]
-    for f0, f1 in ((0.35, 0.45), (0.6, 0.68)):
+    bands = ((0.35, 0.45), (0.6, 0.68)) if rng.random() < 0.6 else ((0.3, 0.42), (0.52, 0.6), (0.7, 0.76))
+    for f0, f1 in bands:
         r0, r1 = r * (1 - f0 * 0.92), r * (1 - f1 * 0.92)
         parts.append(cylinder(r0 + 0.004, (f1 - f0) * (H - b), "reflective_white", segments=16,
                               center=(0.0, b + (f0 + f1) / 2 * (H - b), 0.0), radius_top=r1 + 0.004, caps=False))
@@ -290,7 +293,7 @@ def traffic_barrel(size: Size, rng: np.random.Generator) -> list[Part]:
     w, H, d = size
     r = 0.46 * min(w, d)
     parts = [cylinder(r * 1.08, 0.08 * H, "plastic_black", segments=16, center=(0.0, 0.04 * H, 0.0))]
-    n = 5
+    n = int(rng.integers(4, 7))
     for k in range(n):
         y0 = 0.08 * H + k * 0.92 * H / n
         mat = "plastic_orange" if k % 2 == 0 else "reflective_white"
@@ -299,11 +302,12 @@ def traffic_barrel(size: Size, rng: np.random.Generator) -> list[Part]:
     return parts
 
 
-def _striped_board(x0: float, x1: float, y0: float, y1: float, z: float, t: float, stripes: int) -> list[Part]:
+def _striped_board(x0: float, x1: float, y0: float, y1: float, z: float, t: float, stripes: int,
+                   colour: str = "sign_red") -> list[Part]:
     out = []
     for k in range(stripes):
         a, b = x0 + (x1 - x0) * k / stripes, x0 + (x1 - x0) * (k + 1) / stripes
-        out.append(slab(a, b, y0, y1, z - t / 2, z + t / 2, "sign_red" if k % 2 == 0 else "reflective_white"))
+        out.append(slab(a, b, y0, y1, z - t / 2, z + t / 2, colour if k % 2 == 0 else "reflective_white"))
     return out
 
 
@@ -314,8 +318,11 @@ def barrier(size: Size, rng: np.random.Generator) -> list[Part]:
     for x in (-0.42 * w, 0.42 * w):
         for s in (-1, 1):
             parts.append(rod((x, 0.0, s * 0.45 * d), (x, 0.95 * H, 0.0), 0.025, "metal_dark", segments=6))
-    for y0, y1 in ((0.75 * H, H), (0.4 * H, 0.62 * H)):
-        parts += _striped_board(-w / 2, w / 2, y0, y1, 0.04, 0.025, 8)
+    colour = "sign_red" if rng.random() < 0.5 else "plastic_orange"
+    rails = ((0.75 * H, H), (0.4 * H, 0.62 * H)) if rng.random() < 0.6 else ((0.8 * H, H), (0.55 * H, 0.72 * H),
+                                                                          (0.3 * H, 0.47 * H))
+    for y0, y1 in rails:
+        parts += _striped_board(-w / 2, w / 2, y0, y1, 0.04, 0.025, 8, colour)
     return parts
 
 
@@ -349,7 +356,8 @@ def construction_sign(size: Size, rng: np.random.Generator) -> list[Part]:
     cy = H - R
     parts = [_plate(_polygon(4, R, math.pi / 2), cy, 0.0, 0.02, "plastic_black"),
              _plate(_polygon(4, 0.86 * R, math.pi / 2), cy, 0.012, 0.01, "plastic_orange"),
-             box((0.1 * R, 0.6 * R, 0.005), "plastic_black", center=(0.0, cy + 0.05 * R, 0.02))]
+             box((0.1 * R, 0.6 * R, 0.005) if rng.random() < 0.5 else (0.6 * R, 0.1 * R, 0.005), "plastic_black",
+                 center=(0.0, cy + 0.05 * R, 0.02))]
     for s in (-1, 1):
         parts.append(rod((s * 0.3 * w, 0.0, 0.4 * d), (s * 0.1 * w, cy, 0.0), 0.015, "metal", segments=5))
         parts.append(rod((s * 0.3 * w, 0.0, -0.45 * d), (s * 0.1 * w, cy, 0.0), 0.015, "metal", segments=5))

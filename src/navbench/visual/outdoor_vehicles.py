@@ -11,7 +11,7 @@ import numpy as np
 
 from navbench.visual.compose import slab
 from navbench.visual.materials import tinted
-from navbench.visual.mesh import Part, box, cylinder
+from navbench.visual.mesh import Part, box
 from navbench.visual.outdoor_textures import PAINTS
 from navbench.visual.shapes import extrude, rod, torus
 
@@ -206,7 +206,7 @@ def shopping_cart(size: Size, rng: np.random.Generator) -> list[Part]:
     parts: list[Part] = []
     for x in (-0.4 * L, 0.4 * L):
         for z in (-0.4 * W, 0.4 * W):
-            parts.append(cylinder(r, 0.04, "rubber", center=(x, r, z)))
+            parts.append(torus(0.7 * r, 0.3 * r, "tyre", center=(x, r, z), axis="z", segments=10, sides=5))
     y0, y1 = 0.45 * H, 0.9 * H
     parts.append(slab(-0.45 * L, 0.45 * L, 2 * r, 2 * r + 0.03, -0.42 * W, 0.42 * W, "metal"))
     for x in (-0.4 * L, 0.4 * L):

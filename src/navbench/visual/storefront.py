@@ -10,8 +10,8 @@ embodiments.py``): Spot's camera is 0.63 m up (sole 0.33 + 0.30) pitched 10° do
 79° vertical field of view, so the top of its view at a horizontal distance ``d`` is
 ``0.63 + d·tan(29.5°)`` = 2.33 m at 3 m; the Turtlebot's is 0.40 m up, level, top
 ``0.40 + d·tan(39.5°)`` = 2.87 m at 3 m; the bottoms of both views reach the ground beyond
-0.6 m. The sign therefore spans :data:`SIGN_BAND` = 1.55-2.25 m, above the shop window and
-beside the door, and the matching collision box is placed there by
+0.6 m. The sign therefore spans :data:`SIGN_BAND` = 1.45-2.15 m (0.08 m margin for the sign's
+0.18 m offset from the wall), above the shop window and beside the door, and the matching collision box is placed there by
 ``scene/procgen/buildings.py``.
 """
 
@@ -27,7 +27,7 @@ from navbench.visual.mesh import Part, box, transform
 from navbench.visual.signs import sign_image, sign_style
 
 #: Bottom and top of the sign above the entrance level (m); see the module docstring.
-SIGN_BAND = (1.55, 2.25)
+SIGN_BAND = (1.45, 2.15)
 #: Sign depth out of the facade: its face is at 0.18 m (inside the 0.3 m place footprint).
 SIGN_Z = (0.12, 0.18)
 DOOR_WIDTH = 1.0
@@ -61,11 +61,17 @@ def _frame(place: Place) -> tuple[np.ndarray, float, np.ndarray, float]:
     return origin, yaw, ex, float(along.max() - along.min())
 
 
-def _quad(x0: float, x1: float, y0: float, y1: float, z: float, material: str) -> Part:
-    """A rectangle facing +Z with UVs 0..1 over it (u to +x, v up)."""
-    v = np.array([(x0, y0, z), (x1, y0, z), (x1, y1, z), (x0, y1, z)], float)
-    uv = np.array([(0, 0), (1, 0), (1, 1), (0, 1)], float)
-    return Part(v, np.array([(0, 1, 2), (0, 2, 3)], np.int32), uv, material)
+def _face(x0: float, x1: float, y0: float, y1: float, z: float, material: str, t: float = 0.004) -> Part:
+    """A thin panel whose +Z face at ``z`` carries the whole texture once (u to +x, v up).
+
+    Closed front and back quads ``t`` apart (a volume, so renderers can compute its hull).
+    """
+    v = np.array([(x0, y0, z), (x1, y0, z), (x1, y1, z), (x0, y1, z),
+                  (x0, y0, z - t), (x1, y0, z - t), (x1, y1, z - t), (x0, y1, z - t)], float)
+    uv = np.array([(0, 0), (1, 0), (1, 1), (0, 1), (0, 0), (1, 0), (1, 1), (0, 1)], float)
+    f = [(0, 1, 2), (0, 2, 3), (4, 6, 5), (4, 7, 6), (0, 4, 5), (0, 5, 1), (1, 5, 6), (1, 6, 2),
+         (2, 6, 7), (2, 7, 3), (3, 7, 4), (3, 4, 0)]
+    return Part(v, np.array(f, np.int32), uv, material)
 
 
 def _slab(x0: float, x1: float, y0: float, y1: float, z0: float, z1: float, mat: str) -> Part:
@@ -123,7 +129,7 @@ def storefront_parts(place: Place, rng: np.random.Generator, sign: Box | None = 
         _slab(dx1 - 0.15, dx1 - 0.1, 0.95, 1.15, 0.11, 0.15, "chrome"),  # handle
         _slab(sx0 - 0.02, sx1 + 0.02, y0 - 0.02, y1 + 0.02, SIGN_Z[0], SIGN_Z[1] - 0.002,
               tinted("shop_frame", np.array(st.fg) / 255.0)),
-        _quad(sx0, sx1, y0, y1, SIGN_Z[1], sign_material(place)),
+        _face(sx0, sx1, y0, y1, SIGN_Z[1], sign_material(place)),
     ]
     # awning over the whole front, in the sign colour (above the sign: never hides it from below)
     aw = _slab(-width / 2, width / 2, -0.02, 0.02, 0.0, 0.28, tinted("awning", np.array(st.bg) / 255.0))

@@ -143,19 +143,19 @@ def storefront(b: Building, category: str, pid: str, sidewalk: float, rng: np.ra
     u0, u1 = mid - width / 2, mid + width / 2
     depth = 0.3  # the shop front protrudes 0.3 m from the facade
     n = nx if axis == "z" else nz  # outward normal component along the fixed axis
-    # The sign (visual/storefront.py draws it over this box): 1.55-2.25 m up, where both robots'
+    # The sign (visual/storefront.py draws it over this box): 1.45-2.15 m up, where both robots'
     # cameras see it from the sidewalk at 3-15 m; beside the door, which is at the high-u end.
     s0, s1 = u0 + 0.25, u1 - 1.6
     smid = (s0 + s1) / 2
     if axis == "x":
         fp = (u0, min(c, c + n * depth), u1, max(c, c + n * depth))
         entrance = (mid, SIDEWALK_Y, c + n * 1.0)
-        sign_c = (smid, SIDEWALK_Y + 1.9, c + n * 0.15)
+        sign_c = (smid, SIDEWALK_Y + 1.8, c + n * 0.15)
         clear = (u0, min(c, c + n * sidewalk), u1, max(c, c + n * sidewalk))
     else:
         fp = (min(c, c + n * depth), u0, max(c, c + n * depth), u1)
         entrance = (c + n * 1.0, SIDEWALK_Y, mid)
-        sign_c = (c + n * 0.15, SIDEWALK_Y + 1.9, smid)
+        sign_c = (c + n * 0.15, SIDEWALK_Y + 1.8, smid)
         clear = (min(c, c + n * sidewalk), u0, max(c, c + n * sidewalk), u1)
     yaw = yaw_of_direction(nx, nz)
     name = f"{_NAMES[int(rng.integers(len(_NAMES)))]} {category.title()}"
