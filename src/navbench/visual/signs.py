@@ -78,12 +78,18 @@ def _cross(d: Draw, x: float, y: float, s: float, c: RGB) -> None:
     d.rectangle((x + 0.1 * s, y + 0.36 * s, x + 0.9 * s, y + 0.64 * s), fill=c)
 
 
-def _bread(d: Draw, x: float, y: float, s: float, c: RGB, bg: RGB) -> None:
-    d.ellipse((x + 0.08 * s, y + 0.3 * s, x + 0.92 * s, y + 0.8 * s), fill=c)
-    d.rectangle((x + 0.08 * s, y + 0.55 * s, x + 0.92 * s, y + 0.8 * s), fill=c)
-    for k in range(3):
-        cx = x + (0.32 + 0.18 * k) * s
-        d.line((cx - 0.06 * s, y + 0.42 * s, cx + 0.06 * s, y + 0.6 * s), fill=bg, width=max(2, int(0.05 * s)))
+def _bread(d: Draw, x: float, y: float, s: float, c: RGB, bg: RGB) -> None:  # a baguette and a round loaf
+    w = max(3, int(0.2 * s))
+    a, b = (x + 0.14 * s, y + 0.62 * s), (x + 0.7 * s, y + 0.14 * s)
+    d.line((a, b), fill=c, width=w)
+    for p in (a, b):
+        d.ellipse((p[0] - w / 2, p[1] - w / 2, p[0] + w / 2, p[1] + w / 2), fill=c)
+    for k in range(3):  # score marks
+        f = 0.28 + 0.22 * k
+        cx, cy = a[0] + f * (b[0] - a[0]), a[1] + f * (b[1] - a[1])
+        d.line((cx - 0.06 * s, cy - 0.02 * s, cx + 0.02 * s, cy + 0.07 * s), fill=bg, width=max(2, int(0.035 * s)))
+    d.chord((x + 0.42 * s, y + 0.5 * s, x + 0.94 * s, y + 1.0 * s), 180, 360, fill=c)
+    d.rectangle((x + 0.42 * s, y + 0.74 * s, x + 0.94 * s, y + 0.9 * s), fill=c)
 
 
 def _book(d: Draw, x: float, y: float, s: float, c: RGB, bg: RGB) -> None:
@@ -207,7 +213,7 @@ SIGN_STYLES: dict[str, SignStyle] = {
     "bank": _s((20, 40, 100), (240, 200, 80), _plain(_bank), "columned bank building"),
     "convenience store": _s((245, 130, 20), (25, 20, 10), _plain(_basket), "shopping bag"),
     "pharmacy": _s((0, 120, 60), (255, 255, 255), _plain(_cross), "cross"),
-    "bakery": _s((236, 200, 140), (90, 45, 10), _bread, "loaf of bread"),
+    "bakery": _s((236, 200, 140), (90, 45, 10), _bread, "baguette and loaf"),
     "bookstore": _s((20, 70, 70), (250, 240, 220), _book, "open book"),
     "clothing store": _s((235, 120, 170), (25, 25, 25), _plain(_shirt), "t-shirt"),
     "supermarket": _s((140, 200, 60), (10, 50, 20), _plain(_cart), "shopping cart"),
