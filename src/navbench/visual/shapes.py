@@ -10,7 +10,7 @@ import math
 
 import numpy as np
 
-from navbench.visual.mesh import Part, bounds, cylinder
+from navbench.visual.mesh import Part, bounds
 
 Vec3 = tuple[float, float, float]
 
@@ -30,6 +30,37 @@ def _rotation_y_to(d: np.ndarray) -> np.ndarray:
     return np.eye(3) + s * kx + (1 - c) * (kx @ kx)
 
 
+def _frustum(r0: float, r1: float, length: float, segments: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Vectorised capped frustum along +Y centred at the origin: (vertices, faces, uv)."""
+    k = np.arange(segments + 1)
+    a = 2 * math.pi * k / segments
+    ca, sa = np.cos(a), np.sin(a)
+    h = length / 2
+    side = np.empty((2 * (segments + 1), 3))
+    side[0::2] = np.stack([r0 * ca, np.full_like(ca, -h), r0 * sa], 1)
+    side[1::2] = np.stack([r1 * ca, np.full_like(ca, h), r1 * sa], 1)
+    u = k / segments * 2 * math.pi * max(r0, r1)
+    suv = np.empty((2 * (segments + 1), 2))
+    suv[0::2] = np.stack([u, np.zeros_like(u)], 1)
+    suv[1::2] = np.stack([u, np.full_like(u, length)], 1)
+    i = 2 * np.arange(segments)
+    faces = [np.stack([i, i + 1, i + 3], 1), np.stack([i, i + 3, i + 2], 1)]
+    verts, uvs = [side], [suv]
+    base = len(side)
+    ring = np.arange(segments)
+    for y, r, up in ((-h, r0, False), (h, r1, True)):
+        if r <= 0:
+            continue
+        cap = np.vstack([[0.0, y, 0.0], np.stack([r * ca[:-1], np.full(segments, y), r * sa[:-1]], 1)])
+        verts.append(cap)
+        uvs.append(np.vstack([[0.5, 0.5], np.stack([0.5 + 0.5 * ca[:-1], 0.5 + 0.5 * sa[:-1]], 1)]))
+        i0, i1 = base + 1 + ring, base + 1 + (ring + 1) % segments
+        c = np.full(segments, base)
+        faces.append(np.stack([c, i1, i0], 1) if up else np.stack([c, i0, i1], 1))
+        base += len(cap)
+    return np.vstack(verts), np.vstack(faces).astype(np.int32), np.vstack(uvs)
+
+
 def rod(p0: Vec3, p1: Vec3, radius: float, material: str, *, segments: int = 8,
         radius_end: float | None = None) -> Part:
     """A round cylinder (or frustum ending at ``radius_end``) from point ``p0`` to ``p1`` (m)."""
@@ -37,33 +68,28 @@ def rod(p0: Vec3, p1: Vec3, radius: float, material: str, *, segments: int = 8,
     length = float(np.linalg.norm(b - a))
     if length < 1e-9:
         raise ValueError("rod: p0 and p1 coincide")
-    c = cylinder(radius, length, material, segments=segments, radius_top=radius_end)
+    v, f, uv = _frustum(radius, radius if radius_end is None else radius_end, length, segments)
     r = _rotation_y_to((b - a) / length)
-    return Part(c.vertices @ r.T + (a + b) / 2.0, c.faces, c.uv, material)
+    return Part(v @ r.T + (a + b) / 2.0, f, uv, material)
 
 
 def torus(major: float, minor: float, material: str, *, center: Vec3 = (0.0, 0.0, 0.0),
           axis: str = "z", segments: int = 16, sides: int = 8) -> Part:
     """A torus (a tyre) of ring radius ``major`` and tube radius ``minor`` around ``axis`` (m)."""
-    verts, uvs, faces = [], [], []
-    for i in range(segments + 1):
-        a = 2 * math.pi * i / segments
-        for j in range(sides + 1):
-            b = 2 * math.pi * j / sides
-            rr = major + minor * math.cos(b)
-            verts.append((rr * math.cos(a), rr * math.sin(a), minor * math.sin(b)))  # ring in XY
-            uvs.append((i / segments * 2 * math.pi * major, j / sides * 2 * math.pi * minor))
+    a = (2 * math.pi * np.arange(segments + 1) / segments)[:, None]
+    b = (2 * math.pi * np.arange(sides + 1) / sides)[None, :]
+    rr = major + minor * np.cos(b)
+    z = np.repeat(minor * np.sin(b), segments + 1, 0)
+    v = np.stack([rr * np.cos(a), rr * np.sin(a), z], -1).reshape(-1, 3)  # the ring lies in XY
+    uv = np.stack(np.broadcast_arrays(a * major, b * minor), -1).reshape(-1, 2)
     w = sides + 1
-    for i in range(segments):
-        for j in range(sides):
-            p, q = i * w + j, (i + 1) * w + j
-            faces += [(p, q, q + 1), (p, q + 1, p + 1)]
-    v = np.array(verts)
-    f = np.array(faces, np.int32)
+    i, j = np.meshgrid(np.arange(segments), np.arange(sides), indexing="ij")
+    p, q = (i * w + j).ravel(), ((i + 1) * w + j).ravel()
+    f = np.vstack([np.stack([p, q, q + 1], 1), np.stack([p, q + 1, p + 1], 1)]).astype(np.int32)
     if axis in ("x", "y"):  # swapping two coordinates mirrors: flip the winding back
         v = v[:, [2, 1, 0]] if axis == "x" else v[:, [0, 2, 1]]
         f = f[:, ::-1]
-    return Part(v + np.asarray(center, float), np.ascontiguousarray(f), np.array(uvs), material)
+    return Part(v + np.asarray(center, float), np.ascontiguousarray(f), uv, material)
 
 
 def _signed_area(poly: np.ndarray) -> float:
