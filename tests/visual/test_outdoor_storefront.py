@@ -96,3 +96,15 @@ def test_procgen_sign_box_sits_in_the_band_beside_the_door() -> None:
     parts, _ = storefront_parts(sf.place, np.random.default_rng(0), s)
     face = sign_face(parts, sf.place)
     assert face.vertices[:, 0].min() == pytest.approx(x0 + 0.25) and face.vertices[:, 0].max() == pytest.approx(x1 - 1.6)
+
+
+def test_narrow_front_puts_the_door_under_a_full_width_sign() -> None:
+    place = Place("p2", "florist", "Elm Florist", (0.0, 0.0, 1.0), ((-1.25, 0.3), (1.25, 0.3), (1.25, 0.0), (-1.25, 0.0)),
+                  yaw_of_direction(0.0, 1.0))
+    parts, _ = storefront_parts(place, np.random.default_rng(0))
+    lo, hi = bounds(parts)
+    assert lo[0] >= -1.25 - 1e-9 and hi[0] <= 1.25 + 1e-9
+    face = sign_face(parts, place)
+    assert np.allclose((face.vertices[:, 0].min(), face.vertices[:, 0].max()), (-1.0, 1.0))
+    below = [p for p in parts if p.vertices[:, 1].max() <= SIGN_BAND[0] and np.isclose(p.vertices[:, 0].min(), -0.5)]
+    assert below  # a 1 m door centred under the sign, lower than its bottom edge

@@ -41,7 +41,10 @@ def sign_material(place: Place) -> str:
 
 
 def default_sign_span(width: float) -> tuple[float, float]:
-    """Facade-frame x extent (m) of the sign on a shop front ``width`` wide (door at the +x end)."""
+    """Facade-frame x extent (m) of the sign on a shop front ``width`` wide (door at the +x end;
+    fronts under 4 m get a full-width sign over a lower door)."""
+    if width < 4.0:
+        return (-width / 2 + 0.25, width / 2 - 0.25)
     return (-width / 2 + 0.25, width / 2 - 0.3 - DOOR_WIDTH - 0.3)
 
 
@@ -104,7 +107,11 @@ def storefront_parts(place: Place, rng: np.random.Generator, sign: Box | None = 
         sx0, sx1 = c - half, c + half
         y0, y1 = float(rel[1] - sign.size[1] / 2), float(rel[1] + sign.size[1] / 2)
     left_gap, right_gap = sx0 + width / 2, width / 2 - sx1
-    door_x = (sx1 + width / 2) / 2 if right_gap >= left_gap else (sx0 - width / 2) / 2
+    door_h = DOOR_HEIGHT
+    if max(left_gap, right_gap) >= DOOR_WIDTH + 0.3:  # the door beside the sign
+        door_x = (sx1 + width / 2) / 2 if right_gap >= left_gap else (sx0 - width / 2) / 2
+    else:  # no room beside it: the door under the sign's middle, below its bottom edge
+        door_x, door_h = (sx0 + sx1) / 2, min(DOOR_HEIGHT, y0 - 0.12)
     dx0, dx1 = door_x - DOOR_WIDTH / 2, door_x + DOOR_WIDTH / 2
     top = y1 + 0.65
     parts = [
@@ -115,17 +122,18 @@ def storefront_parts(place: Place, rng: np.random.Generator, sign: Box | None = 
         _slab(-width / 2 + 0.2, width / 2 - 0.2, 0.0, 0.4, 0.01, 0.1, frame),  # plinth under the window
     ]
     wx0, wx1 = (-width / 2 + 0.2, dx0 - 0.15) if door_x > 0 else (dx1 + 0.15, width / 2 - 0.2)
-    parts.append(_slab(wx0, wx1, 0.4, y0 - 0.1, 0.02, 0.06, "shop_window"))
-    panes = max(2, int((wx1 - wx0) / 1.6))
-    for k in range(1, panes):  # window mullions
-        x = wx0 + k * (wx1 - wx0) / panes
-        parts.append(_slab(x - 0.03, x + 0.03, 0.4, y0 - 0.1, 0.02, 0.08, frame))
+    if wx1 - wx0 > 0.3:  # the shop window with mullions every ~1.6 m
+        parts.append(_slab(wx0, wx1, 0.4, y0 - 0.1, 0.02, 0.06, "shop_window"))
+        panes = max(2, int((wx1 - wx0) / 1.6))
+        for k in range(1, panes):
+            x = wx0 + k * (wx1 - wx0) / panes
+            parts.append(_slab(x - 0.03, x + 0.03, 0.4, y0 - 0.1, 0.02, 0.08, frame))
     other = (dx1 + 0.15, width / 2 - 0.2) if door_x > 0 else (-width / 2 + 0.2, dx0 - 0.15)
     if other[1] - other[0] > 0.3:  # glazing on the far side of the door, if any
         parts.append(_slab(other[0], other[1], 0.4, y0 - 0.1, 0.02, 0.06, "shop_window"))
     parts += [
-        _slab(dx0 - 0.08, dx1 + 0.08, 0.0, DOOR_HEIGHT + 0.08, 0.01, 0.1, frame),  # door frame
-        _slab(dx0, dx1, 0.0, DOOR_HEIGHT, 0.02, 0.11, "door_wood" if rng.random() < 0.5 else "shop_window"),
+        _slab(dx0 - 0.08, dx1 + 0.08, 0.0, door_h + 0.08, 0.01, 0.1, frame),  # door frame
+        _slab(dx0, dx1, 0.0, door_h, 0.02, 0.11, "door_wood" if rng.random() < 0.5 else "shop_window"),
         _slab(dx1 - 0.15, dx1 - 0.1, 0.95, 1.15, 0.11, 0.15, "chrome"),  # handle
         _slab(sx0 - 0.02, sx1 + 0.02, y0 - 0.02, y1 + 0.02, SIGN_Z[0], SIGN_Z[1] - 0.002,
               tinted("shop_frame", np.array(st.fg) / 255.0)),
