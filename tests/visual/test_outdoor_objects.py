@@ -221,3 +221,13 @@ def test_fence_posts_span_its_length() -> None:
     xs = sorted(float(p.vertices[:, 0].mean()) for p in parts
                 if math.isclose(p.vertices[:, 1].max() - p.vertices[:, 1].min(), H, rel_tol=1e-6))
     assert len(xs) >= 3 and xs[0] < -0.45 * w and xs[-1] > 0.45 * w
+
+
+def test_car_in_a_z_long_box_runs_along_z_with_its_front_at_plus_z() -> None:
+    parts = OUTDOOR_BUILDERS["car"]((1.9, 1.6, 4.6), np.random.default_rng(0))  # procgen's car boxes
+    lo, hi = bounds(parts)
+    assert hi[2] - lo[2] > 4.0 and hi[0] - lo[0] < 1.95
+    c = _tyres_on_ground(parts)
+    assert len(c) == 4 and np.ptp([p[2] for p in c]) > 2.0 and np.ptp([p[0] for p in c]) < 1.9
+    assert np.vstack([p.vertices for p in of(parts, "lamp_glow")])[:, 2].min() > 1.5  # head lights in front
+    assert np.vstack([p.vertices for p in of(parts, "signal_red")])[:, 2].max() < -1.5  # tail lights behind

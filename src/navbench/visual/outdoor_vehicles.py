@@ -1,17 +1,23 @@
 """Vehicle meshes: cars (sedan, hatchback, SUV, van-like), van, truck, bus, two-wheelers, carts.
 
 Local frame of :mod:`navbench.visual.mesh` (metres, bottom at y = 0, footprint centred).
-Vehicles are long along local **X** (the catalogue's x is the length along the heading; the
-front is at +X); wheels are tori (material ``tyre``) resting on y = 0 with axles along Z.
+A vehicle is long along the longer horizontal side of its box: along local **X** with the
+front at +X when ``x >= z`` (the catalogue's sizes: x is the length along the heading), else
+along local **Z** with the front at +Z (today's car boxes, 1.9 x 1.6 x 4.6, driving along the
+box's -Z at yaw 0, i.e. towards local +Z once placed with ``yaw + π``). Wheels are tori
+(material ``tyre``) resting on y = 0 with their axles across the vehicle.
 """
 
 from __future__ import annotations
+
+import math
+from collections.abc import Callable
 
 import numpy as np
 
 from navbench.visual.compose import slab
 from navbench.visual.materials import tinted
-from navbench.visual.mesh import Part, box
+from navbench.visual.mesh import Part, box, transform
 from navbench.visual.outdoor_textures import PAINTS
 from navbench.visual.shapes import extrude, rod, torus
 
@@ -225,7 +231,18 @@ def shopping_cart(size: Size, rng: np.random.Generator) -> list[Part]:
     return parts
 
 
-VEHICLE_BUILDERS = {
+def along_longest(fn: Callable[[Size, np.random.Generator], list[Part]]) -> Callable[[Size, np.random.Generator], list[Part]]:
+    """Wrap a builder that models along X so that a Z-long box gets the vehicle along Z (front +Z)."""
+    def build(size: Size, rng: np.random.Generator) -> list[Part]:
+        if size[2] <= size[0]:
+            return fn(size, rng)
+        return [transform(p, yaw=-math.pi / 2) for p in fn((size[2], size[1], size[0]), rng)]
+
+    build.__doc__, build.__name__ = fn.__doc__, fn.__name__
+    return build
+
+
+VEHICLE_BUILDERS = {k: along_longest(f) for k, f in {
     "car": car, "van": van, "truck": truck, "bus": bus, "motorcycle": motorcycle,
     "scooter": scooter, "bicycle": bicycle, "shopping cart": shopping_cart,
-}
+}.items()}
