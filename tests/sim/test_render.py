@@ -30,8 +30,9 @@ def _pixel_rays(sim: Simulator, obs: dict, pixels: list[tuple[int, int]]):
     cam = mujoco.mj_name2id(m, mujoco.mjtObj.mjOBJ_CAMERA, "robot/head")
     k = obs["intrinsics"]
     rot = d.cam_xmat[cam].reshape(3, 3)
-    # the groups the camera draws: the visual layer (meshes 1, ceilings 4) or collision geoms
-    groups = np.array([0, 1, 0, 0, 1, 0] if sim.world.appearance else [1, 1, 0, 1, 0, 0], np.uint8)
+    # the groups the camera draws: the visual layer (meshes 1, self-drawn boxes 3, ceilings 4)
+    # or the collision geoms
+    groups = np.array([0, 1, 0, 1, 1, 0] if sim.world.appearance else [1, 1, 0, 1, 0, 0], np.uint8)
     out = []
     for u, v in pixels:
         # OpenGL camera frame: x right, y up, looks -Z; with z = -1 the ray parameter is z-depth.

@@ -3,9 +3,12 @@
 Visual geoms are mesh geoms that never collide (``contype = conaffinity = 0``) in
 :data:`GROUP_APPEARANCE` (structure and objects) or :data:`GROUP_CEILING` (ceilings, drawn by
 the robot's head camera only, so chase-camera videos still see into rooms). Each carries the
-semantics (ref, label, kind) of the scene entity it shows, so segmentation stays exact; the
-collision geoms keep their group but are not drawn when the world has an appearance
-(:attr:`World.appearance`). Materials: one MuJoCo material per material key (tint included),
+semantics (ref, label, kind) of the scene entity it shows, so segmentation stays exact. Boxes
+that look like boxes (buildings, sidewalks, ground slabs, signs: ``SceneVisuals.box_materials``)
+are drawn as themselves: their collision geom gets the material (uniform texture mapping) and
+moves to :data:`GROUP_SELF` (still seen by the simulator's ground ray casts), which saves
+thousands of geoms in a city. All other collision geoms stay in group 0, which cameras do not
+draw when the world has an appearance (:attr:`World.appearance`). Materials: one MuJoCo material per material key (tint included),
 one 2D texture per texture key; mesh UVs are texture repeats. A gradient skybox and a sun with
 shadows outdoors; a dim sun and one point light per room indoors.
 """
@@ -22,6 +25,7 @@ from navbench.visual.build import SceneVisuals
 #: Geom groups of the visual layer (0 collision, 1 scene meshes, 2 robot, 3 hfield, 5 culled).
 GROUP_APPEARANCE = 1
 GROUP_CEILING = 4
+GROUP_SELF = 3  # the heightfield group: ray-cast by the simulator, drawn only with an appearance
 #: Most point lights per world (the fixed-function renderer shades with a handful only).
 MAX_POINT_LIGHTS = 6
 
@@ -30,10 +34,12 @@ def _quat(yaw: float) -> list[float]:
     return [math.cos(yaw / 2.0), 0.0, math.sin(yaw / 2.0), 0.0]
 
 
-def add_appearance(spec: mujoco.MjSpec, vis: SceneVisuals) -> list[tuple[str, str | None, str, str]]:
-    """Add meshes, textures, materials, lights and visual geoms of ``vis`` to ``spec``.
+def add_appearance(spec: mujoco.MjSpec, vis: SceneVisuals, collision: dict[str, mujoco.MjsGeom]
+                   ) -> list[tuple[str, str | None, str, str, str]]:
+    """Add meshes, textures, materials, lights and visual geoms of ``vis`` to ``spec``; give the
+    self-drawn collision geoms (``collision``: name → geom) their materials.
 
-    Returns ``(geom name, ref, label, kind)`` per visual geom added, for the world's geom table.
+    Returns ``(geom name, ref, label, kind, layer)`` per visual geom added, for the geom table.
     """
     for key, img in vis.textures.items():
         h, w = img.shape[:2]
@@ -42,6 +48,9 @@ def add_appearance(spec: mujoco.MjSpec, vis: SceneVisuals) -> list[tuple[str, st
     for key, m in vis.materials.items():
         mat = spec.add_material()
         mat.name = f"mat:{key}"
+        if key in vis.uniform:  # texture mapped per metre on a primitive (box) geom
+            mat.texuniform = True
+            mat.texrepeat = [1.0 / vis.uniform[key]] * 2
         mat.rgba = list(m.rgba)
         mat.specular, mat.shininess, mat.reflectance = m.specular, m.shininess, m.reflectance
         mat.emission = m.emission
@@ -52,10 +61,21 @@ def add_appearance(spec: mujoco.MjSpec, vis: SceneVisuals) -> list[tuple[str, st
     for key, p in vis.meshes.items():
         mesh = spec.add_mesh()
         mesh.name = f"vmesh:{key}"
-        mesh.uservert = p.vertices.ravel().tolist()
+        v, uv = p.vertices, p.uv
+        if len(v) < 4:  # MuJoCo wants 4 vertices per mesh: repeat the first (unused)
+            v = np.vstack([v, np.repeat(v[:1], 4 - len(v), axis=0)])
+            uv = np.vstack([uv, np.repeat(uv[:1], 4 - len(uv), axis=0)])
+        mesh.uservert = v.ravel().tolist()
         mesh.userface = p.faces.ravel().tolist()
-        mesh.usertexcoord = np.column_stack([p.uv[:, 0], 1.0 - p.uv[:, 1]]).ravel().tolist()
+        mesh.usertexcoord = np.column_stack([uv[:, 0], 1.0 - uv[:, 1]]).ravel().tolist()
         mesh.inertia = mujoco.mjtMeshInertia.mjMESH_INERTIA_SHELL
+    for name, key in vis.box_materials.items():
+        geom = collision.get(f"box:{name}")
+        if geom is None:
+            continue
+        geom.material = f"mat:{key}:u"
+        geom.rgba = list(vis.materials[f"{key}:u"].rgba)
+        geom.group = GROUP_SELF
     out = []
     for g in vis.geoms:
         geom = spec.worldbody.add_geom()
@@ -67,7 +87,7 @@ def add_appearance(spec: mujoco.MjSpec, vis: SceneVisuals) -> list[tuple[str, st
         geom.quat = _quat(g.yaw)
         geom.contype, geom.conaffinity = 0, 0
         geom.group = GROUP_CEILING if g.layer == "ceiling" else GROUP_APPEARANCE
-        out.append((g.name, g.ref, g.label, g.kind))
+        out.append((g.name, g.ref, g.label, g.kind, g.layer))
     sky = spec.add_texture(name="sky", type=mujoco.mjtTexture.mjTEXTURE_SKYBOX,
                            builtin=mujoco.mjtBuiltin.mjBUILTIN_GRADIENT, width=256, height=256,
                            rgb1=[0.45, 0.65, 0.92], rgb2=[0.92, 0.95, 1.0])
@@ -87,5 +107,5 @@ def add_appearance(spec: mujoco.MjSpec, vis: SceneVisuals) -> list[tuple[str, st
             light.attenuation = [1.0, 0.0, 0.08]
     spec.visual.headlight.ambient = [0.3, 0.3, 0.3] if vis.outdoor else [0.38, 0.38, 0.38]
     spec.visual.headlight.diffuse = [0.25, 0.25, 0.25]
-    spec.visual.quality.shadowsize = 2048
+    spec.visual.quality.shadowsize = 1024
     return out

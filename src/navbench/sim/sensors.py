@@ -26,7 +26,7 @@ import mujoco
 import numpy as np
 
 from navbench.errors import MissingDependencyError
-from navbench.sim.appearance import GROUP_CEILING
+from navbench.sim.appearance import GROUP_CEILING, GROUP_SELF
 from navbench.sim.embodiments import (
     GROUP_HFIELD,
     GROUP_HIDDEN,
@@ -92,12 +92,13 @@ class Camera:
         depth_range: (near, far) clip distances (m).
         max_cull: no static geom is drawn farther than this (m).
         ceilings: draw room ceilings (default: only for the head camera).
+        lod_distance: outdoor objects switch from detailed parts to one far mesh here (m).
     """
 
     def __init__(self, world: World, camera: str = "robot/head", width: int = 640,
                  height: int = 480, cull_distance: float | None = 80.0,
                  show_robot: bool = False, depth_range: tuple[float, float] = (0.02, 1000.0),
-                 max_cull: float = 300.0, ceilings: bool | None = None):
+                 max_cull: float = 300.0, ceilings: bool | None = None, lod_distance: float = 25.0):
         m = world.model
         if width > m.vis.global_.offwidth or height > m.vis.global_.offheight:
             raise ValueError(f"image {width}x{height} exceeds the model's offscreen buffer")
@@ -129,7 +130,7 @@ class Camera:
         self._opt.geomgroup[GROUP_HFIELD] = 0 if has_visual else 1
         if world.appearance:  # the visual layer replaces the collision geoms in pictures
             self._opt.geomgroup[GROUP_STATIC] = 0
-            self._opt.geomgroup[GROUP_HFIELD] = 0
+            self._opt.geomgroup[GROUP_SELF] = 1  # boxes drawn as themselves
             self._opt.geomgroup[GROUP_CEILING] = int(camera == "robot/head" if ceilings is None else ceilings)
         self._rect = mujoco.MjrRect(0, 0, width, height)
         self._rgb = np.empty((height, width, 3), np.uint8)
@@ -149,9 +150,17 @@ class Camera:
             self._geom_seg[gid] = keys[key]
         self._static = world.static_geoms
         self._lo, self._hi = world.aabb_lo[self._static], world.aabb_hi[self._static]
+        diag = np.linalg.norm(self._hi - self._lo, axis=1)
+        hi = np.full(len(self._static), np.inf)
         if cull_distance is not None:
-            diag = np.linalg.norm(self._hi - self._lo, axis=1)
-            self._limit2 = np.minimum(max_cull, np.maximum(diag, 0.05) * cull_distance) ** 2
+            hi = np.minimum(max_cull, np.maximum(diag, 0.05) * cull_distance)
+        layers = np.array([world.geoms[g].layer for g in self._static], dtype=object)
+        hi = np.where(layers == "near", np.minimum(hi, lod_distance), hi)
+        lo = np.where(layers == "far", lod_distance, 0.0)
+        self._limit2, self._near2 = hi**2, lo**2
+        self._lod = bool((layers == "far").any())
+        shadows = [g for g in self._static if world.geoms[g].layer == "shadow"]
+        self._first_shadow = min(shadows) if shadows else m.ngeom + 1
 
     @property
     def geom_segments(self) -> np.ndarray:
@@ -168,11 +177,12 @@ class Camera:
                          [0.0, 0.0, 1.0]])
 
     def _cull(self, data: mujoco.MjData) -> np.ndarray | None:
-        if self.cull_distance is None or len(self._static) == 0:
+        if (self.cull_distance is None and not self._lod) or len(self._static) == 0:
             return None
         p = data.cam_xpos[self.cam_id]
         gap = np.maximum(np.maximum(self._lo - p, p - self._hi), 0.0)
-        far = np.einsum("ij,ij->i", gap, gap) > self._limit2
+        d2 = np.einsum("ij,ij->i", gap, gap)
+        far = (d2 > self._limit2) | (d2 < self._near2)
         if not far.any():
             return None
         m = self.world.model
@@ -194,21 +204,26 @@ class Camera:
         scn = self._scn
         mujoco.mjr_render(self._rect, scn, self._mjr)
         mujoco.mjr_readPixels(self._rgb, None, self._rect, self._mjr)
+        # Segment colour -> scene geom index -> model geom id -> segment id.
+        n = n_all = scn.ngeom
+        seg_to_geom = np.full(n + 2, -1, np.int64)
+        for i in range(n):
+            g = scn.geoms[i]
+            if g.objtype == mujoco.mjtObj.mjOBJ_GEOM and g.objid >= self._first_shadow:
+                n = i  # baked shadows (last static geoms) are drawn in RGB only
+                break
+            if g.segid >= 0 and g.objtype == mujoco.mjtObj.mjOBJ_GEOM:
+                seg_to_geom[g.segid + 1] = g.objid
         flags = scn.flags.copy()
         scn.flags[mujoco.mjtRndFlag.mjRND_SEGMENT] = 1
         scn.flags[mujoco.mjtRndFlag.mjRND_IDCOLOR] = 1
+        scn.ngeom = n
         try:
             mujoco.mjr_render(self._rect, scn, self._mjr)
             mujoco.mjr_readPixels(self._seg, self._depth, self._rect, self._mjr)
         finally:
             scn.flags[:] = flags
-        # Segment colour -> scene geom index -> model geom id -> segment id.
-        n = scn.ngeom
-        seg_to_geom = np.full(n + 2, -1, np.int64)
-        for i in range(n):
-            g = scn.geoms[i]
-            if g.segid >= 0 and g.objtype == mujoco.mjtObj.mjOBJ_GEOM:
-                seg_to_geom[g.segid + 1] = g.objid
+            scn.ngeom = n_all
         if n + 1 < 256:  # ids fit in the red channel
             code = self._seg[..., 0]
         else:

@@ -71,6 +71,7 @@ class GeomInfo:
         ground: True for ground geometry (contacts are support, not collisions).
         friction: sliding friction coefficient.
         visual: a non-colliding visual-layer geom (``sim.appearance``), never an obstacle.
+        layer: its visual layer (``visual.build.VisualGeom.layer``), ``""`` for collision geoms.
     """
 
     name: str
@@ -82,6 +83,7 @@ class GeomInfo:
     ground: bool
     friction: float
     visual: bool = False
+    layer: str = ""
 
 
 @dataclass
@@ -239,6 +241,7 @@ def build_world(
     surfaces = {s.id: s for s in scene.surfaces}
     room_labels = {r.id: r.label for r in scene.rooms}
     infos: dict[str, GeomInfo] = {}
+    made: dict[str, mujoco.MjsGeom] = {}
 
     def add(name: str, info_kind: str, label: str, ref: str | None) -> mujoco.MjsGeom:
         g = spec.worldbody.add_geom()
@@ -249,6 +252,7 @@ def build_world(
         g.rgba = [*_COLOURS.get(info.surface if info.ground else info_kind, (0.6, 0.6, 0.6)), 1]
         g.group = GROUP_STATIC
         g.contype, g.conaffinity = 1, 1
+        made[name] = g
         return g
 
     for b in scene.boxes:
@@ -312,15 +316,15 @@ def build_world(
         g.hfieldname = "terrain"
         g.pos = [(x0 + x1) / 2.0, base, (z0 + z1) / 2.0]
         g.quat = [math.cos(-math.pi / 4), math.sin(-math.pi / 4), 0.0, 0.0]  # local z -> +Y
-        g.group = GROUP_HFIELD
+        g.group = GROUP_HFIELD if visuals is False else GROUP_STATIC  # with visuals: never drawn
 
     if visuals is not False:
         from navbench.sim.appearance import add_appearance
         from navbench.visual.build import build_visuals
 
         vis = build_visuals(scene, seed=seed, cache=cache) if visuals is True else visuals
-        for name, ref, label, kind in add_appearance(spec, vis):
-            infos[name] = replace(_info(name, kind, label, ref, surfaces), visual=True)
+        for name, ref, label, kind, layer in add_appearance(spec, vis, made):
+            infos[name] = replace(_info(name, kind, label, ref, surfaces), visual=True, layer=layer)
     if embodiment is not None:
         add_robot(spec, embodiment)
     model = spec.compile()

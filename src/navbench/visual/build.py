@@ -31,6 +31,7 @@ from navbench.visual.materials import (
 )
 from navbench.visual.mesh import Part, merge
 from navbench.visual.outdoor_textures import OUTDOOR_MATERIALS, TILE_M
+from navbench.visual.shadows import shadow_parts
 from navbench.visual.textures import texture
 
 #: Bump when meshes change (part of every cache key).
@@ -38,6 +39,10 @@ VISUAL_VERSION = "1"
 #: Seeded variants per outdoor category and box size (instances share these meshes).
 OUTDOOR_VARIANTS = 4
 OBJECT_KINDS = frozenset({"furniture", "object"})
+#: Box kinds drawn as their own collision box (no coplanar neighbours, box-shaped anyway).
+SELF_DRAWN = frozenset({"ground", "sidewalk", "sign", "curb", "green", "water"})
+#: Direction the sunlight travels (world frame; towards the ground).
+SUN_DIR = (0.35, -1.0, 0.25)
 
 
 @dataclass(frozen=True)
@@ -50,7 +55,8 @@ class VisualGeom:
         material: material key (resolved in :attr:`SceneVisuals.materials`).
         pos: world position of the mesh frame (m); yaw: rotation about +Y (rad).
         ref, label, kind: the scene entity shown (as the collision geom's ``GeomInfo``).
-        layer: ``"object"``, ``"structure"`` (walls, floors, ground, buildings) or ``"ceiling"``.
+        layer: ``"object"``, ``"near"``/``"far"`` (level-of-detail pair of an outdoor object),
+            ``"structure"`` (walls, floors, ground, buildings), ``"ceiling"`` or ``"shadow"``.
     """
 
     name: str
@@ -86,6 +92,8 @@ class SceneVisuals:
     tiles: dict[str, float] = field(default_factory=dict)  # texture key -> metres per tile
     lights: list[Light] = field(default_factory=list)
     outdoor: bool = False
+    box_materials: dict[str, str] = field(default_factory=dict)  # box id -> material (drawn as itself)
+    uniform: dict[str, float] = field(default_factory=dict)  # "<key>:u" material -> metres per tile
 
     def add(self, part: Part, *, ref: str | None, label: str, kind: str, layer: str,
             pos: tuple[float, float, float] = (0.0, 0.0, 0.0), yaw: float = 0.0, mesh_key: str | None = None) -> None:
@@ -96,6 +104,16 @@ class SceneVisuals:
                 return
             self.meshes[key] = part
         self.geoms.append(VisualGeom(f"vis:{len(self.geoms)}", key, part.material, pos, yaw, ref, label, kind, layer))
+
+
+def _far_version(parts: list[Part]) -> Part:
+    """All parts as one mesh with the material of the largest part (by triangle area)."""
+    def area(p: Part) -> float:
+        t = p.vertices[p.faces]
+        return float(np.linalg.norm(np.cross(t[:, 1] - t[:, 0], t[:, 2] - t[:, 0]), axis=1).sum())
+
+    main = max(parts, key=area).material
+    return merge([Part(p.vertices, p.faces, p.uv, main) for p in parts])[0]
 
 
 def material_table() -> dict[str, Material]:
@@ -123,12 +141,16 @@ def _object_parts(b: Box, outdoor: bool, seed: int) -> tuple[list[Part], str | N
 
 
 def build_visuals(scene: Scene, *, seed: int = 0, cache: str | Path | None = None,
-                  texture_size: int = 128, ceilings: bool = True) -> SceneVisuals:
+                  texture_size: int = 128, ceilings: bool = True, shadow_maps: bool = False) -> SceneVisuals:
     """Build the appearance of ``scene`` (deterministic for ``seed``; textures cached on disk).
 
     Objects (boxes of kind ``furniture``/``object``) get category meshes; walls are painted
     per room on each face; room floors get a room-type material; rooms get ceilings and one
     ceiling light each; surfaces, ground slabs, roads and buildings get ground/facade meshes.
+    Outdoors the sun's shadows are baked onto the ground (``visual.shadows``), or, with
+    ``shadow_maps``, left to the renderer's shadow maps (several times slower on a CPU).
+    Outdoor objects also get a one-mesh far version (layer ``"far"``) that the renderer swaps
+    in for the detailed parts (layer ``"near"``) beyond its level-of-detail distance.
     """
     vis = SceneVisuals(outdoor=scene.kind != "indoor")
     table = material_table()
@@ -155,9 +177,13 @@ def build_visuals(scene: Scene, *, seed: int = 0, cache: str | Path | None = Non
         if b.kind in OBJECT_KINDS:
             parts, key = _object_parts(b, vis.outdoor and object_room.get(b.ref or "") is None, seed)
             bottom = (float(b.center[0]), float(b.center[1]) - b.size[1] / 2, float(b.center[2]))
+            far = _far_version(parts) if key and len(parts) > 1 else None
             for i, p in enumerate(parts):
-                vis.add(p, ref=b.ref, label=b.label or b.kind, kind=b.kind, layer="object", pos=bottom,
-                        yaw=b.yaw + math.pi, mesh_key=f"{key}#{i}" if key else None)
+                vis.add(p, ref=b.ref, label=b.label or b.kind, kind=b.kind, layer="near" if far else "object",
+                        pos=bottom, yaw=b.yaw + math.pi, mesh_key=f"{key}#{i}" if key else None)
+            if far is not None:
+                vis.add(far, ref=b.ref, label=b.label or b.kind, kind=b.kind, layer="far", pos=bottom,
+                        yaw=b.yaw + math.pi, mesh_key=f"{key}#far")
         elif b.kind == "wall":
             by_mat: dict[str, list[Part]] = {}
             for part, n, c in arch.box_faces(b):
@@ -179,9 +205,7 @@ def build_visuals(scene: Scene, *, seed: int = 0, cache: str | Path | None = Non
                 vis.add(p, ref=b.ref, label=_room_floor_label(r.label), kind="floor", layer="structure")
         elif b.kind == "building":
             mats = ("facade_brick", "facade_concrete", "facade_glass")
-            mat = mats[int(derive(seed, "facade", b.ref or b.id).integers(len(mats)))]
-            for p in merge(arch.facade_box(b, mat, "concrete")):
-                vis.add(p, ref=b.ref, label=b.label or "building", kind="building", layer="structure")
+            vis.box_materials[b.id] = mats[int(derive(seed, "facade", b.ref or b.id).integers(len(mats)))]
         elif b.kind == "road":
             from navbench.visual.outdoor_textures import ROAD_TILE_M
 
@@ -191,7 +215,10 @@ def build_visuals(scene: Scene, *, seed: int = 0, cache: str | Path | None = Non
                      if abs(n[1]) < 0.5]
             for p in [top, *merge(sides)]:
                 vis.add(p, ref=b.ref, label=b.label or b.kind, kind=b.kind, layer="structure")
-        else:  # ground, sidewalk, crosswalk, curb, stairs, signs, ... : textured box
+        elif b.kind in SELF_DRAWN:  # drawn as the collision box itself, with a material
+            cls = surfaces[b.ref].cls if b.ref in surfaces else b.kind
+            vis.box_materials[b.id] = arch.GROUND_MATERIAL.get(cls, "concrete" if b.kind != "sign" else "shop_frame")
+        else:  # crosswalk, stairs, ... : textured box lifted off what it lies on
             cls = surfaces[b.ref].cls if b.ref in surfaces else b.kind
             mat = arch.GROUND_MATERIAL.get(cls, "concrete" if b.kind != "sign" else "shop_frame")
             faces = [arch.with_material(f, mat) for f, n, _ in
@@ -227,13 +254,19 @@ def build_visuals(scene: Scene, *, seed: int = 0, cache: str | Path | None = Non
         cx, cz = np.asarray(r.floor_polygon, float).mean(axis=0)
         vis.lights.append(Light("point", (float(cx), top - 0.3, float(cz)), (0.0, -1.0, 0.0), 0.35))
     if vis.outdoor:
-        vis.lights.append(Light("sun", (0.0, 200.0, 0.0), (0.35, -1.0, 0.25), 0.6, castshadow=True))
+        vis.lights.append(Light("sun", (0.0, 200.0, 0.0), SUN_DIR, 0.6, castshadow=shadow_maps))
+        if not shadow_maps:
+            for p in shadow_parts(scene, SUN_DIR):  # last: the renderer leaves them out of segmentation
+                vis.add(p, ref=None, label="shadow", kind="shadow", layer="shadow")
     else:
         vis.lights.append(Light("sun", (0.0, 50.0, 0.0), (0.3, -1.0, 0.2), 0.25))
 
     for g in vis.geoms:
         if g.material not in vis.materials:
             vis.materials[g.material] = resolve(g.material, table)
+    for key in set(vis.box_materials.values()):
+        vis.materials[f"{key}:u"] = resolve(key, table)
+        vis.uniform[f"{key}:u"] = tile_of(key)
     for key in sorted({m.texture for m in vis.materials.values() if m.texture}):
         vis.textures[key] = texture(key, seed, texture_size, cache=cache)
         vis.tiles[key] = TILE_M.get(key, 1.0)

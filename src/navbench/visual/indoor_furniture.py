@@ -98,7 +98,7 @@ def stool(size: Size, rng: np.random.Generator) -> list[Part]:
     n = 3 + int(rng.integers(2))
     for k in range(n):
         a = 2 * np.pi * k / n
-        out.append(bar((0.8 * r * np.cos(a), 0, 0.8 * r * np.sin(a)),
+        out.append(bar((0.8 * r * np.cos(a), 0.0125, 0.8 * r * np.sin(a)),
                        (0.45 * r * np.cos(a), h - 0.05, 0.45 * r * np.sin(a)), 0.025, mat))
     out.append(cylinder(0.62 * r, 0.02, mat, segments=12, center=(0, 0.35 * h, 0), caps=False))
     return out
@@ -377,7 +377,7 @@ def coat_rack(size: Size, rng: np.random.Generator) -> list[Part]:
            cylinder(0.03, 0.03, mat, segments=10, center=(0, h - 0.015, 0))]
     for k in range(3):
         a = 2 * np.pi * k / 3
-        out.append(bar((0, 0.25, 0), (r * 0.95 * np.cos(a), 0.0, r * 0.95 * np.sin(a)), 0.025, mat))
+        out.append(bar((0, 0.25, 0), (r * 0.9 * np.cos(a), 0.0125, r * 0.9 * np.sin(a)), 0.025, mat))
         out.append(bar((0, h - 0.15, 0), (0.35 * r * np.cos(a + 1), h - 0.08, 0.35 * r * np.sin(a + 1)), 0.015, mat))
     if rng.random() < 0.7:
         out.append(blob(0.14, fabric(rng), (0.1 * r, h - 0.45, 0.25 * r), rng, scale=(0.9, 2.2, 0.6)))

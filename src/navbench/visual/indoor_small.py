@@ -291,7 +291,7 @@ def picture_frame(size: Size, rng: np.random.Generator) -> list[Part]:
     out = [slab(-w / 2, w / 2, 0, t, z0, z1, fm), slab(-w / 2, w / 2, h - t, h, z0, z1, fm),
            slab(-w / 2, -w / 2 + t, t, h - t, z0, z1, fm), slab(w / 2 - t, w / 2, t, h - t, z0, z1, fm),
            slab(-w / 2 + t, w / 2 - t, t, h - t, z0, z0 + 0.012, tinted("paper", pick(rng, BRIGHT + FABRICS)))]
-    out.append(bar((0, 0.6 * h, z0), (0, 0.0, -d / 2 + 0.005), 0.01, fm))
+    out.append(bar((0, 0.6 * h, z0), (0, 0.005, -d / 2 + 0.005), 0.01, fm))
     return out
 
 

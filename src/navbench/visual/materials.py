@@ -68,6 +68,7 @@ MATERIALS: dict[str, Material] = {
     "bulb": _m(1.0, 0.97, 0.85, None, 0.0, 0.0, emission=1.0),
     "rubber": _m(0.08, 0.08, 0.08, None, 0.1, 0.1),
     "generic": _m(0.6, 0.6, 0.6, None, 0.2, 0.3),
+    "shadow": _m(0.0, 0.0, 0.02, None, 0.0, 0.0, a=0.42),
 }
 
 
@@ -79,7 +80,7 @@ def tinted(base: str, rgb: tuple[float, float, float] | np.ndarray) -> str:
 
 def split_key(key: str) -> tuple[str, tuple[float, float, float] | None]:
     """``"fabric@8a3b2e"`` → ``("fabric", (0.54, 0.23, 0.18))``; no tint → ``(key, None)``."""
-    base, _, tint = key.partition("@")
+    base, _, tint = key.removesuffix(":u").partition("@")
     if len(tint) != 6:
         return base, None
     return base, tuple(int(tint[i:i + 2], 16) / 255.0 for i in (0, 2, 4))  # type: ignore[return-value]
