@@ -29,7 +29,8 @@ def _footprint(b: Box) -> np.ndarray:
     c, s = math.cos(b.yaw), math.sin(b.yaw)
     loc = np.array([(-hx, -hz), (hx, -hz), (hx, hz), (-hx, hz)])
     # yaw about +Y: x' = c x + s z, z' = -s x + c z
-    return np.stack([c * loc[:, 0] + s * loc[:, 1], -s * loc[:, 0] + c * loc[:, 1]], axis=1) + (b.center[0], b.center[2])
+    rot = np.stack([c * loc[:, 0] + s * loc[:, 1], -s * loc[:, 0] + c * loc[:, 1]], axis=1)
+    return rot + np.array([b.center[0], b.center[2]])
 
 
 def shadow_parts(scene: Scene, sun_dir: tuple[float, float, float], material: str = "shadow") -> list[Part]:
