@@ -11,6 +11,7 @@ from navbench.visual.outdoor_textures import (
     OUTDOOR_TEXTURES,
     TILE_M,
     road_markings,
+    road_material,
 )
 
 
@@ -83,3 +84,15 @@ def test_crosswalk_bars_and_paving_joints() -> None:
     assert cw[:, :50].mean() > 180 and cw[:, 50:].mean() < 100
     pv = OUTDOOR_TEXTURES["paving"](np.random.default_rng(0), 128)
     assert pv[:, 64].mean() < pv[:, 32].mean() - 40  # a joint between the 0.5 m slabs
+
+
+def test_four_lane_tile_has_a_double_yellow_centre_and_white_lane_lines() -> None:
+    # 14 m across: lane lines at 3.5 m and 10.5 m (dashed), yellow lines at 7 m +- 0.15 m (solid)
+    img = OUTDOOR_TEXTURES["road_4lane"](np.random.default_rng(0), 1400)  # 10 cm per pixel across
+    for u in (0.25, 0.75):
+        for t in (6.85, 7.15):
+            y = px(img, u, t / 14)
+            assert y[0] > 180 and y[2] < 100, y
+        assert px(img, u, 7.0 / 14).max() < 110  # asphalt between the two yellow lines
+    assert px(img, 0.25, 3.5 / 14).min() > 200 and px(img, 0.75, 3.5 / 14).max() < 110  # dashed
+    assert road_material(6.5) == "road" and road_material(13.0) == "road_4lane"

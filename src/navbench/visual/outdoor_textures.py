@@ -9,8 +9,9 @@ surface; callers set UVs = metres / ``TILE_M[name]``. Materials are
 Roads: ``road`` is a per-axis tile for a two-lane road: ``u`` runs along the road (one tile =
 :data:`ROAD_TILE_M` m, i.e. one 3 m dash and one 3 m gap of the centre line) and ``v`` across
 it over the *full* carriageway width (``v = 0`` at the right edge, ``v = 1`` at the left), so
-the caller sets ``u = s / ROAD_TILE_M`` and ``v = t / width``. For any other lane count or an
-exact segment picture use :func:`road_markings`, which rasterises a whole segment.
+the caller sets ``u = s / ROAD_TILE_M`` and ``v = t / width``; ``road_4lane`` is the same for
+four lanes (:func:`road_material` picks one by width). For any other lane count or an exact
+segment picture use :func:`road_markings`, which rasterises a whole segment.
 Facades (``facade_brick``, ``facade_concrete``, ``facade_glass``) cover one storey
 (:data:`STOREY_M` = 3 m) by one 3 m bay with one window, so UVs = metres / 3 give one window
 row per storey.
@@ -84,20 +85,31 @@ def _paint_lines(img: np.ndarray, u: np.ndarray, v: np.ndarray, width_m: float, 
     img[edge] = white
     dash = (s % 6.0) < 3.0
     for k in range(1, lanes):
-        line = np.abs(t - width_m * k / lanes) < 0.075
-        if lanes % 2 == 0 and k == lanes // 2:
-            img[line & dash] = yellow
+        c = width_m * k / lanes
+        if lanes % 2 == 0 and k == lanes // 2 and lanes >= 4:  # solid double yellow centre line
+            img[(np.abs(t - c - 0.15) < 0.06) | (np.abs(t - c + 0.15) < 0.06)] = yellow
+        elif lanes % 2 == 0 and k == lanes // 2:
+            img[(np.abs(t - c) < 0.075) & dash] = yellow
         else:
-            img[line & dash] = white
+            img[(np.abs(t - c) < 0.075) & dash] = white
     return img
 
 
 def road(rng: np.random.Generator, size: int) -> np.ndarray:
     """Two-lane road tile: 6 m along (u) by the full width across (v); see the module doc."""
     u, v = _grid(size)
-    base = asphalt(rng, size) / 255.0
-    width = 2 * LANE_M
-    return _u8(_paint_lines(base, u, v, width, ROAD_TILE_M, 2))
+    return _u8(_paint_lines(asphalt(rng, size) / 255.0, u, v, 2 * LANE_M, ROAD_TILE_M, 2))
+
+
+def road_4lane(rng: np.random.Generator, size: int) -> np.ndarray:
+    """Four-lane road tile (double yellow centre, dashed white lane lines), like :func:`road`."""
+    u, v = _grid(size)
+    return _u8(_paint_lines(asphalt(rng, size) / 255.0, u, v, 4 * LANE_M, ROAD_TILE_M, 4))
+
+
+def road_material(width_m: float) -> str:
+    """The road material for a carriageway ``width_m`` wide: ``road_4lane`` from 3 lanes' width."""
+    return "road_4lane" if width_m >= 3 * 3.25 else "road"
 
 
 def road_markings(length_m: float, width_m: float, rng: np.random.Generator, *, lanes: int = 2,
@@ -262,7 +274,7 @@ def planks(rng: np.random.Generator, size: int) -> np.ndarray:
 
 #: Outdoor texture generators by name.
 OUTDOOR_TEXTURES: dict[str, Callable[[np.random.Generator, int], np.ndarray]] = {
-    "asphalt": asphalt, "road": road, "crosswalk": crosswalk, "paving": paving, "curb": curb,
+    "asphalt": asphalt, "road": road, "road_4lane": road_4lane, "crosswalk": crosswalk, "paving": paving, "curb": curb,
     "grass": grass, "water": water, "sand": sand, "concrete": concrete,
     "facade_brick": facade_brick, "facade_concrete": facade_concrete, "facade_glass": facade_glass,
     "foliage": foliage, "bark": bark, "planks": planks,
@@ -271,7 +283,7 @@ OUTDOOR_TEXTURES: dict[str, Callable[[np.random.Generator, int], np.ndarray]] = 
 
 #: Metres of surface one tile of each outdoor texture covers (set UVs = metres / TILE_M).
 TILE_M: dict[str, float] = {
-    "asphalt": 4.0, "road": ROAD_TILE_M, "crosswalk": 1.0, "paving": 1.0, "curb": 1.0, "grass": 2.0,
+    "asphalt": 4.0, "road": ROAD_TILE_M, "road_4lane": ROAD_TILE_M, "crosswalk": 1.0, "paving": 1.0, "curb": 1.0, "grass": 2.0,
     "water": 4.0, "sand": 1.0, "concrete": 2.0, "facade_brick": STOREY_M, "facade_concrete": STOREY_M,
     "facade_glass": STOREY_M, "foliage": 1.0, "bark": 1.0, "planks": 1.0,
 }
@@ -323,6 +335,7 @@ OUTDOOR_MATERIALS: dict[str, Material] = {
     "sand": _m(1.0, 1.0, 1.0, "sand", 0.05, 0.05),
     "asphalt": _m(1.0, 1.0, 1.0, "asphalt", 0.1, 0.1),
     "road": _m(1.0, 1.0, 1.0, "road", 0.1, 0.1),
+    "road_4lane": _m(1.0, 1.0, 1.0, "road_4lane", 0.1, 0.1),
     "crosswalk": _m(1.0, 1.0, 1.0, "crosswalk", 0.1, 0.1),
     "paving": _m(1.0, 1.0, 1.0, "paving", 0.1, 0.1),
     "curb": _m(1.0, 1.0, 1.0, "curb", 0.1, 0.1),
