@@ -31,11 +31,23 @@ def paint(rng: np.random.Generator, names: tuple[str, ...] = tuple(PAINTS)) -> s
     return tinted("car_paint", c)
 
 
-def wheel(x: float, z: float, r: float, width: float, *, hub: str = "chrome") -> list[Part]:
-    """A tyre (torus, outer radius ``r``) touching y = 0 at (x, z) plus a hub disc; axle along Z."""
+def wheel(x: float, z: float, r: float, width: float, *, hub: str = "chrome", spokes: int = 0) -> list[Part]:
+    """A tyre (torus, outer radius ``r``) touching y = 0 at (x, z) plus a hub disc; axle along Z.
+
+    With ``spokes`` the hub is a small boss with that many thin spokes to the rim (bicycles).
+    """
     minor = min(0.35 * r, width / 2)
-    return [torus(r - minor, minor, "tyre", center=(x, r, z), axis="z", segments=16, sides=6),
-            rod((x, r, z - width * 0.45), (x, r, z + width * 0.45), 0.6 * r, hub, segments=12)]
+    half = 0.8 * minor  # the hub sits inside the tyre's sidewalls
+    if not spokes:
+        return [torus(r - minor, minor, "tyre", center=(x, r, z), axis="z", segments=16, sides=6),
+                rod((x, r, z - half), (x, r, z + half), r - 1.2 * minor, hub, segments=12)]
+    out = [torus(r - minor, minor, "tyre", center=(x, r, z), axis="z", segments=20, sides=5),
+           rod((x, r, z - 2 * half), (x, r, z + 2 * half), 0.1 * r, hub, segments=8)]
+    for k in range(spokes):
+        a = 2 * math.pi * k / spokes
+        rim = (x + (r - 1.5 * minor) * math.cos(a), r + (r - 1.5 * minor) * math.sin(a), z)
+        out.append(rod((x, r, z), rim, 0.004, hub, segments=4))
+    return out
 
 
 def _wheels4(xf: float, xr: float, zs: float, r: float, tw: float) -> list[Part]:
@@ -191,7 +203,7 @@ def bicycle(size: Size, rng: np.random.Generator) -> list[Part]:
     r = min(0.34 * H, 0.2 * L)
     tw = 0.04
     xf, xr = L / 2 - r, -L / 2 + r
-    parts = wheel(xf, 0.0, r, tw, hub="metal") + wheel(xr, 0.0, r, tw, hub="metal")
+    parts = wheel(xf, 0.0, r, tw, hub="metal", spokes=12) + wheel(xr, 0.0, r, tw, hub="metal", spokes=12)
     bb = (0.0, r, 0.0)  # bottom bracket
     seat = (-0.12 * L, 0.85 * H, 0.0)
     head = (xf - 0.1 * L, 0.82 * H, 0.0)
@@ -227,6 +239,8 @@ def shopping_cart(size: Size, rng: np.random.Generator) -> list[Part]:
         for z in (-0.45 * W, 0.45 * W):
             parts.append(rod((-0.5 * L, y, z), (0.4 * L, y, z), 0.008, mat, segments=4))
         parts.append(rod((0.4 * L, y, -0.45 * W), (0.4 * L, y, 0.45 * W), 0.008, mat, segments=4))
+    for z in (-0.45 * W, 0.45 * W):  # handle arms from the basket's back corners
+        parts.append(rod((-0.5 * L, y1, z), (-0.5 * L, H - 0.02, z), 0.01, mat, segments=4))
     parts.append(rod((-0.5 * L, H - 0.02, -0.48 * W), (-0.5 * L, H - 0.02, 0.48 * W), 0.018, tinted("plastic", PAINTS["red"])))
     return parts
 
