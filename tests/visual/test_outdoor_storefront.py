@@ -14,7 +14,14 @@ from navbench.scene.procgen.buildings import Building, storefront
 from navbench.scene.procgen.streets import BlockSide
 from navbench.sim.embodiments import SPOT, TURTLEBOT
 from navbench.visual.mesh import bounds
-from navbench.visual.storefront import SIGN_BAND, SIGN_Z, sign_material, storefront_parts
+from navbench.visual.storefront import (
+    SIGN_BAND,
+    SIGN_Z,
+    scene_storefronts,
+    sign_material,
+    sign_materials,
+    storefront_parts,
+)
 
 
 def south_place() -> Place:
@@ -108,3 +115,17 @@ def test_narrow_front_puts_the_door_under_a_full_width_sign() -> None:
     assert np.allclose((face.vertices[:, 0].min(), face.vertices[:, 0].max()), (-1.0, 1.0))
     below = [p for p in parts if p.vertices[:, 1].max() <= SIGN_BAND[0] and np.isclose(p.vertices[:, 0].min(), -0.5)]
     assert below  # a 1 m door centred under the sign, lower than its bottom edge
+
+
+def test_scene_storefronts_one_per_place_seeded() -> None:
+    from tests.conftest import two_room_scene
+
+    scene = two_room_scene()  # its one place has a 2-point footprint (a facade segment)
+    a = scene_storefronts(scene, 3)
+    b = scene_storefronts(scene, 3)
+    assert [p.id for p, _, _ in a] == [p.id for p in scene.places]
+    for (_, pa, ta), (_, pb, tb) in zip(a, b, strict=True):
+        assert all(np.array_equal(x.vertices, y.vertices) and x.material == y.material for x, y in zip(pa, pb, strict=True))
+        assert all(ta[k].tobytes() == tb[k].tobytes() for k in ta)
+        mats = sign_materials(ta)
+        assert set(mats) == set(ta) and all(m.texture == k and m.rgba == (1.0, 1.0, 1.0, 1.0) for k, m in mats.items())

@@ -21,8 +21,9 @@ import math
 
 import numpy as np
 
-from navbench.scene.model import Box, Place
-from navbench.visual.materials import tinted
+from navbench.rng import derive
+from navbench.scene.model import Box, Place, Scene
+from navbench.visual.materials import Material, tinted
 from navbench.visual.mesh import Part, box, transform
 from navbench.visual.signs import sign_image, sign_style
 
@@ -146,3 +147,20 @@ def storefront_parts(place: Place, rng: np.random.Generator, sign: Box | None = 
     px_w = max(64, round((sx1 - sx0) * SIGN_PX_PER_M))
     px_h = max(32, round((y1 - y0) * SIGN_PX_PER_M))
     return world, {sign_material(place): sign_image(place.name, place.category, px_w, px_h)}
+
+
+def scene_storefronts(scene: Scene, seed: int = 0) -> list[tuple[Place, list[Part], dict[str, np.ndarray]]]:
+    """Shop fronts of every place of ``scene`` that has a footprint: ``(place, world parts, textures)``.
+
+    Each uses the scene's ``kind="sign"`` box whose ``ref`` is the place id (when there is one) and
+    its own random stream ``derive(seed, "storefront", place.id)``, so the result depends only on
+    the scene and ``seed``.
+    """
+    signs = {b.ref: b for b in scene.boxes if b.kind == "sign" and b.ref}
+    return [(pl, *storefront_parts(pl, derive(seed, "storefront", pl.id), signs.get(pl.id)))
+            for pl in scene.places if len(pl.footprint) >= 2]
+
+
+def sign_materials(textures: dict[str, np.ndarray]) -> dict[str, Material]:
+    """Materials for sign textures: white (untinted), matte, texture key = material key."""
+    return {key: Material((1.0, 1.0, 1.0, 1.0), key, 0.1, 0.1) for key in textures}
