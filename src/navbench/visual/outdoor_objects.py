@@ -7,7 +7,8 @@ is the object's box (x, y, z); shape details and colours vary with ``rng``. Ever
 inside the box, except horizontally by the documented factor :data:`OUTDOOR_ALLOWANCE`
 (tree canopies, palm fronds, umbrella canopies, lamp and utility arms, flags); parts are not
 merged, so callers (and tests) can still see each wheel, leg or lamp head. The builders live
-in ``outdoor_vehicles``, ``outdoor_plants``, ``outdoor_street`` and ``outdoor_furniture``.
+in ``outdoor_vehicles``, ``outdoor_plants``, ``outdoor_street``, ``outdoor_roadworks``,
+``outdoor_furniture`` and ``outdoor_playground``.
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ import numpy as np
 from navbench.visual.mesh import Part
 from navbench.visual.outdoor_furniture import FURNITURE_BUILDERS
 from navbench.visual.outdoor_plants import PLANT_BUILDERS
+from navbench.visual.outdoor_playground import PLAYGROUND_BUILDERS
+from navbench.visual.outdoor_roadworks import ROADWORKS_BUILDERS
 from navbench.visual.outdoor_street import STREET_BUILDERS
 from navbench.visual.outdoor_vehicles import VEHICLE_BUILDERS
 from navbench.visual.shapes import fit_to_box
@@ -58,7 +61,8 @@ OUTDOOR_ALLOWANCE: dict[str, float] = {
     "flag pole": 7.0, "traffic light": 4.0,
 }
 
-_RAW: dict[str, Builder] = {**VEHICLE_BUILDERS, **PLANT_BUILDERS, **STREET_BUILDERS, **FURNITURE_BUILDERS}
+_RAW: dict[str, Builder] = {**VEHICLE_BUILDERS, **PLANT_BUILDERS, **STREET_BUILDERS, **ROADWORKS_BUILDERS,
+                             **FURNITURE_BUILDERS, **PLAYGROUND_BUILDERS}
 assert set(_RAW) == set(OUTDOOR_SIZES), sorted(set(_RAW) ^ set(OUTDOOR_SIZES))
 
 
