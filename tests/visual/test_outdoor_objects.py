@@ -231,3 +231,10 @@ def test_car_in_a_z_long_box_runs_along_z_with_its_front_at_plus_z() -> None:
     assert len(c) == 4 and np.ptp([p[2] for p in c]) > 2.0 and np.ptp([p[0] for p in c]) < 1.9
     assert np.vstack([p.vertices for p in of(parts, "lamp_glow")])[:, 2].min() > 1.5  # head lights in front
     assert np.vstack([p.vertices for p in of(parts, "signal_red")])[:, 2].max() < -1.5  # tail lights behind
+
+
+def test_car_in_an_x_long_box_has_its_front_towards_box_plus_x() -> None:
+    # the scene build rotates meshes by the box yaw + pi, so box +X (the heading) is mesh -X
+    parts, (L, _, _) = build("car", 0)
+    assert np.vstack([p.vertices for p in of(parts, "lamp_glow")])[:, 0].max() < -0.4 * L
+    assert np.vstack([p.vertices for p in of(parts, "signal_red")])[:, 0].min() > 0.4 * L

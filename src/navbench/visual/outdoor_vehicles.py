@@ -1,11 +1,13 @@
 """Vehicle meshes: cars (sedan, hatchback, SUV, van-like), van, truck, bus, two-wheelers, carts.
 
 Local frame of :mod:`navbench.visual.mesh` (metres, bottom at y = 0, footprint centred).
-A vehicle is long along the longer horizontal side of its box: along local **X** with the
-front at +X when ``x >= z`` (the catalogue's sizes: x is the length along the heading), else
-along local **Z** with the front at +Z (today's car boxes, 1.9 x 1.6 x 4.6, driving along the
-box's -Z at yaw 0, i.e. towards local +Z once placed with ``yaw + π``). Wheels are tori
-(material ``tyre``) resting on y = 0 with their axles across the vehicle.
+The scene build places a mesh with the box's ``yaw + π`` (mesh +Z = the box's facing
+direction, box -Z), so mesh -X is box +X. A vehicle runs along the longer horizontal side of
+its box: X-long boxes (the catalogue's, x = length along the heading = box +X, as the
+outdoor content builds them) get the front at mesh **-X**; Z-long boxes (today's 1.9 x 1.6 x
+4.6 cars driving towards box -Z at yaw 0) get the front at mesh **+Z**. Builders model the
+vehicle along +X; :func:`along_longest` turns it. Wheels are tori (material ``tyre``) resting
+on y = 0 with their axles across the vehicle.
 """
 
 from __future__ import annotations
@@ -246,10 +248,11 @@ def shopping_cart(size: Size, rng: np.random.Generator) -> list[Part]:
 
 
 def along_longest(fn: Callable[[Size, np.random.Generator], list[Part]]) -> Callable[[Size, np.random.Generator], list[Part]]:
-    """Wrap a builder that models along X so that a Z-long box gets the vehicle along Z (front +Z)."""
+    """Wrap a builder that models its vehicle front at +X: front to mesh -X in X-long boxes,
+    to mesh +Z in Z-long ones (see the module docstring)."""
     def build(size: Size, rng: np.random.Generator) -> list[Part]:
         if size[2] <= size[0]:
-            return fn(size, rng)
+            return [transform(p, yaw=math.pi) for p in fn(size, rng)]
         return [transform(p, yaw=-math.pi / 2) for p in fn((size[2], size[1], size[0]), rng)]
 
     build.__doc__, build.__name__ = fn.__doc__, fn.__name__
