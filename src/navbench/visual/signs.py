@@ -175,9 +175,16 @@ def _burger(d: Draw, x: float, y: float, s: float, c: RGB, bg: RGB) -> None:
         d.ellipse((cx - 0.02 * s, y + 0.3 * s, cx + 0.02 * s, y + 0.34 * s), fill=bg)
 
 
-def _ice_cream(d: Draw, x: float, y: float, s: float, c: RGB) -> None:
-    d.ellipse((x + 0.26 * s, y + 0.08 * s, x + 0.74 * s, y + 0.5 * s), fill=c)
-    d.polygon([(x + 0.28 * s, y + 0.42 * s), (x + 0.72 * s, y + 0.42 * s), (x + 0.5 * s, y + 0.94 * s)], fill=c)
+def _ice_cream(d: Draw, x: float, y: float, s: float, c: RGB, bg: RGB) -> None:  # two scoops on a waffle cone
+    d.ellipse((x + 0.3 * s, y + 0.04 * s, x + 0.7 * s, y + 0.36 * s), fill=c)
+    d.ellipse((x + 0.2 * s, y + 0.22 * s, x + 0.8 * s, y + 0.56 * s), fill=c)
+    d.polygon([(x + 0.24 * s, y + 0.5 * s), (x + 0.76 * s, y + 0.5 * s), (x + 0.5 * s, y + 0.96 * s)], fill=c)
+    w = max(1, int(0.03 * s))
+    d.line((x + 0.2 * s, y + 0.48 * s, x + 0.8 * s, y + 0.48 * s), fill=bg, width=w)  # scoop rim
+    for k in range(3):  # waffle cross-hatch
+        f = 0.3 + 0.2 * k
+        d.line((x + (0.24 + 0.52 * f) * s, y + 0.5 * s, x + (0.24 + 0.26 * f) * s, y + (0.5 + 0.46 * f) * s), fill=bg, width=w)
+        d.line((x + (0.76 - 0.52 * f) * s, y + 0.5 * s, x + (0.76 - 0.26 * f) * s, y + (0.5 + 0.46 * f) * s), fill=bg, width=w)
 
 
 def _flower(d: Draw, x: float, y: float, s: float, c: RGB, bg: RGB) -> None:
@@ -235,7 +242,7 @@ SIGN_STYLES: dict[str, SignStyle] = {
     "hair salon": _s((120, 210, 230), (10, 30, 60), _plain(_scissors), "scissors"),
     "gym": _s((55, 60, 70), (150, 230, 40), _plain(_dumbbell), "dumbbell"),
     "fast food": _s((220, 40, 20), (255, 230, 0), _burger, "burger"),
-    "ice cream shop": _s((170, 230, 210), (170, 0, 90), _plain(_ice_cream), "ice cream cone"),
+    "ice cream shop": _s((170, 230, 210), (170, 0, 90), _ice_cream, "ice cream cone"),
     "florist": _s((250, 248, 240), (20, 100, 40), _flower, "flower"),
 }
 DEFAULT_STYLE = _s((90, 90, 95), (255, 255, 255), _shop, "shop front")
