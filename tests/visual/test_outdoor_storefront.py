@@ -15,6 +15,8 @@ from navbench.scene.procgen.streets import BlockSide
 from navbench.sim.embodiments import SPOT, TURTLEBOT
 from navbench.visual.mesh import bounds
 from navbench.visual.storefront import (
+    DOOR_HEIGHT,
+    DOOR_WIDTH,
     SIGN_BAND,
     SIGN_Z,
     scene_storefronts,
@@ -91,21 +93,26 @@ def test_sign_band_is_inside_both_robot_cameras_views_at_3_8_and_15_m() -> None:
                 assert lo_ang < ang < hi_ang, (emb.name, d, y)
 
 
-def test_procgen_sign_box_sits_in_the_band_beside_the_door() -> None:
+def test_procgen_sign_box_spans_the_front_and_the_door_is_at_the_entrance() -> None:
     side = BlockSide("s", ((0.0, 0.0), (20.0, 0.0)), (0.0, 1.0), True)
     b = Building("b0", [(0.0, -15.0, 20.0, 0.0)], 12.0, side, "blk", (0.0, 20.0))
     sf = storefront(b, "bank", "p0", 4.0, np.random.default_rng(0))
-    (x0, _z1), (x1, _), _, _ = sf.place.footprint
+    (x0, _), (x1, _), _, _ = sf.place.footprint
     s = sf.sign
     assert s.center[1] - s.size[1] / 2 == pytest.approx(SIGN_BAND[0]) and s.center[1] + s.size[1] / 2 == pytest.approx(SIGN_BAND[1])
     assert s.center[2] == pytest.approx(0.15)  # 0.15 m out of the wall, facing +Z
-    assert s.center[0] - s.size[0] / 2 == pytest.approx(x0 + 0.25) and s.center[0] + s.size[0] / 2 == pytest.approx(x1 - 1.6)
+    assert s.center[0] - s.size[0] / 2 == pytest.approx(x0 + 0.25) and s.center[0] + s.size[0] / 2 == pytest.approx(x1 - 0.25)
     parts, _ = storefront_parts(sf.place, np.random.default_rng(0), s)
     face = sign_face(parts, sf.place)
-    assert face.vertices[:, 0].min() == pytest.approx(x0 + 0.25) and face.vertices[:, 0].max() == pytest.approx(x1 - 1.6)
+    assert face.vertices[:, 0].min() == pytest.approx(x0 + 0.25) and face.vertices[:, 0].max() == pytest.approx(x1 - 0.25)
+    ex = sf.place.entrance[0]
+    handles = [p for p in parts if p.material == "chrome"]
+    assert len(handles) == 1 and abs(handles[0].vertices[:, 0].mean() - ex) < DOOR_WIDTH / 2  # door at the entrance
+    _, hi = bounds(handles)
+    assert hi[1] < SIGN_BAND[0]  # the handle stays visible below the sign
 
 
-def test_narrow_front_puts_the_door_under_a_full_width_sign() -> None:
+def test_narrow_front_keeps_door_and_sign_on_the_footprint() -> None:
     place = Place("p2", "florist", "Elm Florist", (0.0, 0.0, 1.0), ((-1.25, 0.3), (1.25, 0.3), (1.25, 0.0), (-1.25, 0.0)),
                   yaw_of_direction(0.0, 1.0))
     parts, _ = storefront_parts(place, np.random.default_rng(0))
@@ -113,8 +120,8 @@ def test_narrow_front_puts_the_door_under_a_full_width_sign() -> None:
     assert lo[0] >= -1.25 - 1e-9 and hi[0] <= 1.25 + 1e-9
     face = sign_face(parts, place)
     assert np.allclose((face.vertices[:, 0].min(), face.vertices[:, 0].max()), (-1.0, 1.0))
-    below = [p for p in parts if p.vertices[:, 1].max() <= SIGN_BAND[0] and np.isclose(p.vertices[:, 0].min(), -0.5)]
-    assert below  # a 1 m door centred under the sign, lower than its bottom edge
+    doors = [p for p in parts if np.isclose(p.vertices[:, 1].max(), DOOR_HEIGHT) and np.isclose(np.ptp(p.vertices[:, 0]), DOOR_WIDTH)]
+    assert len(doors) == 1 and abs(doors[0].vertices[:, 0].mean()) < 1e-9  # centred on the entrance
 
 
 def test_scene_storefronts_one_per_place_seeded() -> None:

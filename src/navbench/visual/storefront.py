@@ -11,7 +11,9 @@ embodiments.py``): Spot's camera is 0.63 m up (sole 0.33 + 0.30) pitched 10° do
 ``0.63 + d·tan(29.5°)`` = 2.33 m at 3 m; the Turtlebot's is 0.40 m up, level, top
 ``0.40 + d·tan(39.5°)`` = 2.87 m at 3 m; the bottoms of both views reach the ground beyond
 0.6 m. The sign therefore spans :data:`SIGN_BAND` = 1.45-2.15 m (0.08 m margin for the sign's
-0.18 m offset from the wall), above the shop window and beside the door, and the matching collision box is placed there by
+0.18 m offset from the wall), across the shop front above the windows and over the top of the
+door (which stands in front of the place's entrance point, the PlaceNav goal), and the matching
+collision box is placed there by
 ``scene/procgen/buildings.py``.
 """
 
@@ -42,11 +44,8 @@ def sign_material(place: Place) -> str:
 
 
 def default_sign_span(width: float) -> tuple[float, float]:
-    """Facade-frame x extent (m) of the sign on a shop front ``width`` wide (door at the +x end;
-    fronts under 4 m get a full-width sign over a lower door)."""
-    if width < 4.0:
-        return (-width / 2 + 0.25, width / 2 - 0.25)
-    return (-width / 2 + 0.25, width / 2 - 0.3 - DOOR_WIDTH - 0.3)
+    """Facade-frame x extent (m) of the sign on a shop front ``width`` wide: all of it but the piers."""
+    return (-width / 2 + 0.25, width / 2 - 0.25)
 
 
 def _frame(place: Place) -> tuple[np.ndarray, float, np.ndarray, float]:
@@ -86,12 +85,13 @@ def storefront_parts(place: Place, rng: np.random.Generator, sign: Box | None = 
                      ) -> tuple[list[Part], dict[str, np.ndarray]]:
     """The shop front of ``place``: parts in world coordinates and ``{material key: image}``.
 
-    Parts: piers and fascia in a dark frame colour, a shop window on a plinth, a door with a
-    handle, an awning in the category colour and the sign (an image-textured face on a thin
-    box) in :data:`SIGN_BAND`. If ``sign`` (the scene's sign collision box) is given, the sign
-    is drawn exactly over its extent along the facade and its height; the door goes to the
-    wider side left free. The texture dict holds the sign image under
-    :func:`sign_material` (a texture for a white, untinted material).
+    Parts: piers and fascia in a dark frame colour, shop windows on a plinth, a door with a
+    handle in front of the place's entrance point, an awning in the category colour and the
+    sign (an image-textured face on a thin box) in :data:`SIGN_BAND`, across the whole front
+    like lettering on the glazing (it covers the door's top 0.65 m). If ``sign`` (the scene's
+    sign collision box) is given, the sign is drawn exactly over its extent along the facade
+    and its height. The texture dict holds the sign image under :func:`sign_material` (a
+    texture for a white, untinted material).
 
     Raises:
         ValueError: the place has no footprint to build on.
@@ -107,31 +107,26 @@ def storefront_parts(place: Place, rng: np.random.Generator, sign: Box | None = 
         half = sign.size[0] / 2
         sx0, sx1 = c - half, c + half
         y0, y1 = float(rel[1] - sign.size[1] / 2), float(rel[1] + sign.size[1] / 2)
-    left_gap, right_gap = sx0 + width / 2, width / 2 - sx1
+    # the door stands in front of the place's entrance point (the PlaceNav goal), clear of the piers
+    door_x = float((np.asarray(place.entrance, float) - origin) @ ex)
+    door_x = min(max(door_x, -width / 2 + 0.3 + DOOR_WIDTH / 2), width / 2 - 0.3 - DOOR_WIDTH / 2)
     door_h = DOOR_HEIGHT
-    if max(left_gap, right_gap) >= DOOR_WIDTH + 0.3:  # the door beside the sign
-        door_x = (sx1 + width / 2) / 2 if right_gap >= left_gap else (sx0 - width / 2) / 2
-    else:  # no room beside it: the door under the sign's middle, below its bottom edge
-        door_x, door_h = (sx0 + sx1) / 2, min(DOOR_HEIGHT, y0 - 0.12)
     dx0, dx1 = door_x - DOOR_WIDTH / 2, door_x + DOOR_WIDTH / 2
     top = y1 + 0.65
     parts = [
         _slab(-width / 2, -width / 2 + 0.2, 0.0, top, 0.01, 0.12, frame),  # piers
         _slab(width / 2 - 0.2, width / 2, 0.0, top, 0.01, 0.12, frame),
         _slab(-width / 2, width / 2, y1 + 0.05, top, 0.01, 0.12, frame),  # fascia above the sign
-        _slab(sx0, sx1, y0 - 0.1, y1 + 0.05, 0.01, 0.1, frame),  # sign backing
+        _slab(sx0, sx1, y0 - 0.1, y1 + 0.05, 0.01, 0.09, frame),  # sign backing
         _slab(-width / 2 + 0.2, width / 2 - 0.2, 0.0, 0.4, 0.01, 0.1, frame),  # plinth under the window
     ]
-    wx0, wx1 = (-width / 2 + 0.2, dx0 - 0.15) if door_x > 0 else (dx1 + 0.15, width / 2 - 0.2)
-    if wx1 - wx0 > 0.3:  # the shop window with mullions every ~1.6 m
-        parts.append(_slab(wx0, wx1, 0.4, y0 - 0.1, 0.02, 0.06, "shop_window"))
-        panes = max(2, int((wx1 - wx0) / 1.6))
-        for k in range(1, panes):
-            x = wx0 + k * (wx1 - wx0) / panes
-            parts.append(_slab(x - 0.03, x + 0.03, 0.4, y0 - 0.1, 0.02, 0.08, frame))
-    other = (dx1 + 0.15, width / 2 - 0.2) if door_x > 0 else (-width / 2 + 0.2, dx0 - 0.15)
-    if other[1] - other[0] > 0.3:  # glazing on the far side of the door, if any
-        parts.append(_slab(other[0], other[1], 0.4, y0 - 0.1, 0.02, 0.06, "shop_window"))
+    for wx0, wx1 in ((-width / 2 + 0.2, dx0 - 0.08), (dx1 + 0.08, width / 2 - 0.2)):
+        if wx1 - wx0 > 0.3:  # shop windows either side of the door, mullions every ~1.6 m
+            parts.append(_slab(wx0, wx1, 0.4, y0 - 0.1, 0.02, 0.06, "shop_window"))
+            panes = max(1, int((wx1 - wx0) / 1.6))
+            for k in range(1, panes):
+                x = wx0 + k * (wx1 - wx0) / panes
+                parts.append(_slab(x - 0.03, x + 0.03, 0.4, y0 - 0.1, 0.02, 0.08, frame))
     parts += [
         _slab(dx0 - 0.08, dx1 + 0.08, 0.0, door_h + 0.08, 0.01, 0.1, frame),  # door frame
         _slab(dx0, dx1, 0.0, door_h, 0.02, 0.11, "door_wood" if rng.random() < 0.5 else "shop_window"),

@@ -144,8 +144,8 @@ def storefront(b: Building, category: str, pid: str, sidewalk: float, rng: np.ra
     depth = 0.3  # the shop front protrudes 0.3 m from the facade
     n = nx if axis == "z" else nz  # outward normal component along the fixed axis
     # The sign (visual/storefront.py draws it over this box): 1.45-2.15 m up, where both robots'
-    # cameras see it from the sidewalk at 3-15 m; beside the door, which is at the high-u end.
-    s0, s1 = u0 + 0.25, u1 - 1.6
+    # cameras see it from the sidewalk at 3-15 m, across the front between the 0.25 m piers.
+    s0, s1 = u0 + 0.25, u1 - 0.25
     smid = (s0 + s1) / 2
     if axis == "x":
         fp = (u0, min(c, c + n * depth), u1, max(c, c + n * depth))
