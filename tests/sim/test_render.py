@@ -70,9 +70,9 @@ def test_segmentation_maps_to_scene_objects(rendered):
     sem = obs["semantic"]
     labels = sim.segmentation_labels
     # The hand-built scene's geometry: box f0 = table o0, walls w0/w1 of r0, floor surface s0;
-    # the visual layer adds one ceiling per room.
+    # the visual layer adds one ceiling per room and the storefront of place p0.
     assert set(labels.values()) == {("r0", "wall"), ("o0", "table"), ("s0", "floor"),
-                                    ("r0", "ceiling"), ("r1", "ceiling")}
+                                    ("r0", "ceiling"), ("r1", "ceiling"), ("p0", "cafe")}
     seen = {labels[i] for i in np.unique(sem) if i > 0}
     assert ("o0", "table") in seen and ("s0", "floor") in seen
     rng = np.random.default_rng(1)

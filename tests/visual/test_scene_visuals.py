@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
 import pytest
 
 from navbench.scene.model import Box, Room, Scene, SceneObject

@@ -123,7 +123,9 @@ def agent_declarations(agent: Any) -> dict[str, Any]:
     sensors = sorted(getattr(agent, "sensors", ()) or ())
     return {"privileged": bool(priv), "privileged_facts": priv, "sensors": sensors,
             "action_space": str(getattr(agent, "action_space", "waypoint")),
-            "needs_render": bool(getattr(agent, "needs_render", False) or sensors)}
+            "needs_render": bool(getattr(agent, "needs_render", False) or sensors),
+            # agents that only read depth + semantic render the flat boxes (same ids, faster)
+            "needs_rgb": bool(getattr(agent, "needs_rgb", True))}
 
 
 # ----------------------------------------------------------------------------- one episode
@@ -232,7 +234,8 @@ def run_shard(shard: ShardSpec, emit: Callable[[EpisodeResult], None]) -> None:
     scene = ds.scene(shard.scene_id)
     emb = get_embodiment(kw["embodiment"] or kw["embodiments"][shard.scene_id])
     sim = Simulator(scene, emb, SimSettings(render=bool(kw["render"]), width=int(kw["width"]),
-                                            height=int(kw["height"]), max_time=float(kw["max_time"])))
+                                            height=int(kw["height"]), max_time=float(kw["max_time"]),
+                                            visuals=bool(kw.get("visuals", True))))
     default_tau = sim.tau
     has_nm = "navmesh" in ds.manifest.scenes.get(shard.scene_id, {})
     cache: dict[str, Any] = {}
@@ -369,7 +372,7 @@ def plan_evaluation(dataset: str | Path, agent: str, settings: EvalSettings,
                  "agent": agent, "agent_kwargs": dict(settings.agent_kwargs), "seed": settings.seed,
                  "embodiment": settings.embodiment, "embodiments": by_scene, "render": render, "width": settings.width,
                  "height": settings.height, "max_time": settings.max_time,
-                 "distance": settings.distance}
+                 "distance": settings.distance, "visuals": decl["needs_rgb"]}
     return run_settings, pairs, worker_kw, _hash_files(ds, task, settings.split,
                                                        sorted({s for _, s in pairs}))
 

@@ -8,9 +8,10 @@ that look like boxes (buildings, sidewalks, ground slabs, signs: ``SceneVisuals.
 are drawn as themselves: their collision geom gets the material (uniform texture mapping) and
 moves to :data:`GROUP_SELF` (still seen by the simulator's ground ray casts), which saves
 thousands of geoms in a city. All other collision geoms stay in group 0, which cameras do not
-draw when the world has an appearance (:attr:`World.appearance`). Materials: one MuJoCo material per material key (tint included),
-one 2D texture per texture key; mesh UVs are texture repeats. A gradient skybox and a sun with
-shadows outdoors; a dim sun and one point light per room indoors.
+draw when the world has an appearance (:attr:`World.appearance`). Materials: one MuJoCo
+material per material key (tint included), one 2D texture per texture key (image row 0 = the
+top, v = 1); mesh UVs are texture repeats. A gradient skybox; outdoors a sun whose shadows are
+baked onto the ground (``visual.shadows``); indoors a dim sun and a point light per room (≤ 6).
 """
 
 from __future__ import annotations
@@ -67,7 +68,7 @@ def add_appearance(spec: mujoco.MjSpec, vis: SceneVisuals, collision: dict[str, 
             uv = np.vstack([uv, np.repeat(uv[:1], 4 - len(uv), axis=0)])
         mesh.uservert = v.ravel().tolist()
         mesh.userface = p.faces.ravel().tolist()
-        mesh.usertexcoord = np.column_stack([uv[:, 0], 1.0 - uv[:, 1]]).ravel().tolist()
+        mesh.usertexcoord = uv.ravel().tolist()  # v up: image rows are flipped on upload
         mesh.inertia = mujoco.mjtMeshInertia.mjMESH_INERTIA_SHELL
     for name, key in vis.box_materials.items():
         geom = collision.get(f"box:{name}")

@@ -68,6 +68,8 @@ class SimSettings:
 
     Attributes:
         render: produce rgb/depth/semantic observations (off: no GL context at all).
+        visuals: render the visual layer (``navbench.visual``: object meshes, textures, light);
+            off: the flat collision boxes. Physics is the same either way.
         width, height: image size (px).
         agent_dt, control_dt: agent step and control period (s); physics is 200 Hz.
         max_time: timeout (simulated s).
@@ -85,6 +87,7 @@ class SimSettings:
     """
 
     render: bool = False
+    visuals: bool = True
     width: int = 640
     height: int = 480
     agent_dt: float = 0.1
@@ -124,7 +127,7 @@ class Simulator:
                  settings: SimSettings | None = None) -> None:
         self.scene, self.embodiment = scene, embodiment
         self.settings = s = settings or SimSettings()
-        self.world: World = build_world(scene, embodiment, offscreen=(s.width, s.height), visuals=s.render)
+        self.world: World = build_world(scene, embodiment, offscreen=(s.width, s.height), visuals=s.render and s.visuals)
         self.model = m = self.world.model
         self.data = mujoco.MjData(m)
         self._substeps = max(1, round(s.control_dt / m.opt.timestep))

@@ -32,6 +32,7 @@ from navbench.visual.materials import (
 from navbench.visual.mesh import Part, merge
 from navbench.visual.outdoor_textures import OUTDOOR_MATERIALS, TILE_M
 from navbench.visual.shadows import shadow_parts
+from navbench.visual.storefront import scene_storefronts, sign_materials
 from navbench.visual.textures import texture
 
 #: Bump when meshes change (part of every cache key).
@@ -160,6 +161,7 @@ def build_visuals(scene: Scene, *, seed: int = 0, cache: str | Path | None = Non
         return TILE_M.get(tex, 1.0) if tex else 1.0
 
     object_room = {o.id: o.room_id for o in scene.objects}
+    place_ids = {p.id for p in scene.places if len(p.footprint) >= 2}
     rooms = {r.id: r for r in scene.rooms}
     locate = arch.RoomLocator(scene.rooms)
     paint: dict[str | None, str] = {}
@@ -215,6 +217,8 @@ def build_visuals(scene: Scene, *, seed: int = 0, cache: str | Path | None = Non
                      if abs(n[1]) < 0.5]
             for p in [top, *merge(sides)]:
                 vis.add(p, ref=b.ref, label=b.label or b.kind, kind=b.kind, layer="structure")
+        elif b.kind == "sign" and b.ref in place_ids:
+            continue  # drawn by the place's storefront (below), exactly over this box
         elif b.kind in SELF_DRAWN:  # drawn as the collision box itself, with a material
             cls = surfaces[b.ref].cls if b.ref in surfaces else b.kind
             vis.box_materials[b.id] = arch.GROUND_MATERIAL.get(cls, "concrete" if b.kind != "sign" else "shop_frame")
@@ -245,6 +249,12 @@ def build_visuals(scene: Scene, *, seed: int = 0, cache: str | Path | None = Non
             if p is not None:
                 vis.add(p, ref=r.id, label=_room_floor_label(r.label), kind="floor", layer="structure")
 
+    sign_mats: dict[str, Material] = {}
+    for place, parts, images in scene_storefronts(scene, seed):
+        for p in merge(parts):
+            vis.add(p, ref=place.id, label=place.category, kind="sign", layer="structure")
+        vis.textures.update(images)
+        sign_mats.update(sign_materials(images))
     for r in scene.rooms:
         top = r.floor_y + r.height
         if ceilings:
@@ -261,13 +271,14 @@ def build_visuals(scene: Scene, *, seed: int = 0, cache: str | Path | None = Non
     else:
         vis.lights.append(Light("sun", (0.0, 50.0, 0.0), (0.3, -1.0, 0.2), 0.25))
 
+    vis.materials.update(sign_mats)
     for g in vis.geoms:
         if g.material not in vis.materials:
             vis.materials[g.material] = resolve(g.material, table)
     for key in set(vis.box_materials.values()):
         vis.materials[f"{key}:u"] = resolve(key, table)
         vis.uniform[f"{key}:u"] = tile_of(key)
-    for key in sorted({m.texture for m in vis.materials.values() if m.texture}):
+    for key in sorted({m.texture for m in vis.materials.values() if m.texture} - set(sign_mats)):
         vis.textures[key] = texture(key, seed, texture_size, cache=cache)
         vis.tiles[key] = TILE_M.get(key, 1.0)
     return vis

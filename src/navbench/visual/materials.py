@@ -68,7 +68,7 @@ MATERIALS: dict[str, Material] = {
     "bulb": _m(1.0, 0.97, 0.85, None, 0.0, 0.0, emission=1.0),
     "rubber": _m(0.08, 0.08, 0.08, None, 0.1, 0.1),
     "generic": _m(0.6, 0.6, 0.6, None, 0.2, 0.3),
-    "shadow": _m(0.0, 0.0, 0.02, None, 0.0, 0.0, a=0.42),
+    "shadow": _m(0.0, 0.0, 0.02, None, 0.0, 0.0, a=0.3),
 }
 
 
