@@ -109,3 +109,14 @@ def test_missing_gl_library_names_apt_package(monkeypatch):
     monkeypatch.setitem(sys.modules, "mujoco.osmesa", None)
     with pytest.raises(MissingDependencyError, match="libosmesa6"):
         gl_context(32, 32)
+
+
+def test_depth_and_semantic_without_the_rgb_pass(rendered):
+    sim, obs = rendered
+    lean = Simulator(two_room_scene(), SPOT, SimSettings(render=True, width=W, height=H, rgb=False))
+    o = lean.reset_to((2.6, 0.0, -1.6), 1.2)
+    assert "rgb" not in o
+    assert np.array_equal(o["depth"], obs["depth"])
+    lab_a, lab_b = sim.segmentation_labels, lean.segmentation_labels
+    assert [lab_a.get(int(v)) for v in obs["semantic"].ravel()] == [lab_b.get(int(v)) for v in o["semantic"].ravel()]
+    lean.close()

@@ -124,7 +124,7 @@ def agent_declarations(agent: Any) -> dict[str, Any]:
     return {"privileged": bool(priv), "privileged_facts": priv, "sensors": sensors,
             "action_space": str(getattr(agent, "action_space", "waypoint")),
             "needs_render": bool(getattr(agent, "needs_render", False) or sensors),
-            # agents that only read depth + semantic render the flat boxes (same ids, faster)
+            # agents that only read depth + semantic get no RGB pass and flat boxes (same ids)
             "needs_rgb": bool(getattr(agent, "needs_rgb", True))}
 
 
@@ -235,7 +235,8 @@ def run_shard(shard: ShardSpec, emit: Callable[[EpisodeResult], None]) -> None:
     emb = get_embodiment(kw["embodiment"] or kw["embodiments"][shard.scene_id])
     sim = Simulator(scene, emb, SimSettings(render=bool(kw["render"]), width=int(kw["width"]),
                                             height=int(kw["height"]), max_time=float(kw["max_time"]),
-                                            visuals=bool(kw.get("visuals", True))))
+                                            visuals=bool(kw.get("visuals", True)),
+                                            rgb=bool(kw.get("visuals", True))))
     default_tau = sim.tau
     has_nm = "navmesh" in ds.manifest.scenes.get(shard.scene_id, {})
     cache: dict[str, Any] = {}

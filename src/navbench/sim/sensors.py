@@ -190,8 +190,9 @@ class Camera:
         m.geom_group[self._static[far]] = GROUP_HIDDEN
         return saved
 
-    def render(self, data: mujoco.MjData) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """RGB, depth and segment ids of the current state (copies)."""
+    def render(self, data: mujoco.MjData, rgb: bool = True) -> tuple[np.ndarray | None, np.ndarray, np.ndarray]:
+        """RGB, depth and segment ids of the current state (copies); ``rgb=False`` skips the
+        shaded pass (one pass instead of two; RGB is then ``None``)."""
         m = self.world.model
         self._ctx.make_current()
         saved = self._cull(data)
@@ -202,8 +203,9 @@ class Camera:
             if saved is not None:
                 m.geom_group[:] = saved
         scn = self._scn
-        mujoco.mjr_render(self._rect, scn, self._mjr)
-        mujoco.mjr_readPixels(self._rgb, None, self._rect, self._mjr)
+        if rgb:
+            mujoco.mjr_render(self._rect, scn, self._mjr)
+            mujoco.mjr_readPixels(self._rgb, None, self._rect, self._mjr)
         # Segment colour -> scene geom index -> model geom id -> segment id.
         n = n_all = scn.ngeom
         seg_to_geom = np.full(n + 2, -1, np.int64)
@@ -231,7 +233,8 @@ class Camera:
             code = (s[..., 0] + (s[..., 1] << 8) + (s[..., 2] << 16)).clip(0, n + 1)
         semantic = self._geom_seg[seg_to_geom[code]]  # index -1 hits the trailing 0
         depth = self._linear_depth(self._depth)
-        return np.flipud(self._rgb).copy(), np.flipud(depth).copy(), np.flipud(semantic).copy()
+        image = np.flipud(self._rgb).copy() if rgb else None
+        return image, np.flipud(depth).copy(), np.flipud(semantic).copy()
 
     def _linear_depth(self, zbuf: np.ndarray) -> np.ndarray:
         """Reverse-Z depth buffer → metric z-depth (m); 0 where nothing was drawn."""
