@@ -105,3 +105,18 @@ def test_same_seed_same_meshes_and_pixels_other_seed_differs():
         pics.append(snap.view((-1.5, 0.0, 0.5), (-1.5, 0.0, -2.0)).rgb.tobytes())
         snap.close()
     assert pics[0] == pics[1]
+
+
+def test_visuals_cache_returns_the_same_build(tmp_path):
+    scene = studio()
+    fresh = build_visuals(scene, seed=2, use_cache=False)
+    first = build_visuals(scene, seed=2, cache=tmp_path)
+    (cached,) = tmp_path.glob("scene-*.npz")
+    warm = build_visuals(scene, seed=2, cache=tmp_path)
+    for v in (first, warm):
+        assert v.geoms == fresh.geoms and v.materials == fresh.materials and v.lights == fresh.lights
+        assert sorted(v.meshes) == sorted(fresh.meshes)
+        assert all(v.meshes[k].vertices.tobytes() == fresh.meshes[k].vertices.tobytes()
+                   and v.meshes[k].faces.tobytes() == fresh.meshes[k].faces.tobytes() for k in fresh.meshes)
+    cached.write_bytes(b"torn")  # an unreadable entry is rebuilt, not an error
+    assert build_visuals(scene, seed=2, cache=tmp_path).geoms == fresh.geoms

@@ -142,7 +142,29 @@ def _object_parts(b: Box, outdoor: bool, seed: int) -> tuple[list[Part], str | N
 
 
 def build_visuals(scene: Scene, *, seed: int = 0, cache: str | Path | None = None,
-                  texture_size: int = 128, ceilings: bool = True, shadow_maps: bool = False) -> SceneVisuals:
+                  texture_size: int = 128, ceilings: bool = True, shadow_maps: bool = False,
+                  use_cache: bool = True) -> SceneVisuals:
+    """Build the appearance of ``scene`` (see :func:`_build`), or load it from the cache folder
+    (``visual.textures.cache_dir``; keyed by the scene's content, ``seed`` and the options)."""
+    if not use_cache:
+        return _build(scene, seed=seed, cache=None, texture_size=texture_size, ceilings=ceilings,
+                      shadow_maps=shadow_maps, use_cache=False)
+    from navbench.scene.io import dumps
+    from navbench.visual.store import load_visuals, save_visuals, visuals_key
+    from navbench.visual.textures import TEXTURE_VERSION, cache_dir
+
+    key = visuals_key(dumps(scene), seed, texture_size, ceilings, shadow_maps, VISUAL_VERSION, TEXTURE_VERSION)
+    path = cache_dir(cache) / f"scene-{key}.npz"
+    vis = load_visuals(path, SceneVisuals, VisualGeom, Light)
+    if vis is None:
+        vis = _build(scene, seed=seed, cache=cache, texture_size=texture_size, ceilings=ceilings,
+                     shadow_maps=shadow_maps)
+        save_visuals(path, vis)
+    return vis
+
+
+def _build(scene: Scene, *, seed: int, cache: str | Path | None, texture_size: int, ceilings: bool,
+           shadow_maps: bool, use_cache: bool = True) -> SceneVisuals:
     """Build the appearance of ``scene`` (deterministic for ``seed``; textures cached on disk).
 
     Objects (boxes of kind ``furniture``/``object``) get category meshes; walls are painted
@@ -279,7 +301,7 @@ def build_visuals(scene: Scene, *, seed: int = 0, cache: str | Path | None = Non
         vis.materials[f"{key}:u"] = resolve(key, table)
         vis.uniform[f"{key}:u"] = tile_of(key)
     for key in sorted({m.texture for m in vis.materials.values() if m.texture} - set(sign_mats)):
-        vis.textures[key] = texture(key, seed, texture_size, cache=cache)
+        vis.textures[key] = texture(key, seed, texture_size, cache=cache, use_cache=use_cache)
         vis.tiles[key] = TILE_M.get(key, 1.0)
     return vis
 
