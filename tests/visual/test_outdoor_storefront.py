@@ -76,21 +76,22 @@ def test_sign_texture_reads_left_to_right_and_upright_from_the_street(make, righ
 
 def test_sign_follows_the_scene_sign_box() -> None:
     place = east_place()
-    box = Box("p1_sign", "sign", (10.15, 1.9, -1.0), (3.0, 0.6, 0.06), place.yaw, label="cafe", ref="p1")
+    box = Box("p1_sign", "sign", (10.15, 1.5, -1.0), (3.0, 0.6, 0.06), place.yaw, label="cafe", ref="p1")
     face = sign_face(storefront_parts(place, np.random.default_rng(0), box)[0], place)
     lo, hi = face.vertices.min(axis=0), face.vertices.max(axis=0)
-    assert np.allclose((lo[2], hi[2]), (-2.5, 0.5)) and np.allclose((lo[1], hi[1]), (1.6, 2.2))
+    assert np.allclose((lo[2], hi[2]), (-2.5, 0.5)) and np.allclose((lo[1], hi[1]), (1.2, 1.8))
 
 
 def test_sign_band_is_inside_both_robot_cameras_views_at_3_8_and_15_m() -> None:
     for emb in (SPOT, TURTLEBOT):
         h = emb.sole_height + emb.camera.pos[1]
+        ahead = -emb.camera.pos[2]  # the camera sits this far in front of the base (body -Z)
         half = math.radians(emb.camera.fovy) / 2
         lo_ang, hi_ang = -emb.camera.pitch - half, -emb.camera.pitch + half  # elevation limits of the view
-        for d in (3.0, 8.0, 15.0):  # horizontal distance from the camera to the sign face
+        for d in (3.0, 8.0, 15.0):  # the robot's base this far from the wall, facing it
             for y in SIGN_BAND:
-                ang = math.atan2(y - h, d)
-                assert lo_ang < ang < hi_ang, (emb.name, d, y)
+                ang = math.atan2(y - h, d - ahead - SIGN_Z[1])
+                assert lo_ang + math.radians(1.0) < ang < hi_ang - math.radians(1.0), (emb.name, d, y)
 
 
 def test_procgen_sign_box_spans_the_front_and_the_door_is_at_the_entrance() -> None:

@@ -5,16 +5,16 @@ sign image keyed by its material key. The shop front is built in a facade frame 
 facade, y up from the place's entrance height, z out of the facade towards the street) and
 placed with the place's ``yaw`` (the direction the facade faces) on its footprint's wall line.
 
-Sign height. Both robots must see the whole sign from the sidewalk at 3-15 m (``sim/
-embodiments.py``): Spot's camera is 0.63 m up (sole 0.33 + 0.30) pitched 10° down with a
-79° vertical field of view, so the top of its view at a horizontal distance ``d`` is
-``0.63 + d·tan(29.5°)`` = 2.33 m at 3 m; the Turtlebot's is 0.40 m up, level, top
-``0.40 + d·tan(39.5°)`` = 2.87 m at 3 m; the bottoms of both views reach the ground beyond
-0.6 m. The sign therefore spans :data:`SIGN_BAND` = 1.45-2.15 m (0.08 m margin for the sign's
-0.18 m offset from the wall), across the shop front above the windows and over the top of the
-door (which stands in front of the place's entrance point, the PlaceNav goal), and the matching
-collision box is placed there by
-``scene/procgen/buildings.py``.
+Sign height. Both robots must see the whole sign with their base 3-15 m from the facade
+(``sim/embodiments.py``). Spot's camera is 0.63 m up (sole 0.33 + 0.30), 0.5 m ahead of the
+base, pitched 10° down, 79° vertical field of view: with the base 3 m from the wall the camera
+is 2.32 m from the sign face (0.18 m out), so the top of its view there is
+``0.63 + 2.32·tan(29.5°)`` = 1.94 m. The Turtlebot's camera is 0.40 m up, 0.15 m ahead, level:
+``0.40 + 2.67·tan(39.5°)`` = 2.60 m. Both views reach the ground beyond 0.6 m. The sign
+therefore spans :data:`SIGN_BAND` = 1.20-1.85 m (0.09 m margin for Spot's pitching gait),
+across the shop front above the windows and over the door's upper part (the door stands in
+front of the place's entrance point, the PlaceNav goal); ``scene/procgen/buildings.py`` puts
+the matching collision box there.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from navbench.visual.mesh import Part, box, transform
 from navbench.visual.signs import sign_image, sign_style
 
 #: Bottom and top of the sign above the entrance level (m); see the module docstring.
-SIGN_BAND = (1.45, 2.15)
+SIGN_BAND = (1.2, 1.85)
 #: Sign depth out of the facade: its face is at 0.18 m (inside the 0.3 m place footprint).
 SIGN_Z = (0.12, 0.18)
 DOOR_WIDTH = 1.0
@@ -88,7 +88,7 @@ def storefront_parts(place: Place, rng: np.random.Generator, sign: Box | None = 
     Parts: piers and fascia in a dark frame colour, shop windows on a plinth, a door with a
     handle in front of the place's entrance point, an awning in the category colour and the
     sign (an image-textured face on a thin box) in :data:`SIGN_BAND`, across the whole front
-    like lettering on the glazing (it covers the door's top 0.65 m). If ``sign`` (the scene's
+    like lettering on the glazing (it covers the door's upper part). If ``sign`` (the scene's
     sign collision box) is given, the sign is drawn exactly over its extent along the facade
     and its height. The texture dict holds the sign image under :func:`sign_material` (a
     texture for a white, untinted material).
