@@ -50,7 +50,7 @@ def render(
     depth: Annotated[Path | None, typer.Option("--depth", help="Also write metric depth: .npy (float32 m) "
                                                "or .png (uint16 mm).")] = None,
     semantic: Annotated[Path | None, typer.Option("--semantic", help="Also write segment ids as a 16-bit PNG "
-                                                  "plus <name>.json with id -> [scene id, label].")] = None,
+                                                  "plus <name>.json mapping id to (scene id, label).")] = None,
     size: Annotated[str, typer.Option("--size", help="Image size WxH (px).")] = "640x480",
     seed: Annotated[int, typer.Option("--seed", min=0, help="Seed of the visual layer.")] = 0,
     flat: Annotated[bool, typer.Option("--flat", help="Draw the flat collision boxes (no visual layer).")] = False,
