@@ -35,8 +35,8 @@ from navbench.visual.shadows import shadow_parts
 from navbench.visual.storefront import scene_storefronts, sign_materials
 from navbench.visual.textures import texture
 
-#: Bump when meshes change (part of every cache key).
-VISUAL_VERSION = "1"
+#: Bump whenever a builder, material choice or texture changes: it keys the scene cache.
+VISUAL_VERSION = "2"
 #: Seeded variants per outdoor category and box size (instances share these meshes).
 OUTDOOR_VARIANTS = 4
 OBJECT_KINDS = frozenset({"furniture", "object"})

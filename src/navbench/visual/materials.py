@@ -95,10 +95,10 @@ def resolve(key: str, table: dict[str, Material]) -> Material:
     return mat
 
 
-#: Floor material per room type (unknown room types: parquet).
+#: Floor material per room type (unknown room types: parquet; plain wood grain is for furniture).
 _FLOORS: dict[str, tuple[str, ...]] = {
-    "bedroom": ("carpet", "parquet"), "living room": ("parquet", "wood"), "kitchen": ("tile", "stone"),
-    "dining room": ("parquet", "wood"), "bathroom": ("tile",), "office": ("carpet", "parquet"),
+    "bedroom": ("carpet", "parquet"), "living room": ("parquet",), "kitchen": ("tile", "stone"),
+    "dining room": ("parquet",), "bathroom": ("tile",), "office": ("carpet", "parquet"),
     "laundry room": ("tile",), "hallway": ("stone", "parquet"),
 }
 _CARPETS = ((0.55, 0.5, 0.45), (0.45, 0.5, 0.6), (0.6, 0.45, 0.45), (0.5, 0.55, 0.48))
@@ -118,7 +118,7 @@ _PAINTS: dict[str, tuple[tuple[float, float, float], ...]] = {
 
 def floor_material(room_label: str, rng: np.random.Generator) -> str:
     """A floor material key for a room type (carpets and tiles get a tint)."""
-    base = str(rng.choice(_FLOORS.get(room_label, ("parquet", "wood"))))
+    base = str(rng.choice(_FLOORS.get(room_label, ("parquet",))))
     if base == "carpet":
         return tinted("carpet", _CARPETS[int(rng.integers(len(_CARPETS)))])
     if base == "tile":
