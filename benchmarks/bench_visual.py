@@ -6,7 +6,8 @@ Targets (issue 14, 2 idle cores): house >= 25 fps, street >= 15 fps; house asset
 warm <= 0.2 s; city <= 30 s; rendered 1 km² city <= 4 GB.
 
 CPU ms per frame (process time of all GL threads) is printed too: on a shared machine it is
-steadier than wall-clock fps; on 2 idle cores fps ~ 2000 / CPU ms (llvmpipe uses both).
+steadier than wall-clock fps; on 2 idle cores fps is at most ~2000 / CPU ms (llvmpipe shades
+on both cores; the scene update and read-back are single-threaded).
 
 Usage: python benchmarks/bench_visual.py [--frames 30] [--size 640x480] [--city-size 1000]
 """
