@@ -7,7 +7,8 @@ Segmentation pixels hold *segment ids* (0 = nothing / the robot): one id per sce
 (object, surface, room, or geom without a scene id); :attr:`Camera.segmentation_labels` maps
 them to ``(scene id, label)``. Culling is size-aware: a static geom whose AABB diagonal is
 ``s`` metres is hidden (geom group 5) when it is farther than ``min(max_cull, s · cull_distance)``
-from the camera (``cull_distance`` = the limit for a 1 m object; buildings stay to 300 m).
+from the camera (``cull_distance`` = the limit for a 1 m object; buildings stay to 300 m; flat
+ground pieces to 120 m, storefronts to 80 m).
 With a visual layer (:attr:`World.appearance`) the visual meshes are drawn (and segmented, with
 their scene ids) instead of the collision geoms; ceilings only for the head camera.
 
@@ -93,12 +94,14 @@ class Camera:
         max_cull: no static geom is drawn farther than this (m).
         ceilings: draw room ceilings (default: only for the head camera).
         lod_distance: outdoor objects switch from detailed parts to one far mesh here (m).
+        ground_cull, sign_cull: farthest ground pieces (roads, sidewalks...) and storefronts (m).
     """
 
     def __init__(self, world: World, camera: str = "robot/head", width: int = 640,
                  height: int = 480, cull_distance: float | None = 80.0,
                  show_robot: bool = False, depth_range: tuple[float, float] = (0.02, 1000.0),
-                 max_cull: float = 300.0, ceilings: bool | None = None, lod_distance: float = 25.0):
+                 max_cull: float = 300.0, ceilings: bool | None = None, lod_distance: float = 25.0,
+                 ground_cull: float = 120.0, sign_cull: float = 80.0):
         m = world.model
         if width > m.vis.global_.offwidth or height > m.vis.global_.offheight:
             raise ValueError(f"image {width}x{height} exceeds the model's offscreen buffer")
@@ -154,7 +157,12 @@ class Camera:
         hi = np.full(len(self._static), np.inf)
         if cull_distance is not None:
             hi = np.minimum(max_cull, np.maximum(diag, 0.05) * cull_distance)
-        layers = np.array([world.geoms[g].layer for g in self._static], dtype=object)
+        infos = [world.geoms[g] for g in self._static]
+        # flat ground far away is a few pixel rows at the horizon; shop fronts are props
+        ground = np.array([i.ground for i in infos], bool)
+        hi = np.where(ground, np.minimum(hi, ground_cull), hi)
+        hi = np.where(np.array([i.kind == "sign" for i in infos], bool), np.minimum(hi, sign_cull), hi)
+        layers = np.array([i.layer for i in infos], dtype=object)
         hi = np.where(layers == "near", np.minimum(hi, lod_distance), hi)
         lo = np.where(layers == "far", lod_distance, 0.0)
         self._limit2, self._near2 = hi**2, lo**2
