@@ -30,7 +30,9 @@ def _pixel_rays(sim: Simulator, obs: dict, pixels: list[tuple[int, int]]):
     cam = mujoco.mj_name2id(m, mujoco.mjtObj.mjOBJ_CAMERA, "robot/head")
     k = obs["intrinsics"]
     rot = d.cam_xmat[cam].reshape(3, 3)
-    groups = np.array([1, 1, 0, 1, 0, 0], np.uint8)
+    # the groups the camera draws: the visual layer (meshes 1, self-drawn boxes 3, ceilings 4)
+    # or the collision geoms
+    groups = np.array([0, 1, 0, 1, 1, 0] if sim.world.appearance else [1, 1, 0, 1, 0, 0], np.uint8)
     out = []
     for u, v in pixels:
         # OpenGL camera frame: x right, y up, looks -Z; with z = -1 the ray parameter is z-depth.
@@ -47,7 +49,7 @@ def test_depth_matches_ray_cast(rendered):
     depth = obs["depth"]
     assert depth.shape == (H, W) and depth.dtype == np.float32
     rng = np.random.default_rng(0)
-    pixels = [(int(u), int(v)) for u, v in zip(rng.integers(0, W, 60), rng.integers(0, H, 60), strict=False)]
+    pixels = [(int(u), int(v)) for u, v in zip(rng.integers(0, W, 100), rng.integers(0, H, 100), strict=False)]
     checked = 0
     for u, v in pixels:
         hood = [(u, v), (u - 1, v), (u + 1, v), (u, v - 1), (u, v + 1)]
@@ -67,8 +69,10 @@ def test_segmentation_maps_to_scene_objects(rendered):
     sim, obs = rendered
     sem = obs["semantic"]
     labels = sim.segmentation_labels
-    # The hand-built scene's geometry: box f0 = table o0, walls w0/w1 of r0, floor surface s0.
-    assert set(labels.values()) == {("r0", "wall"), ("o0", "table"), ("s0", "floor")}
+    # The hand-built scene's geometry: box f0 = table o0, walls w0/w1 of r0, floor surface s0;
+    # the visual layer adds one ceiling per room and the storefront of place p0.
+    assert set(labels.values()) == {("r0", "wall"), ("o0", "table"), ("s0", "floor"),
+                                    ("r0", "ceiling"), ("r1", "ceiling"), ("p0", "cafe")}
     seen = {labels[i] for i in np.unique(sem) if i > 0}
     assert ("o0", "table") in seen and ("s0", "floor") in seen
     rng = np.random.default_rng(1)
@@ -105,3 +109,14 @@ def test_missing_gl_library_names_apt_package(monkeypatch):
     monkeypatch.setitem(sys.modules, "mujoco.osmesa", None)
     with pytest.raises(MissingDependencyError, match="libosmesa6"):
         gl_context(32, 32)
+
+
+def test_depth_and_semantic_without_the_rgb_pass(rendered):
+    sim, obs = rendered
+    lean = Simulator(two_room_scene(), SPOT, SimSettings(render=True, width=W, height=H, rgb=False))
+    o = lean.reset_to((2.6, 0.0, -1.6), 1.2)
+    assert "rgb" not in o
+    assert np.array_equal(o["depth"], obs["depth"])
+    lab_a, lab_b = sim.segmentation_labels, lean.segmentation_labels
+    assert [lab_a.get(int(v)) for v in obs["semantic"].ravel()] == [lab_b.get(int(v)) for v in o["semantic"].ravel()]
+    lean.close()

@@ -94,6 +94,7 @@ class SceneGraphAgent(Agent):
     action_space: ActionSpace = "waypoint"
     sensors = frozenset({"semantic"})
     needs_render: ClassVar[bool] = True
+    needs_rgb: ClassVar[bool] = False  # depth + semantic only: the evaluation renders flat boxes
 
     def __init__(self, noise: float | NoiseModel = 0.0, seed: int = 0, clearance: float = 0.35,
                  explore_budget: float = 150.0, arrive: float = 0.3,

@@ -20,6 +20,7 @@ from navbench.cli import (  # noqa: F401  (each module registers its commands)
     instructions,
     nav,
     outdoor,
+    render,
     report,
     scenes,
     score,

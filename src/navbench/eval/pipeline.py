@@ -150,7 +150,9 @@ def agent_declarations(agent: Any) -> dict[str, Any]:
     sensors = sorted(getattr(agent, "sensors", ()) or ())
     return {"privileged": bool(priv), "privileged_facts": priv, "sensors": sensors,
             "action_space": str(getattr(agent, "action_space", "waypoint")),
-            "needs_render": bool(getattr(agent, "needs_render", False) or sensors)}
+            "needs_render": bool(getattr(agent, "needs_render", False) or sensors),
+            # agents that only read depth + semantic get no RGB pass and flat boxes (same ids)
+            "needs_rgb": bool(getattr(agent, "needs_rgb", True))}
 
 
 # ----------------------------------------------------------------------------- one episode
@@ -298,7 +300,9 @@ def run_shard(shard: ShardSpec, emit: Callable[[EpisodeResult], None]) -> None:
     sim = Simulator(scene, emb, SimSettings(render=bool(kw["render"]), width=int(kw["width"]),
                                             height=int(kw["height"]), max_time=float(kw["max_time"]),
                                             friction_scale=float(kw.get("friction_scale", 1.0)),
-                                            friction_override=dict(kw.get("friction_override", {}))))
+                                            friction_override=dict(kw.get("friction_override", {})),
+                                            visuals=bool(kw.get("visuals", True)),
+                                            rgb=bool(kw.get("visuals", True))))
     default_tau = sim.tau
     has_nm = "navmesh" in ds.manifest.scenes.get(shard.scene_id, {})
     cache: dict[str, Any] = {}
@@ -461,7 +465,8 @@ def plan_evaluation(dataset: str | Path, agent: str, settings: EvalSettings,
                  "distance": settings.distance,
                  "action_budget_per_word": settings.action_budget_per_word,
                  "friction_scale": settings.friction_scale,
-                 "friction_override": dict(settings.friction_override)}
+                 "friction_override": dict(settings.friction_override),
+                 "visuals": decl["needs_rgb"]}
     return run_settings, pairs, worker_kw, _hash_files(ds, task, settings.split,
                                                        sorted({s for _, s in pairs}))
 

@@ -5,8 +5,12 @@ colour and depth buffers are read together. Depth is metric z-depth along the ca
 axis (m), ``0`` where nothing was hit, clipped to [near, far] = [0.1, 1000] m by default.
 Segmentation pixels hold *segment ids* (0 = nothing / the robot): one id per scene entity
 (object, surface, room, or geom without a scene id); :attr:`Camera.segmentation_labels` maps
-them to ``(scene id, label)``. Static geoms farther than ``cull_distance`` from the camera are
-hidden (geom group 5) before rendering.
+them to ``(scene id, label)``. Culling is size-aware: a static geom whose AABB diagonal is
+``s`` metres is hidden (geom group 5) when it is farther than ``min(max_cull, s · cull_distance)``
+from the camera (``cull_distance`` = the limit for a 1 m object; buildings stay to 300 m; flat
+ground pieces to 120 m, storefronts to 80 m).
+With a visual layer (:attr:`World.appearance`) the visual meshes are drawn (and segmented, with
+their scene ids) instead of the collision geoms; ceilings only for the head camera.
 
 ``MUJOCO_GL`` picks the GL backend (``osmesa`` by default, set only here, when the first
 renderer is created in this process; ``egl`` and ``glfw`` also work).
@@ -23,7 +27,14 @@ import mujoco
 import numpy as np
 
 from navbench.errors import MissingDependencyError
-from navbench.sim.embodiments import GROUP_HFIELD, GROUP_HIDDEN, GROUP_ROBOT, GROUP_VISUAL
+from navbench.sim.appearance import GROUP_CEILING, GROUP_SELF
+from navbench.sim.embodiments import (
+    GROUP_HFIELD,
+    GROUP_HIDDEN,
+    GROUP_ROBOT,
+    GROUP_STATIC,
+    GROUP_VISUAL,
+)
 from navbench.sim.world import World
 
 _APT = {
@@ -76,14 +87,21 @@ class Camera:
         world: the compiled world.
         camera: camera name in the model (the robot head camera by default).
         width, height: image size (px).
-        cull_distance: hide static geoms whose AABB is farther than this from the camera (m).
+        cull_distance: distance (m) beyond which a 1 m object is hidden; an object of AABB
+            diagonal ``s`` m is hidden beyond ``min(max_cull, s · cull_distance)``; ``None``: no culling.
         show_robot: draw the robot's own geoms (off for the head camera).
         depth_range: (near, far) clip distances (m).
+        max_cull: no static geom is drawn farther than this (m).
+        ceilings: draw room ceilings (default: only for the head camera).
+        lod_distance: outdoor objects switch from detailed parts to one far mesh here (m).
+        ground_cull, sign_cull: farthest ground pieces (roads, sidewalks...) and storefronts (m).
     """
 
     def __init__(self, world: World, camera: str = "robot/head", width: int = 640,
                  height: int = 480, cull_distance: float | None = 80.0,
-                 show_robot: bool = False, depth_range: tuple[float, float] = (0.1, 1000.0)):
+                 show_robot: bool = False, depth_range: tuple[float, float] = (0.02, 1000.0),
+                 max_cull: float = 300.0, ceilings: bool | None = None, lod_distance: float = 25.0,
+                 ground_cull: float = 120.0, sign_cull: float = 80.0):
         m = world.model
         if width > m.vis.global_.offwidth or height > m.vis.global_.offheight:
             raise ValueError(f"image {width}x{height} exceeds the model's offscreen buffer")
@@ -113,6 +131,10 @@ class Camera:
         # Mesh scenes render their visual meshes, not the collision heightfield.
         has_visual = bool(np.any(m.geom_group == GROUP_VISUAL))
         self._opt.geomgroup[GROUP_HFIELD] = 0 if has_visual else 1
+        if world.appearance:  # the visual layer replaces the collision geoms in pictures
+            self._opt.geomgroup[GROUP_STATIC] = 0
+            self._opt.geomgroup[GROUP_SELF] = 1  # boxes drawn as themselves
+            self._opt.geomgroup[GROUP_CEILING] = int(camera == "robot/head" if ceilings is None else ceilings)
         self._rect = mujoco.MjrRect(0, 0, width, height)
         self._rgb = np.empty((height, width, 3), np.uint8)
         self._seg = np.empty((height, width, 3), np.uint8)
@@ -131,6 +153,22 @@ class Camera:
             self._geom_seg[gid] = keys[key]
         self._static = world.static_geoms
         self._lo, self._hi = world.aabb_lo[self._static], world.aabb_hi[self._static]
+        diag = np.linalg.norm(self._hi - self._lo, axis=1)
+        hi = np.full(len(self._static), np.inf)
+        if cull_distance is not None:
+            hi = np.minimum(max_cull, np.maximum(diag, 0.05) * cull_distance)
+        infos = [world.geoms[g] for g in self._static]
+        # flat ground far away is a few pixel rows at the horizon; shop fronts are props
+        ground = np.array([i.ground for i in infos], bool)
+        hi = np.where(ground, np.minimum(hi, ground_cull), hi)
+        hi = np.where(np.array([i.kind == "sign" for i in infos], bool), np.minimum(hi, sign_cull), hi)
+        layers = np.array([i.layer for i in infos], dtype=object)
+        hi = np.where(layers == "near", np.minimum(hi, lod_distance), hi)
+        lo = np.where(layers == "far", lod_distance, 0.0)
+        self._limit2, self._near2 = hi**2, lo**2
+        self._lod = bool((layers == "far").any())
+        shadows = [g for g in self._static if world.geoms[g].layer == "shadow"]
+        self._first_shadow = min(shadows) if shadows else m.ngeom + 1
 
     @property
     def geom_segments(self) -> np.ndarray:
@@ -147,11 +185,12 @@ class Camera:
                          [0.0, 0.0, 1.0]])
 
     def _cull(self, data: mujoco.MjData) -> np.ndarray | None:
-        if self.cull_distance is None or len(self._static) == 0:
+        if (self.cull_distance is None and not self._lod) or len(self._static) == 0:
             return None
         p = data.cam_xpos[self.cam_id]
         gap = np.maximum(np.maximum(self._lo - p, p - self._hi), 0.0)
-        far = np.einsum("ij,ij->i", gap, gap) > self.cull_distance**2
+        d2 = np.einsum("ij,ij->i", gap, gap)
+        far = (d2 > self._limit2) | (d2 < self._near2)
         if not far.any():
             return None
         m = self.world.model
@@ -159,8 +198,9 @@ class Camera:
         m.geom_group[self._static[far]] = GROUP_HIDDEN
         return saved
 
-    def render(self, data: mujoco.MjData) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """RGB, depth and segment ids of the current state (copies)."""
+    def render(self, data: mujoco.MjData, rgb: bool = True) -> tuple[np.ndarray | None, np.ndarray, np.ndarray]:
+        """RGB, depth and segment ids of the current state (copies); ``rgb=False`` skips the
+        shaded pass (one pass instead of two; RGB is then ``None``)."""
         m = self.world.model
         self._ctx.make_current()
         saved = self._cull(data)
@@ -171,23 +211,29 @@ class Camera:
             if saved is not None:
                 m.geom_group[:] = saved
         scn = self._scn
-        mujoco.mjr_render(self._rect, scn, self._mjr)
-        mujoco.mjr_readPixels(self._rgb, None, self._rect, self._mjr)
+        if rgb:
+            mujoco.mjr_render(self._rect, scn, self._mjr)
+            mujoco.mjr_readPixels(self._rgb, None, self._rect, self._mjr)
+        # Segment colour -> scene geom index -> model geom id -> segment id.
+        n = n_all = scn.ngeom
+        seg_to_geom = np.full(n + 2, -1, np.int64)
+        for i in range(n):
+            g = scn.geoms[i]
+            if g.objtype == mujoco.mjtObj.mjOBJ_GEOM and g.objid >= self._first_shadow:
+                n = i  # baked shadows (last static geoms) are drawn in RGB only
+                break
+            if g.segid >= 0 and g.objtype == mujoco.mjtObj.mjOBJ_GEOM:
+                seg_to_geom[g.segid + 1] = g.objid
         flags = scn.flags.copy()
         scn.flags[mujoco.mjtRndFlag.mjRND_SEGMENT] = 1
         scn.flags[mujoco.mjtRndFlag.mjRND_IDCOLOR] = 1
+        scn.ngeom = n
         try:
             mujoco.mjr_render(self._rect, scn, self._mjr)
             mujoco.mjr_readPixels(self._seg, self._depth, self._rect, self._mjr)
         finally:
             scn.flags[:] = flags
-        # Segment colour -> scene geom index -> model geom id -> segment id.
-        n = scn.ngeom
-        seg_to_geom = np.full(n + 2, -1, np.int64)
-        for i in range(n):
-            g = scn.geoms[i]
-            if g.segid >= 0 and g.objtype == mujoco.mjtObj.mjOBJ_GEOM:
-                seg_to_geom[g.segid + 1] = g.objid
+            scn.ngeom = n_all
         if n + 1 < 256:  # ids fit in the red channel
             code = self._seg[..., 0]
         else:
@@ -195,7 +241,8 @@ class Camera:
             code = (s[..., 0] + (s[..., 1] << 8) + (s[..., 2] << 16)).clip(0, n + 1)
         semantic = self._geom_seg[seg_to_geom[code]]  # index -1 hits the trailing 0
         depth = self._linear_depth(self._depth)
-        return np.flipud(self._rgb).copy(), np.flipud(depth).copy(), np.flipud(semantic).copy()
+        image = np.flipud(self._rgb).copy() if rgb else None
+        return image, np.flipud(depth).copy(), np.flipud(semantic).copy()
 
     def _linear_depth(self, zbuf: np.ndarray) -> np.ndarray:
         """Reverse-Z depth buffer → metric z-depth (m); 0 where nothing was drawn."""

@@ -71,6 +71,9 @@ class SimSettings:
 
     Attributes:
         render: produce rgb/depth/semantic observations (off: no GL context at all).
+        visuals: render the visual layer (``navbench.visual``: object meshes, textures, light);
+            off: the flat collision boxes. Physics is the same either way.
+        rgb: produce ``obs["rgb"]``; off: depth + semantic only (one render pass instead of two).
         width, height: image size (px).
         agent_dt, control_dt: agent step and control period (s); physics is 200 Hz.
         max_time: timeout (simulated s).
@@ -90,6 +93,8 @@ class SimSettings:
     """
 
     render: bool = False
+    visuals: bool = True
+    rgb: bool = True
     width: int = 640
     height: int = 480
     agent_dt: float = 0.1
@@ -131,7 +136,7 @@ class Simulator:
                  settings: SimSettings | None = None) -> None:
         self.scene, self.embodiment = scene, embodiment
         self.settings = s = settings or SimSettings()
-        self.world: World = build_world(scene, embodiment, offscreen=(s.width, s.height))
+        self.world: World = build_world(scene, embodiment, offscreen=(s.width, s.height), visuals=s.render and s.visuals)
         self.model = m = self.world.model
         self.data = mujoco.MjData(m)
         # views into the model / data buffers (fixed for the simulator's life)
@@ -463,8 +468,10 @@ class Simulator:
             "robot_radius": self.embodiment.radius,
         }
         if self._camera is not None:
-            rgb, depth, sem = self._camera.render(self.data)
-            obs.update(rgb=rgb, depth=depth, semantic=sem, intrinsics=self._camera.intrinsics())
+            rgb, depth, sem = self._camera.render(self.data, rgb=self.settings.rgb)
+            obs.update(depth=depth, semantic=sem, intrinsics=self._camera.intrinsics())
+            if rgb is not None:
+                obs["rgb"] = rgb
         return obs
 
     @property

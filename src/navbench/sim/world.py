@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 import mujoco
 import numpy as np
@@ -30,6 +32,9 @@ from navbench.sim.embodiments import (
     Embodiment,
     add_robot,
 )
+
+if TYPE_CHECKING:
+    from navbench.visual.build import SceneVisuals
 
 #: Default sliding friction per surface class (a Surface's own ``friction`` wins).
 SURFACE_FRICTION: dict[str, float] = {
@@ -65,6 +70,8 @@ class GeomInfo:
         preferred: whether standing on it counts as a preferred surface (NSR).
         ground: True for ground geometry (contacts are support, not collisions).
         friction: sliding friction coefficient.
+        visual: a non-colliding visual-layer geom (``sim.appearance``), never an obstacle.
+        layer: its visual layer (``visual.build.VisualGeom.layer``), ``""`` for collision geoms.
     """
 
     name: str
@@ -75,6 +82,8 @@ class GeomInfo:
     preferred: bool
     ground: bool
     friction: float
+    visual: bool = False
+    layer: str = ""
 
 
 @dataclass
@@ -89,6 +98,7 @@ class World:
     obstacle_geoms: np.ndarray
     aabb_lo: np.ndarray  # (ngeom, 3) world AABB of static geoms (robot rows unused)
     aabb_hi: np.ndarray
+    appearance: bool = False  # visual layer present: renderers draw it instead of collision geoms
 
     def geom_id(self, name: str) -> int:
         """MuJoCo id of a named geom (−1 if absent)."""
@@ -201,11 +211,16 @@ def build_world(
     surface_thickness: float = 0.1,
     hfield_cell: float = 0.05,
     offscreen: tuple[int, int] = (640, 480),
+    visuals: bool | SceneVisuals = False,
+    seed: int = 0,
+    cache: str | Path | None = None,
 ) -> World:
     """Build and compile the MuJoCo model of ``scene`` (plus the robot when given).
 
     Physics: 200 Hz (``timestep = 0.005``), gravity −Y, elliptic cones. Depth clip planes are
-    set so that rendered depth covers [0.05, 1000] m.
+    set so that rendered depth covers [0.05, 1000] m. ``visuals``: add the visual layer
+    (``True``: :func:`navbench.visual.build.build_visuals` with ``seed`` and texture ``cache``,
+    or a prebuilt :class:`SceneVisuals`); collision geometry is the same either way.
     """
     spec = mujoco.MjSpec()
     spec.modelname = scene.id or "scene"
@@ -216,15 +231,17 @@ def build_world(
     spec.visual.global_.offheight = max(offscreen[1], 64)
     spec.visual.headlight.ambient = [0.35, 0.35, 0.35]
     spec.visual.headlight.diffuse = [0.5, 0.5, 0.5]
-    light = spec.worldbody.add_light()
-    light.type = mujoco.mjtLightType.mjLIGHT_DIRECTIONAL
-    light.dir = [0.3, -1.0, 0.2]
-    light.diffuse = [0.5, 0.5, 0.5]
-    light.castshadow = False
+    if visuals is False:
+        light = spec.worldbody.add_light()
+        light.type = mujoco.mjtLightType.mjLIGHT_DIRECTIONAL
+        light.dir = [0.3, -1.0, 0.2]
+        light.diffuse = [0.5, 0.5, 0.5]
+        light.castshadow = False
 
     surfaces = {s.id: s for s in scene.surfaces}
     room_labels = {r.id: r.label for r in scene.rooms}
     infos: dict[str, GeomInfo] = {}
+    made: dict[str, mujoco.MjsGeom] = {}
 
     def add(name: str, info_kind: str, label: str, ref: str | None) -> mujoco.MjsGeom:
         g = spec.worldbody.add_geom()
@@ -235,6 +252,7 @@ def build_world(
         g.rgba = [*_COLOURS.get(info.surface if info.ground else info_kind, (0.6, 0.6, 0.6)), 1]
         g.group = GROUP_STATIC
         g.contype, g.conaffinity = 1, 1
+        made[name] = g
         return g
 
     for b in scene.boxes:
@@ -298,16 +316,23 @@ def build_world(
         g.hfieldname = "terrain"
         g.pos = [(x0 + x1) / 2.0, base, (z0 + z1) / 2.0]
         g.quat = [math.cos(-math.pi / 4), math.sin(-math.pi / 4), 0.0, 0.0]  # local z -> +Y
-        g.group = GROUP_HFIELD
+        g.group = GROUP_HFIELD if visuals is False else GROUP_STATIC  # with visuals: never drawn
 
+    if visuals is not False:
+        from navbench.sim.appearance import add_appearance
+        from navbench.visual.build import build_visuals
+
+        vis = build_visuals(scene, seed=seed, cache=cache) if visuals is True else visuals
+        for name, ref, label, kind, layer in add_appearance(spec, vis, made):
+            infos[name] = replace(_info(name, kind, label, ref, surfaces), visual=True, layer=layer)
     if embodiment is not None:
         add_robot(spec, embodiment)
     model = spec.compile()
-    return _finish(model, infos, embodiment)
+    return _finish(model, infos, embodiment, appearance=visuals is not False)
 
 
 def _finish(model: mujoco.MjModel, infos: dict[str, GeomInfo],
-            embodiment: Embodiment | None) -> World:
+            embodiment: Embodiment | None, appearance: bool = False) -> World:
     data = mujoco.MjData(model)
     mujoco.mj_forward(model, data)
     robot_info = GeomInfo("robot", None, "robot", "robot", "robot", False, False, 0.0)
@@ -323,7 +348,7 @@ def _finish(model: mujoco.MjModel, infos: dict[str, GeomInfo],
         info = infos[name]
         geoms.append(info)
         static.append(gid)
-        if not info.ground:
+        if not info.ground and not info.visual:
             obstacles.append(gid)
         # World AABB from the geom's local AABB (model.geom_aabb: centre, half sizes).
         c, hs = model.geom_aabb[gid, :3], model.geom_aabb[gid, 3:]
@@ -333,4 +358,4 @@ def _finish(model: mujoco.MjModel, infos: dict[str, GeomInfo],
         lo[gid], hi[gid] = centre - ext, centre + ext
     body = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_BODY, ROBOT_PREFIX + "base")
     return World(model, tuple(geoms), body, np.array(robot, int), np.array(static, int),
-                 np.array(obstacles, int), lo, hi)
+                 np.array(obstacles, int), lo, hi, appearance)

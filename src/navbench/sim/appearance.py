@@ -1,0 +1,112 @@
+"""Put a scene's visual layer (``navbench.visual``) into a MuJoCo spec.
+
+Visual geoms are mesh geoms that never collide (``contype = conaffinity = 0``) in
+:data:`GROUP_APPEARANCE` (structure and objects) or :data:`GROUP_CEILING` (ceilings, drawn by
+the robot's head camera only, so chase-camera videos still see into rooms). Each carries the
+semantics (ref, label, kind) of the scene entity it shows, so segmentation stays exact. Boxes
+that look like boxes (buildings, sidewalks, ground slabs, signs: ``SceneVisuals.box_materials``)
+are drawn as themselves: their collision geom gets the material (uniform texture mapping) and
+moves to :data:`GROUP_SELF` (still seen by the simulator's ground ray casts), which saves
+thousands of geoms in a city. All other collision geoms stay in group 0, which cameras do not
+draw when the world has an appearance (:attr:`World.appearance`). Materials: one MuJoCo
+material per material key (tint included), one 2D texture per texture key (image row 0 = the
+top, v = 1); mesh UVs are texture repeats. Outdoors a gradient skybox and a sun whose shadows are
+baked onto the ground (``visual.shadows``); indoors a dim sun and a point light per room (≤ 6).
+"""
+
+from __future__ import annotations
+
+import math
+
+import mujoco
+import numpy as np
+
+from navbench.visual.build import SceneVisuals
+
+#: Geom groups of the visual layer (0 collision, 1 scene meshes, 2 robot, 3 hfield, 5 culled).
+GROUP_APPEARANCE = 1
+GROUP_CEILING = 4
+GROUP_SELF = 3  # the heightfield group: ray-cast by the simulator, drawn only with an appearance
+#: Most point lights per world (the fixed-function renderer shades with a handful only).
+MAX_POINT_LIGHTS = 6
+
+
+def _quat(yaw: float) -> list[float]:
+    return [math.cos(yaw / 2.0), 0.0, math.sin(yaw / 2.0), 0.0]
+
+
+def add_appearance(spec: mujoco.MjSpec, vis: SceneVisuals, collision: dict[str, mujoco.MjsGeom]
+                   ) -> list[tuple[str, str | None, str, str, str]]:
+    """Add meshes, textures, materials, lights and visual geoms of ``vis`` to ``spec``; give the
+    self-drawn collision geoms (``collision``: name → geom) their materials.
+
+    Returns ``(geom name, ref, label, kind, layer)`` per visual geom added, for the geom table.
+    """
+    for key, img in vis.textures.items():
+        h, w = img.shape[:2]
+        spec.add_texture(name=f"tex:{key}", type=mujoco.mjtTexture.mjTEXTURE_2D, width=w, height=h,
+                         nchannel=3, data=np.ascontiguousarray(img[::-1]).ravel().tolist())
+    for key, m in vis.materials.items():
+        mat = spec.add_material()
+        mat.name = f"mat:{key}"
+        if key in vis.uniform:  # texture mapped per metre on a primitive (box) geom
+            mat.texuniform = True
+            mat.texrepeat = [1.0 / vis.uniform[key]] * 2
+        mat.rgba = list(m.rgba)
+        mat.specular, mat.shininess, mat.reflectance = m.specular, m.shininess, m.reflectance
+        mat.emission = m.emission
+        if m.texture and m.texture in vis.textures:
+            tex = [""] * int(mujoco.mjtTextureRole.mjNTEXROLE)
+            tex[int(mujoco.mjtTextureRole.mjTEXROLE_RGB)] = f"tex:{m.texture}"
+            mat.textures = tex
+    for key, p in vis.meshes.items():
+        mesh = spec.add_mesh()
+        mesh.name = f"vmesh:{key}"
+        v, uv = p.vertices, p.uv
+        if len(v) < 4:  # MuJoCo wants 4 vertices per mesh: repeat the first (unused)
+            v = np.vstack([v, np.repeat(v[:1], 4 - len(v), axis=0)])
+            uv = np.vstack([uv, np.repeat(uv[:1], 4 - len(uv), axis=0)])
+        mesh.uservert = v.ravel().tolist()
+        mesh.userface = p.faces.ravel().tolist()
+        mesh.usertexcoord = uv.ravel().tolist()  # v up: image rows are flipped on upload
+        mesh.inertia = mujoco.mjtMeshInertia.mjMESH_INERTIA_SHELL
+    for name, key in vis.box_materials.items():
+        geom = collision.get(f"box:{name}")
+        if geom is None:
+            continue
+        geom.material = f"mat:{key}:u"
+        geom.rgba = list(vis.materials[f"{key}:u"].rgba)
+        geom.group = GROUP_SELF
+    out = []
+    for g in vis.geoms:
+        geom = spec.worldbody.add_geom()
+        geom.name = g.name
+        geom.type = mujoco.mjtGeom.mjGEOM_MESH
+        geom.meshname = f"vmesh:{g.mesh}"
+        geom.material = f"mat:{g.material}"
+        geom.pos = list(g.pos)
+        geom.quat = _quat(g.yaw)
+        geom.contype, geom.conaffinity = 0, 0
+        geom.group = GROUP_CEILING if g.layer == "ceiling" else GROUP_APPEARANCE
+        out.append((g.name, g.ref, g.label, g.kind, g.layer))
+    if vis.outdoor:  # indoors the ceilings hide it, and the skybox costs ~20 % of a CPU frame
+        spec.add_texture(name="sky", type=mujoco.mjtTexture.mjTEXTURE_SKYBOX,
+                         builtin=mujoco.mjtBuiltin.mjBUILTIN_GRADIENT, width=64, height=64,
+                         rgb1=[0.45, 0.65, 0.92], rgb2=[0.92, 0.95, 1.0])
+    points = [lt for lt in vis.lights if lt.kind == "point"][:MAX_POINT_LIGHTS]
+    for lt in [*[x for x in vis.lights if x.kind == "sun"], *points]:
+        light = spec.worldbody.add_light()
+        light.diffuse = [lt.diffuse] * 3
+        light.castshadow = lt.castshadow
+        if lt.kind == "sun":
+            light.type = mujoco.mjtLightType.mjLIGHT_DIRECTIONAL
+            light.dir = list(lt.dir)
+            light.pos = list(lt.pos)
+        else:
+            light.type = mujoco.mjtLightType.mjLIGHT_POINT
+            light.pos = list(lt.pos)
+            light.attenuation = [1.0, 0.0, 0.08]
+    spec.visual.headlight.ambient = [0.3, 0.3, 0.3] if vis.outdoor else [0.38, 0.38, 0.38]
+    spec.visual.headlight.diffuse = [0.25, 0.25, 0.25]
+    spec.visual.quality.shadowsize = 1024
+    return out

@@ -1,0 +1,45 @@
+"""``navbench scene render`` and its argument errors."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+from PIL import Image
+from typer.testing import CliRunner
+
+import navbench.cli.render  # noqa: F401  (registers the commands)
+from navbench.cli import main
+from navbench.cli._app import app
+from navbench.scene.io import save
+from tests.visual.test_scene_visuals import studio
+
+
+def test_render_writes_rgb_depth_and_semantics(tmp_path):
+    scene_path = save(studio(), tmp_path / "scene.json")
+    out, dep, sem = tmp_path / "rgb.png", tmp_path / "d.npy", tmp_path / "sem.png"
+    r = CliRunner().invoke(app, ["scene", "render", str(scene_path), "-o", str(out), "--pos", "1.5,0,0",
+                                 "--look-at", "1.5,0,-3", "--robot", "turtlebot", "--size", "96x72",
+                                 "--depth", str(dep), "--semantic", str(sem)])
+    assert r.exit_code == 0, r.output
+    assert "centre pixel: wall (r0) at 2.77 m" in r.output  # see test_scene_visuals: 2.775 m
+    rgb = np.asarray(Image.open(out))
+    assert rgb.shape == (72, 96, 3) and rgb.std() > 3
+    depth = np.load(dep)
+    assert depth.dtype == np.float32 and depth[36, 48] == np.float32(depth[36, 48]) and abs(depth[36, 48] - 2.775) < 0.01
+    ids = np.asarray(Image.open(sem))
+    labels = json.loads((tmp_path / "sem.json").read_text())
+    assert labels[str(int(ids[36, 48]))] == ["r0", "wall"]
+
+
+def test_render_rejects_bad_vectors_and_sizes(tmp_path, capsys):
+    scene_path = save(studio(), tmp_path / "scene.json")
+    for args, msg in ((["--pos", "1,2", "--look-at", "0,0,0"], "--pos: expected X,Y,Z"),
+                      (["--pos", "1,0,0", "--look-at", "0,0,0", "--size", "big"], "--size: expected WxH"),
+                      (["--pos", "1,0,0", "--look-at", "0,0,0", "--robot", "drone"], "unknown embodiment")):
+        try:
+            main(["scene", "render", str(scene_path), "-o", str(tmp_path / "x.png"), *args])
+        except SystemExit as e:
+            assert e.code == 2
+        assert msg in capsys.readouterr().err
+        assert not (tmp_path / "x.png").exists()
