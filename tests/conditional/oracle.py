@@ -80,15 +80,25 @@ def holds(subj: SceneObject, pred: str, ref: SceneObject) -> bool:
     return pred == name
 
 
-def room_id_of(scene: Scene, room_label: str) -> str:
+def room_id_of(scene: Scene, room_label: str, hint: str | None = None) -> str:
+    """The one room "the <label> [with the <X> | off the <Y>]" names (asserts it is one)."""
     ids = [r.id for r in scene.rooms if r.label == room_label]
-    assert len(ids) == 1, f"room label {room_label!r} is not unique"
+    if hint is not None and hint.startswith("with the "):
+        x = hint[len("with the "):]
+        ids = [i for i in ids if any(o.room_id == i and o.label == x for o in scene.objects)]
+    elif hint is not None:
+        assert hint.startswith("off the "), hint
+        ys = [r.id for r in scene.rooms if r.label == hint[len("off the "):]]
+        assert len(ys) == 1, f"room hint {hint!r}: not a unique room"
+        ids = [i for i in ids if any(set(p.regions) == {i, ys[0]} for p in scene.portals)]
+    assert len(ids) == 1, f"room {room_label!r} {hint or ''} does not name one room: {ids}"
     return ids[0]
 
 
-def matches(scene: Scene, label: str, room_label: str, qual: tuple[str, str] | None) -> list[str]:
+def matches(scene: Scene, label: str, room_label: str, qual: tuple[str, str] | None,
+            hint: str | None = None) -> list[str]:
     """Ids of objects in the room matching "the <label> [<pred> the <anchor>]"."""
-    rid = room_id_of(scene, room_label)
+    rid = room_id_of(scene, room_label, hint)
     objs = [o for o in scene.objects if o.room_id == rid]
     cands = [o for o in objs if o.label == label]
     if qual is None:
@@ -105,11 +115,12 @@ def condition_truths(scene: Scene, program: Any) -> list[bool]:
     out = []
     for cond in conditions(program):
         if isinstance(cond, Presence):
-            rid = room_id_of(scene, cond.room)
+            rid = room_id_of(scene, cond.room, cond.room_hint)
             out.append(any(o.label == cond.label and o.room_id == rid for o in scene.objects))
         else:
-            subj = matches(scene, cond.subject.label, cond.subject.room, None)
-            ref = matches(scene, cond.reference.label, cond.reference.room, None)
+            subj = matches(scene, cond.subject.label, cond.subject.room, None, cond.subject.room_hint)
+            ref = matches(scene, cond.reference.label, cond.reference.room, None,
+                          cond.reference.room_hint)
             assert len(subj) == 1 and len(ref) == 1
             out.append(holds(scene.object_index[subj[0]], cond.predicate, scene.object_index[ref[0]]))
     return out

@@ -79,7 +79,7 @@ def test_no_target_is_ambiguous(dataset: list[Instruction]) -> None:
         ids = []
         for r in _refs(inst.program):
             q = None if r.qualifier is None else (r.qualifier.predicate, r.qualifier.anchor)
-            found = matches(scene, r.label, r.room, q)
+            found = matches(scene, r.label, r.room, q, r.room_hint)
             assert found == [r.object_id], (inst.text, r)
             ids.append(r.object_id)
         assert len(set(ids)) == len(ids)  # branches lead to different objects

@@ -21,6 +21,6 @@ def test_5000_instructions_on_generated_houses() -> None:
             checked += 1
         for r in _refs(inst.program):  # every target matches exactly one object in its room
             q = None if r.qualifier is None else (r.qualifier.predicate, r.qualifier.anchor)
-            assert matches(scene, r.label, r.room, q) == [r.object_id], (inst.text, r)
+            assert matches(scene, r.label, r.room, q, r.room_hint) == [r.object_id], (inst.text, r)
         assert parse(inst.text) == inst.program, inst.text
     assert checked > 10000

@@ -35,7 +35,7 @@ def test_build_and_stats(scenes_dir: Path, tmp_path: Path) -> None:
     for task in ("conditional", "route"):
         total = sum(c["total"] for c in m["counts"][task].values())
         dropped = sum(n for per in m["dropped"].get(task, {}).values() for n in per.values())
-        assert total + dropped == 2 * 4
+        assert total + dropped == 2 * 4 + sum(m.get("resampled", {}).get(task, {}).values())
         assert f"{task}: train=" in r.output
     assert (out / "route" / "train" / "train_gt.json.gz").is_file()
     r = CliRunner().invoke(app, ["dataset", "stats", str(out)])

@@ -92,3 +92,60 @@ def test_plain_arrays_still_load(tmp_path: Path) -> None:
     out = load_npz(p)
     assert out["a"].tolist() == [0.0, 1.0, 2.0, 3.0]
     assert out["b"][0]["k"] == np.float32(1.5)
+
+
+def save_npz_protocol2(path: Path, **arrays: object) -> Path:
+    """An ``.npz`` whose object arrays are pickled with protocol 2, as Python-2-era Gibson 3DSG
+    files are: every ``bytes`` (numpy's own array state included) becomes
+    ``_codecs.encode(str, 'latin1')``."""
+    import io
+    import pickle
+    import zipfile
+
+    from numpy.lib import format as npformat
+
+    with zipfile.ZipFile(path, "w") as z:
+        for name, value in arrays.items():
+            arr = np.empty((), dtype=object)
+            arr[()] = value
+            buf = io.BytesIO()
+            npformat.write_array_header_1_0(buf, npformat.header_data_from_array_1_0(arr))
+            pickle.dump(arr, buf, protocol=2)
+            z.writestr(f"{name}.npy", buf.getvalue())
+    return path
+
+
+def test_protocol2_pickles_use_codecs_encode_and_load(tmp_path: Path) -> None:
+    import pickletools
+
+    g = _graph()
+    g["building"]["name"] = b"Allensville"  # bytes value, as Python 2 str pickles come back
+    p = save_npz_protocol2(tmp_path / "3DSceneGraph_Allensville.npz", output=g)
+    import zipfile
+    raw = zipfile.ZipFile(p).read("output.npy")
+    ops = [(op.name, arg) for op, arg, _ in pickletools.genops(raw[raw.index(b"\x80\x02"):])]
+    assert ("GLOBAL", "_codecs encode") in ops  # the shape real files have
+    s = import_scene(p, "gibson")
+    assert s.id == "Allensville" and len(s.rooms) == 2 and len(s.objects) == 2
+    assert s.object_index["object1"].center == pytest.approx((1.0, 0.4, -2.0))
+
+
+class _CodecsOther:
+    def __reduce__(self):  # type: ignore[no-untyped-def]
+        import _codecs
+        return (_codecs.encode, ("x", "rot13"))
+
+
+class _CodecsDecode:
+    def __reduce__(self):  # type: ignore[no-untyped-def]
+        import _codecs
+        return (_codecs.decode, (b"x", "latin1"))
+
+
+@pytest.mark.parametrize("evil", [_CodecsOther(), _CodecsDecode(), _Evil(Path("/tmp/never"))])
+def test_only_latin1_codecs_encode_is_new(tmp_path: Path, evil: object) -> None:
+    g = _graph()
+    g["building"]["name"] = evil
+    p = save_npz_protocol2(tmp_path / "3DSceneGraph_bad.npz", output=g)
+    with pytest.raises(SceneFormatError, match=r"refused.*(rot13|_codecs\.decode|system)"):
+        import_scene(p, "gibson")

@@ -210,6 +210,8 @@ BUILTINS: dict[str, str] = {
     "oracle-branch": "navbench.agents.oracle:OracleBranchAgent",
     "oracle-branch-grounded": "navbench.agents.scene_graph_agent:GroundedOracleBranchAgent",
     "scene-graph": "navbench.agents.scene_graph_agent:SceneGraphAgent",
+    "vlm": "navbench.agents.llm.vlm:VLMAgent",
+    "llm-planner": "navbench.agents.llm.planner:LLMPlannerAgent",
 }
 
 

@@ -108,6 +108,7 @@ def evaluate_cmd(
     max_time: Annotated[float, typer.Option("--max-time", help="Simulated seconds per episode before 'timeout'.")] = 300.0,
     distance: Annotated[str, typer.Option("--distance", help="Distance to goal for metrics: auto | geodesic | euclidean.")] = "auto",
     seed: Annotated[int, typer.Option("--seed", help="Seed for agents that take one.")] = 0,
+    action_budget_per_word: Annotated[float, typer.Option("--action-budget-per-word", help="Agent actions per instruction word (CondVLN §5.1); past it: 'timeout'. 0 = no budget.")] = 15.0,
     agent_arg: Annotated[list[str] | None, typer.Option("--agent-arg", help="Agent constructor argument NAME=VALUE (repeatable).")] = None,
 ) -> None:
     """Run an agent on a dataset split in the MuJoCo simulator and record every episode.
@@ -119,7 +120,8 @@ def evaluate_cmd(
 
     settings = EvalSettings(task=task, split=split, episodes=episodes, embodiment=embodiment,
                             render=render, max_time=max_time, episode_timeout_s=episode_timeout,
-                            distance=distance, seed=seed, agent_kwargs=_agent_args(agent_arg))
+                            distance=distance, seed=seed, agent_kwargs=_agent_args(agent_arg),
+                            action_budget_per_word=action_budget_per_word)
     s = evaluate(dataset, agent, out, settings, workers=workers, executor=executor,
                  ray_address=ray_address,
                  warn=lambda m: typer.secho(f"warning: {m}", err=True, fg=typer.colors.YELLOW))

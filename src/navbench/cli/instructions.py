@@ -12,9 +12,12 @@ from navbench.errors import ConfigError
 
 
 def _scene_files(d: Path) -> list[Path]:
+    """Scene files of a folder: ``**/scene.json`` (``scenes generate`` / dataset layout), else
+    ``*.json`` other than ``index.json`` (the ``scenes generate`` index is not a scene)."""
     if not d.is_dir():
         raise ConfigError(f"--scenes: expected a folder of scene.json files, got {d}")
-    files = sorted(set(d.glob("**/scene.json")) | set(d.glob("*.json")))
+    files = sorted(d.glob("**/scene.json")) or sorted(
+        p for p in d.glob("*.json") if p.name != "index.json")
     if not files:
         raise ConfigError(f"--scenes: no '*.json' or '*/scene.json' files in {d}")
     return files
@@ -71,3 +74,38 @@ def parse_cmd(text: Annotated[str, typer.Argument(help="Instruction text.")]) ->
     from navbench.tasks.conditional import parse, program_to_dict
 
     typer.echo(dumps_json(program_to_dict(parse(text))), nl=False)
+
+
+@instructions_app.command("audit")
+def audit_cmd(
+    file: Annotated[Path, typer.Argument(help="Instructions JSON lines file (instructions generate).")],
+    scenes: Annotated[Path | None, typer.Option(
+        "--scenes", help="Folder of the scenes (for the ±45° direction-qualifier check).")] = None,
+    json_out: Annotated[Path | None, typer.Option("--json", help="Also write the census as JSON.")] = None,
+) -> None:
+    """Consistency census per category: absent targets, dead conditions, ambiguous direction
+    qualifiers, scope markers, connective variety, subgoals, parser round trip (issue 16)."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from navbench.io import write_json
+    from navbench.scene import load
+    from navbench.tasks.conditional import CENSUS_KEYS, audit_instructions, read_instructions
+
+    insts = read_instructions(file)
+    by_id = None
+    if scenes is not None:
+        by_id = {}
+        for f in _scene_files(scenes):
+            sc = load(f)
+            by_id[sc.id] = sc
+    census = audit_instructions(insts, by_id)
+    table = Table(title=f"{file}: {len(insts)} instructions")
+    table.add_column("category")
+    for k in CENSUS_KEYS:
+        table.add_column(k.replace("_", " "), justify="right")
+    for cat, row in census.items():
+        table.add_row(cat, *("-" if row[k] is None else str(row[k]) for k in CENSUS_KEYS))
+    Console(width=200).print(table)
+    if json_out is not None:
+        write_json(json_out, census)

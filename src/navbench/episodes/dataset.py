@@ -218,6 +218,7 @@ class SceneResult:
     scene_id: str
     episodes: dict[str, list[tuple[Episode, dict[str, Any] | None]]]
     dropped: dict[str, dict[str, int]]
+    resampled: dict[str, int] = field(default_factory=dict)
 
 
 def _with_gt(eps: list[Episode], s: DatasetSettings, drop: Counter[str]
@@ -237,20 +238,53 @@ def _with_gt(eps: list[Episode], s: DatasetSettings, drop: Counter[str]
     return out
 
 
+#: Rounds of per-category re-sampling that refill categories after episode drops.
+RESAMPLE_ROUNDS = 4
+
+
 def _conditional(scene: Scene, nm: Any, seed: int, s: DatasetSettings, drop: Counter[str]
                  ) -> list[Episode]:
+    """Conditional episodes of one scene whose categories keep the requested mix after drops:
+    the round-robin quota per category is refilled by targeted re-sampling of the short
+    categories (``RESAMPLE_ROUNDS`` rounds of exactly the shortfall each, so every generated
+    instruction is kept or dropped by reason; the extra ones are counted in ``drop["resampled"]``,
+    which :func:`build_scene` moves to :attr:`SceneResult.resampled`)."""
     from navbench.episodes.conditional import conditional_episodes, instruction_settings
-    from navbench.tasks.conditional import SamplingError, generate_instructions
+    from navbench.tasks.conditional import CATEGORIES, SamplingError, generate_instructions
 
+    cats = list(s.categories or CATEGORIES)
+    k = int(derive(seed, scene.id, "category-offset").integers(len(cats)))
+    cats = cats[k:] + cats[:k]  # the round-robin remainder lands on a different category per scene
+    n = s.episodes_per_scene
+    ist = instruction_settings(scene, s.conditional)
     try:
-        ins = generate_instructions(scene, s.episodes_per_scene, child_seed(seed, "instructions"),
-                                    categories=s.categories,
-                                    instruction_settings=instruction_settings(scene, s.conditional))
+        ins = generate_instructions(scene, n, child_seed(seed, "instructions"), categories=cats,
+                                    instruction_settings=ist)
     except SamplingError:
-        drop["scene_unsupported"] += s.episodes_per_scene
+        drop["scene_unsupported"] += n
         return []
     eps, d = conditional_episodes(scene, nm, ins, seed, s.conditional)
     drop.update(d)
+    quota = Counter(cats[i % len(cats)] for i in range(n))
+    have = Counter(e.navbench["category"] for e in eps)
+    start = n
+    for r in range(1, RESAMPLE_ROUNDS + 1):
+        short = {c: quota[c] - have[c] for c in cats if have[c] < quota[c]}
+        if not short:
+            break
+        for c, need in short.items():
+            try:
+                more = generate_instructions(scene, need, child_seed(seed, "instructions", c, r),
+                                             categories=[c], instruction_settings=ist,
+                                             start_index=start)
+            except SamplingError:
+                continue
+            start += len(more)
+            drop["resampled"] += len(more)
+            got, d = conditional_episodes(scene, nm, more, seed, s.conditional)
+            drop.update(d)
+            eps += got
+            have[c] += len(got)
     return eps
 
 
@@ -321,9 +355,13 @@ def build_scene(scene: Scene, tasks: Sequence[str], seed: int, settings: Dataset
         nm.save(navmesh_out)
     eps: dict[str, list[tuple[Episode, dict[str, Any] | None]]] = {}
     dropped: dict[str, dict[str, int]] = {}
+    resampled: dict[str, int] = {}
     for task in tasks:
         drop: Counter[str] = Counter()
         made = _BUILDERS[task](scene, nm, child_seed(seed, scene.id, task), settings, drop)
+        n_resampled = drop.pop("resampled", 0)
+        if n_resampled:
+            resampled[task] = n_resampled
         if settings.verify and task in VERIFY_TASKS:
             made = verify_episodes(scene, made, settings.verify_embodiment_for(scene.kind), drop)
         if task in R2R_TASKS:
@@ -331,7 +369,7 @@ def build_scene(scene: Scene, tasks: Sequence[str], seed: int, settings: Dataset
         else:
             eps[task] = [(e, None) for e in made]
         dropped[task] = dict(sorted(drop.items()))
-    return SceneResult(scene.id, eps, dropped)
+    return SceneResult(scene.id, eps, dropped, resampled)
 
 
 def _job(args: tuple[Scene, tuple[str, ...], int, DatasetSettings, str]) -> SceneResult:

@@ -45,6 +45,7 @@ def write_dataset(root: Path, scenes: Sequence[Scene], results: Sequence[SceneRe
     out_tasks = [t for t in ("conditional", "conditional_oracle", "objectnav", "placenav", "route")
                  if t in tasks or (t == "conditional_oracle" and "conditional" in tasks)]
     counts: dict[str, Any] = {}
+    mix: dict[str, Any] = {}
     files: dict[str, Any] = {}
     dropped: dict[str, Any] = {}
     for task in out_tasks:
@@ -74,6 +75,9 @@ def write_dataset(root: Path, scenes: Sequence[Scene], results: Sequence[SceneRe
         if src in tasks:
             dropped[task] = {sid: r.dropped.get(src, {}) for sid, r in sorted(by_scene.items())
                              if r.dropped.get(src)}
+        if task == "conditional":
+            mix = conditional_mix([e for its in per_split.values() for e, _ in its], scenes,
+                                  settings.categories)
     scene_info = {
         sc.id: {"kind": sc.kind, "source": sc.source, "rooms": len(sc.rooms),
                 "objects": len(sc.objects), "places": len(sc.places),
@@ -102,11 +106,53 @@ def write_dataset(root: Path, scenes: Sequence[Scene], results: Sequence[SceneRe
         "settings": settings.to_dict(),
         "counts": counts,
         "dropped": dropped,
+        "resampled": {t: {sid: r.resampled[t] for sid, r in sorted(by_scene.items())
+                          if r.resampled.get(t)} for t in tasks
+                      if any(r.resampled.get(t) for r in results)},
+        **({"conditional_mix": mix} if "conditional" in tasks else {}),
         "files": files,
         "scenes": scene_info,
     }
     write_json(root / "manifest.json", doc)
     return Manifest.from_dict(doc, str(root / "manifest.json"))
+
+
+def conditional_mix(eps: Sequence[Episode], scenes: Sequence[Scene],
+                    categories: Sequence[str] | None) -> dict[str, Any]:
+    """Requested vs achieved category shares (after drops; ``max_deviation`` in share points,
+    i.e. percentage points / 100), the share of episodes with subgoals, and the instruction
+    audit census per category (:func:`navbench.tasks.conditional.audit_instructions`)."""
+    from collections import Counter
+
+    from navbench.tasks.conditional import (
+        CATEGORIES,
+        Instruction,
+        audit_instructions,
+        program_from_dict,
+    )
+
+    cats = list(categories or CATEGORIES)
+    n = len(eps)
+    got = Counter(e.navbench["category"] for e in eps)
+    requested = {c: round(1 / len(cats), 6) for c in cats}
+    achieved = {c: round(got[c] / n, 6) if n else 0.0 for c in cats}
+    insts = []
+    for e in eps:
+        nb = e.navbench
+        insts.append(Instruction(
+            str(nb.get("source_id", e.episode_id)), nb["scene"], nb["category"],
+            nb["conditional_text"], program_from_dict(nb["program"]), dict(nb["truths"]),
+            tuple(nb["branch_path"]), nb["branch_index"], nb["n_branches"], nb["goal_object_id"],
+            tuple(g["object_id"] for g in nb["subgoals"]),
+            tuple(g["object_id"] for g in nb["branch_goals"])))
+    return {
+        "episodes": n,
+        "requested": requested,
+        "achieved": achieved,
+        "max_deviation": round(max((abs(achieved[c] - requested[c]) for c in cats), default=0.0), 6),
+        "subgoal_share": round(sum(bool(e.navbench["subgoals"]) for e in eps) / n, 6) if n else 0.0,
+        "audit": audit_instructions(insts, {sc.id: sc for sc in scenes}),
+    }
 
 
 def _versions() -> dict[str, str]:

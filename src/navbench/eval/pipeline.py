@@ -39,6 +39,10 @@ WORKER_FN = "navbench.eval.pipeline:run_shard"
 RENDER_MODES = ("auto", "on", "off")
 DISTANCE_MODES = ("auto", "geodesic", "euclidean")
 #: Per-step arrays of the simulator's records stored as the episode trajectory.
+#: CondVLN §5.1: "episodes are executed with a fixed action budget proportional to instruction
+#: length". The paper gives no constant; ours is 15 agent actions per instruction word, close to
+#: VLN-CE's 500-step limit over R2R's ~33-word mean (500 / 33 ≈ 15).
+ACTION_BUDGET_PER_WORD = 15.0
 TRAJECTORY_KEYS = ("t", "position", "yaw", "tilt", "collision", "obstacle_distance", "surface",
                    "preferred", "stop", "dtg", "label")
 
@@ -61,6 +65,8 @@ class EvalSettings:
         episode_timeout_s: wall-clock limit per episode (s); past it: ``agent_error``.
         distance: distance to goal for the metrics: ``auto``, ``geodesic`` or ``euclidean``.
         seed: seed handed to agents that take one (``seed`` constructor argument).
+        action_budget_per_word: agent actions allowed per word of an episode's instruction
+            (:func:`action_budget`; past it: ``timeout``); ``0`` = no budget.
         agent_kwargs: extra constructor arguments of the agent (JSON-able).
     """
 
@@ -76,6 +82,7 @@ class EvalSettings:
     distance: str = "auto"
     seed: int = 0
     agent_kwargs: Mapping[str, Any] = field(default_factory=dict)
+    action_budget_per_word: float = ACTION_BUDGET_PER_WORD
 
     def __post_init__(self) -> None:
         if self.render not in RENDER_MODES:
@@ -85,6 +92,9 @@ class EvalSettings:
                               f"got {self.distance!r}")
         if not self.max_time > 0:
             raise ConfigError(f"--max-time: expected simulated seconds > 0, got {self.max_time}")
+        if not self.action_budget_per_word >= 0:
+            raise ConfigError("--action-budget-per-word: expected actions per word >= 0, "
+                              f"got {self.action_budget_per_word}")
         if not self.episode_timeout_s > 0:
             raise ConfigError(f"--episode-timeout: expected seconds > 0, got {self.episode_timeout_s}")
 
@@ -145,6 +155,21 @@ def _jsonable(v: Any) -> Any:
     return v if v is None or isinstance(v, str) else str(v)
 
 
+def action_budget(ep: Any, per_word: float = ACTION_BUDGET_PER_WORD) -> int | None:
+    """Agent actions allowed in ``ep`` (CondVLN §5.1): ``ceil(per_word × words)`` of its
+    instruction text (whitespace-separated words); ``None`` (no budget) for episodes without
+    an instruction (ObjectNav, PlaceNav) or when ``per_word`` is 0.
+
+    >>> from types import SimpleNamespace
+    >>> action_budget(SimpleNamespace(instruction_text="Go to the sofa in the kitchen."))
+    105
+    """
+    text = getattr(ep, "instruction_text", None)
+    if not per_word or not isinstance(text, str) or not text.split():
+        return None
+    return math.ceil(per_word * len(text.split()))
+
+
 def episode_tau(ep: Any) -> float | None:
     """τ of an episode (``info.navbench.success_distance``), or ``None``."""
     tau = ep.navbench.get("success_distance")
@@ -191,9 +216,9 @@ def score_outcome(outcome: Any, ep: Any, scene_id: str, *, navmesh: Any = None,
 
 def run_one(sim: Any, agent: Any, ep: Any, scene_id: str, *, navmesh: Any = None,
             navmesh_fn: Callable[[], Any] | None = None, distance: str = "auto",
-            default_tau: float | None = None) -> EpisodeResult:
+            default_tau: float | None = None, max_steps: int | None = None) -> EpisodeResult:
     """Run and score one episode with its own τ (``default_tau``, else 1.0 m + robot radius,
-    when it has none). A wall-clock timeout (:class:`EpisodeTimeout`) during the rollout ends
+    when it has none) and at most ``max_steps`` agent actions. A wall-clock timeout (:class:`EpisodeTimeout`) during the rollout ends
     the episode as ``agent_error`` scored on its partial trajectory."""
     import time
 
@@ -205,7 +230,7 @@ def run_one(sim: Any, agent: Any, ep: Any, scene_id: str, *, navmesh: Any = None
     sim.tau = tau  # τ is per episode, while SimSettings is fixed per world build
     t0 = time.monotonic()
     try:
-        outcome = run_episode(sim, agent, ep, navmesh=navmesh_fn)
+        outcome = run_episode(sim, agent, ep, navmesh=navmesh_fn, max_steps=max_steps)
     except EpisodeTimeout as e:
         try:
             records = sim.records()
@@ -261,7 +286,8 @@ def run_shard(shard: ShardSpec, emit: Callable[[EpisodeResult], None]) -> None:
                 raise ConfigError(f"{kw['dataset']}: episode {eid!r} is not in {kw['task']}/{kw['split']}")
             emit(run_one(sim, agent, ep, shard.scene_id, navmesh=navmesh() if use_nm else None,
                          navmesh_fn=navmesh, distance=kw.get("distance", "auto"),
-                         default_tau=default_tau))
+                         default_tau=default_tau,
+                         max_steps=action_budget(ep, float(kw.get("action_budget_per_word", 0)))))
     finally:
         close = getattr(agent, "close", None)
         if callable(close):
@@ -291,7 +317,9 @@ def _hash_files(ds: Any, task: str, split: str, scenes: Sequence[str]) -> str:
 
 
 def summarize(results: Sequence[EpisodeResult]) -> dict[str, float]:
-    """Running summary for the progress bar: SR and SPL over scored episodes, error count."""
+    """Running summary for the progress bar: SR and SPL over scored episodes, error count, and
+    for agents reporting LLM usage (``extra.agent.total_tokens``) the summed tokens, calls and
+    request latency (s)."""
     sr = [float(r.metrics["success"]) for r in results if r.metrics.get("success") is not None]
     spl = [float(r.metrics["spl"]) for r in results if r.metrics.get("spl") is not None]
     out: dict[str, Any] = {}
@@ -300,6 +328,14 @@ def summarize(results: Sequence[EpisodeResult]) -> dict[str, float]:
     if spl:
         out["SPL"] = sum(spl) / len(spl)
     out["errors"] = sum(r.label == "agent_error" for r in results)
+    stats = [r.extra.get("agent") for r in results]  # LLM agents' cost counters, when reported
+    tokens = [a["total_tokens"] for a in stats if isinstance(a, Mapping) and
+              isinstance(a.get("total_tokens"), int)]
+    if tokens:
+        out["tokens"] = sum(tokens)
+        out["llm_calls"] = sum(int(a.get("llm_calls", 0)) for a in stats if isinstance(a, Mapping))
+        out["llm_latency_s"] = sum(float(a.get("latency_s", 0.0)) for a in stats
+                                   if isinstance(a, Mapping))
     return out
 
 
@@ -373,7 +409,8 @@ def plan_evaluation(dataset: str | Path, agent: str, settings: EvalSettings,
                  "agent": agent, "agent_kwargs": dict(settings.agent_kwargs), "seed": settings.seed,
                  "embodiment": settings.embodiment, "embodiments": by_scene, "render": render, "width": settings.width,
                  "height": settings.height, "max_time": settings.max_time,
-                 "distance": settings.distance, "visuals": decl["needs_rgb"]}
+                 "distance": settings.distance, "visuals": decl["needs_rgb"],
+                 "action_budget_per_word": settings.action_budget_per_word}
     return run_settings, pairs, worker_kw, _hash_files(ds, task, settings.split,
                                                        sorted({s for _, s in pairs}))
 

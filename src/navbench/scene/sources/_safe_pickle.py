@@ -3,7 +3,9 @@
 ``np.load(..., allow_pickle=True)`` executes any callable a pickle names (``os.system``,
 ``subprocess.Popen``, ...). :func:`load_npz` instead parses each ``.npy`` member itself and
 unpickles object arrays with :class:`RestrictedUnpickler`, which admits only numpy's array
-reconstructors (plus ``set`` / ``frozenset``); anything else raises
+reconstructors (plus ``set`` / ``frozenset``, and ``_codecs.encode(text, 'latin1')``, which
+protocol-2 pickles use to rebuild ``bytes``: Python-2-era Gibson 3D Scene Graph files, and any
+``bytes`` pickled with protocol 2 from Python 3); anything else raises
 :class:`~navbench.errors.SceneFormatError` naming the file, the member and the refused global.
 """
 
@@ -39,6 +41,23 @@ ALLOWED_GLOBALS: frozenset[tuple[str, str]] = frozenset({
 })
 
 
+#: Encodings :func:`_latin1_encode` accepts (protocol 2 writes ``'latin1'``).
+_LATIN1 = frozenset({"latin1", "latin-1", "iso-8859-1", "iso8859-1"})
+
+
+def _latin1_encode(text: object, encoding: object = "latin1", *rest: object) -> bytes:
+    """The one ``_codecs.encode`` call protocol-2 pickles make: ``encode(str, 'latin1')``.
+
+    Raises:
+        RefusedGlobal: any other argument shape (another codec, non-text input, extra args).
+    """
+    if rest or not isinstance(text, str) or not isinstance(encoding, str) \
+            or encoding.lower() not in _LATIN1:
+        raise RefusedGlobal(f"_codecs.encode({type(text).__name__}, {encoding!r}"
+                            f"{', ...' if rest else ''}) (only (str, 'latin1') is allowed)")
+    return text.encode("latin1")
+
+
 class RefusedGlobal(pickle.UnpicklingError):
     """The pickle names a global outside :data:`ALLOWED_GLOBALS`."""
 
@@ -47,6 +66,8 @@ class RestrictedUnpickler(pickle.Unpickler):
     """An unpickler that resolves only :data:`ALLOWED_GLOBALS`."""
 
     def find_class(self, module: str, name: str) -> Any:
+        if (module, name) == ("_codecs", "encode"):
+            return _latin1_encode
         if (module, name) not in ALLOWED_GLOBALS:
             raise RefusedGlobal(f"{module}.{name}")
         if module == "__builtin__":

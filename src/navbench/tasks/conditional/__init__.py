@@ -1,5 +1,6 @@
 """Conditional navigation instructions (CondVLN §3.1.4, §4; SPEC §3)."""
 
+from navbench.tasks.conditional.audit import CENSUS_KEYS, audit_instructions
 from navbench.tasks.conditional.instruction import (
     CATEGORIES,
     Instruction,
@@ -40,6 +41,7 @@ from navbench.tasks.conditional.templates import TemplateError, realise
 
 __all__ = [
     "CATEGORIES",
+    "CENSUS_KEYS",
     "Condition",
     "Evaluation",
     "Go",
@@ -56,6 +58,7 @@ __all__ = [
     "SceneIndex",
     "Seq",
     "TemplateError",
+    "audit_instructions",
     "chain_length",
     "conditions",
     "depth",

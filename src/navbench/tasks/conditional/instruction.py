@@ -158,6 +158,8 @@ def read_instructions(path: str | Path) -> list[Instruction]:
     """Read a JSONL file written by :func:`write_instructions` (errors name file and line)."""
     path = Path(path)
     out = []
+    if not path.is_file():
+        raise FormatError(path, "<file>", "an existing JSON lines file of instructions", "missing")
     with open(path, encoding="utf-8") as f:
         for n, line in enumerate(f, start=1):
             if not line.strip():

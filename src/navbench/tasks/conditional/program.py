@@ -46,13 +46,17 @@ class Qualifier:
 
 @dataclass(frozen=True)
 class ObjectRef:
-    """A definite reference "the <label> [<qualifier>] in the <room>"; ids are not compared."""
+    """A definite reference "the <label> [<qualifier>] in the <room> [<room hint>]"; ids are not
+    compared. ``room_hint`` singles out a room whose label repeats in the scene ("with the
+    desk": the only room of that label holding a desk; "off the hallway": the only one with a
+    door to the hallway); ``None`` when the label is unique."""
 
     label: str
     room: str
     qualifier: Qualifier | None = None
     object_id: str | None = field(default=None, compare=False)
     room_id: str | None = field(default=None, compare=False)
+    room_hint: str | None = None
 
 
 @dataclass(frozen=True)
@@ -62,6 +66,7 @@ class Presence:
     label: str
     room: str
     room_id: str | None = field(default=None, compare=False)
+    room_hint: str | None = None
 
 
 @dataclass(frozen=True)
@@ -266,13 +271,15 @@ def _ref_to_dict(r: ObjectRef) -> dict[str, Any]:
         },
         "object_id": r.object_id,
         "room_id": r.room_id,
+        **({} if r.room_hint is None else {"room_hint": r.room_hint}),
     }
 
 
 def cond_to_dict(c: Condition) -> dict[str, Any]:
     """JSON-able dict of a condition."""
     if isinstance(c, Presence):
-        return {"type": "presence", "label": c.label, "room": c.room, "room_id": c.room_id}
+        return {"type": "presence", "label": c.label, "room": c.room, "room_id": c.room_id,
+                **({} if c.room_hint is None else {"room_hint": c.room_hint})}
     return {
         "type": "relation",
         "subject": _ref_to_dict(c.subject),
@@ -329,6 +336,7 @@ class _Reader:
         return ObjectRef(
             self.s(d, "label", path), self.s(d, "room", path), qual,
             self.s(d, "object_id", path, True), self.s(d, "room_id", path, True),
+            self.s(d, "room_hint", path, True),
         )
 
     def cond(self, d: Any, path: str) -> Condition:
@@ -336,7 +344,7 @@ class _Reader:
         t = d.get("type")
         if t == "presence":
             return Presence(self.s(d, "label", path), self.s(d, "room", path),
-                            self.s(d, "room_id", path, True))
+                            self.s(d, "room_id", path, True), self.s(d, "room_hint", path, True))
         if t == "relation":
             return Relation(self.ref(d.get("subject"), f"{path}.subject"),
                             self.s(d, "predicate", path),

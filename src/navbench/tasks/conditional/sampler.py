@@ -13,8 +13,18 @@ fair coin. Each condition is then grounded with that truth:
 
 Targets are distinct objects referable without ambiguity: the only object with its label in
 its room, or an object made unique by a qualifier "<predicate> the <anchor>" whose anchor has a
-unique label and for which no other object with the target's label satisfies the predicate.
-Only rooms whose label is unique in the scene are used (so "in the kitchen" is definite).
+unique label and for which no other object with the target's label satisfies the predicate; a
+direction qualifier ("north of the sink") is used only when no other object with the target's
+label lies within ±45° of that direction from the anchor. A room whose label is unique is "the
+kitchen"; a room whose label repeats is named by a room hint: "the bedroom with the desk" (the
+only bedroom holding a desk) or "the bathroom off the hallway" (the only bathroom with a door
+to the hallway, itself unique); a repeated room with neither is not used.
+
+Consistency (issue 16, :mod:`.consistency`): programs are grounded in execution order, each
+branch under the facts its enclosing conditions and earlier visits imply, so absent objects are
+never targets, anchors or relation objects there and no condition is decided by an enclosing
+one. With probability ``p_subgoal`` a lead subgoal is prepended: ``Seq(W0, skeleton)`` ("First,
+go to W0. Then: if ..."), in the first condition's room.
 
 Skeletons (``C`` conditions in pre-order, ``T`` targets, ``W`` a waypoint in C1's room)::
 
@@ -42,11 +52,17 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from navbench.errors import ConfigError, NavbenchError
-from navbench.graph.relations import AZIMUTH_NAMES, SEMANTIC_PREDICATES, PairMetrics
+from navbench.graph.relations import AZIMUTH_NAMES, SEMANTIC_PREDICATES
 from navbench.graph.scene_graph import SceneGraph, build_scene_graph
 from navbench.graph.settings import GraphSettings
 from navbench.rng import derive
-from navbench.scene.model import Scene, SceneObject
+from navbench.scene.model import Scene
+from navbench.tasks.conditional.consistency import (
+    Context,
+    condition_keys,
+    presence_key,
+    ref_keys,
+)
 from navbench.tasks.conditional.instruction import CATEGORIES, Instruction
 from navbench.tasks.conditional.program import (
     Condition,
@@ -55,7 +71,6 @@ from navbench.tasks.conditional.program import (
     ObjectRef,
     Presence,
     Program,
-    Qualifier,
     Relation,
     Seq,
     conditions,
@@ -63,7 +78,8 @@ from navbench.tasks.conditional.program import (
     follow,
     outcomes,
 )
-from navbench.tasks.conditional.templates import is_speakable, linear_text, realise
+from navbench.tasks.conditional.scene_index import SceneIndex, _Room
+from navbench.tasks.conditional.templates import linear_text, realise
 
 _LEVEL_CANONICAL = tuple(f"{a} of" for a in AZIMUTH_NAMES)
 
@@ -83,6 +99,9 @@ class InstructionSettings:
         relation_predicates: predicates used in relation conditions.
         qualifier_predicates: predicates used to disambiguate targets.
         max_attempts: draws per instruction before giving up.
+        p_subgoal: probability of a lead subgoal ``Seq(Go(W0), program)`` (any category).
+        direction_margin_deg: a direction qualifier is used only when no other object with the
+            target's label lies within this angle (°) of the stated direction from the anchor.
         min_target_gap: the targets of one instruction are at least this far apart (m, XZ
             footprint gap), so that an agent's stopping point tells which branch it took
             (episode builders set it to twice the success distance and check the exact goal
@@ -95,9 +114,11 @@ class InstructionSettings:
     qualifier_predicates: tuple[str, ...] = ("near", "above", "below", *_LEVEL_CANONICAL)
     max_attempts: int = 200
     min_target_gap: float = 0.0
+    p_subgoal: float = 0.4
+    direction_margin_deg: float = 45.0
 
     def __post_init__(self) -> None:
-        for name in ("p_relation", "p_cross_room"):
+        for name in ("p_relation", "p_cross_room", "p_subgoal"):
             v = getattr(self, name)
             if not 0.0 <= v <= 1.0:
                 raise ConfigError(f"InstructionSettings.{name}: expected a value in [0, 1], got {v}")
@@ -132,133 +153,13 @@ def _dummy(category: str) -> Program:
     return build(conds, goes, Go(ObjectRef("w", "r")) if wp else None)
 
 
+_SKELETON_PROGRAMS = {c: _dummy(c) for c in SKELETONS}
 _OUTCOMES = {c: outcomes(_dummy(c)) for c in SKELETONS}
 _REQUIRED = {
     c: [dict(zip(follow(_dummy(c), o).evaluated, [s == "then" for s in o], strict=True))
         for o in outs]
     for c, outs in _OUTCOMES.items()
 }
-
-
-# --------------------------------------------------------------------------- scene index
-
-
-@dataclass
-class _Room:
-    id: str
-    label: str
-    objects: tuple[SceneObject, ...]
-    pairs: PairMetrics
-    labels: list[str]
-    absent: list[str]
-    unique: list[int]
-    refs: dict[int, list[ObjectRef]]
-    rel: np.ndarray  # (P, N, N) bool: [p, i, j] = o_j is pred_p o_i
-    ref_keys: list[int] = field(default_factory=list)
-
-
-class SceneIndex:
-    """Referable rooms, objects and conditions of one scene (built once per scene)."""
-
-    def __init__(self, scene: Scene, graph: SceneGraph, settings: InstructionSettings) -> None:
-        self.scene = scene
-        self.settings = settings
-        room_counts = Counter(r.label for r in scene.rooms)
-        scene_labels = sorted({o.label for o in scene.objects if o.room_id in scene.room_index
-                               and is_speakable(o.label)})
-        self.rooms: list[_Room] = []
-        for r in scene.rooms:
-            if room_counts[r.label] != 1 or not is_speakable(r.label) or r.id not in graph.geometry:
-                continue
-            objs = scene.objects_in(r.id)
-            if not objs:
-                continue
-            pm = graph.geometry[r.id].pairs
-            cnt = Counter(o.label for o in objs)
-            labels = sorted(lab for lab in cnt if is_speakable(lab))
-            unique = [k for k, o in enumerate(objs) if cnt[o.label] == 1 and is_speakable(o.label)]
-            rel = np.stack([pm.holds(p) for p in settings.relation_predicates])
-            room = _Room(r.id, r.label, objs, pm, labels,
-                         [lab for lab in scene_labels if lab not in cnt], unique, {}, rel)
-            self._targets(room, cnt)
-            room.ref_keys = sorted(room.refs)
-            self.rooms.append(room)
-        self.by_id = {r.id: r for r in self.rooms}
-        self.pool = [(r, k) for r in self.rooms for k in r.ref_keys]
-
-    def _targets(self, room: _Room, cnt: Counter[str]) -> None:
-        objs = room.objects
-        for k in room.unique:
-            o = objs[k]
-            room.refs[k] = [ObjectRef(o.label, room.label, None, o.id, room.id)]
-        quals = {p: room.pairs.holds(p) for p in self.settings.qualifier_predicates}
-        for lab in sorted(lab for lab, c in cnt.items() if c > 1 and is_speakable(lab)):
-            same = np.array([o.label == lab for o in objs])
-            for p, m in quals.items():
-                for a in room.unique:
-                    row = m[a] & same
-                    if row.sum() == 1:
-                        k = int(np.nonzero(row)[0][0])
-                        anchor = objs[a]
-                        room.refs.setdefault(k, []).append(ObjectRef(
-                            lab, room.label, Qualifier(p, anchor.label, anchor.id),
-                            objs[k].id, room.id))
-
-    def _apart(self, obj: SceneObject, taken: set[str]) -> bool:
-        """Whether ``obj``'s XZ footprint is at least ``min_target_gap`` from every taken target."""
-        gap = self.settings.min_target_gap
-        if gap <= 0 or not taken:
-            return True
-        a = _footprint(obj)
-        for oid in taken:
-            b = _footprint(self.scene.object_index[oid])
-            dx = max(a[0] - b[2], b[0] - a[2], 0.0)
-            dz = max(a[1] - b[3], b[1] - a[3], 0.0)
-            if dx * dx + dz * dz < gap * gap:
-                return False
-        return True
-
-    # ---- grounding
-    def condition(self, room: _Room, truth: bool, rng: np.random.Generator) -> Condition | None:
-        """A condition in ``room`` with the given truth, or None if the room cannot supply one."""
-        s = self.settings
-        if len(room.unique) >= 2 and rng.random() < s.p_relation:
-            for _ in range(8):
-                a, b = rng.choice(len(room.unique), size=2, replace=False)
-                ia, ib = room.unique[int(a)], room.unique[int(b)]
-                ok = np.nonzero(room.rel[:, ib, ia] == truth)[0]
-                if len(ok):
-                    p = s.relation_predicates[int(ok[int(rng.integers(len(ok)))])]
-                    oa, ob = room.objects[ia], room.objects[ib]
-                    return Relation(ObjectRef(oa.label, room.label, None, oa.id, room.id), p,
-                                    ObjectRef(ob.label, room.label, None, ob.id, room.id))
-        pool = room.labels if truth else room.absent
-        if not pool:
-            return None
-        return Presence(pool[int(rng.integers(len(pool)))], room.label, room.id)
-
-    def target(self, room: _Room | None, rng: np.random.Generator, taken: set[str]) -> Go | None:
-        """A referable target (in ``room``, or anywhere when None) not in ``taken``."""
-        cands = [(room, k) for k in room.ref_keys] if room is not None else self.pool
-        free = [(r, k) for r, k in cands if r.objects[k].id not in taken
-                and self._apart(r.objects[k], taken)]
-        if not free:
-            return None
-        r, k = free[int(rng.integers(len(free)))]
-        refs = r.refs[k]
-        ref = refs[int(rng.integers(len(refs)))]
-        taken.add(r.objects[k].id)
-        return Go(ref)
-
-
-def _footprint(o: SceneObject) -> tuple[float, float, float, float]:
-    """XZ bounds ``(xmin, zmin, xmax, zmax)`` of an object (its centre when it has no extent)."""
-    b = o.bounds
-    if b is None:
-        r = o.extent_radius or 0.0
-        x, z = o.center[0], o.center[2]
-        return (x - r, z - r, x + r, z + r)
-    return (b[0][0], b[0][2], b[1][0], b[1][2])
 
 
 # --------------------------------------------------------------------------- axes
@@ -302,34 +203,86 @@ def _axes(p: Program, truths: dict[str, bool], goal: ObjectRef,
 # --------------------------------------------------------------------------- sampling
 
 
+@dataclass
+class _Draw:
+    """One grounding attempt: truths, rooms, and what has been drawn so far."""
+
+    truths: dict[str, bool]
+    c_rooms: list[_Room]
+    t_rooms: list[_Room | None]
+    w_room: _Room | None
+    lead_room: _Room | None
+    conds: list[Condition] = field(default_factory=list)
+    taken: set[str] = field(default_factory=set)
+    #: (label, room id) named by a definite reference so far ("the lamp in the bedroom"): the
+    #: text presupposes them, so no later presence condition may ask about them.
+    mentioned: set[tuple[str, str]] = field(default_factory=set)
+    #: presence conditions already grounded with their whole subtree: later references (outside
+    #: that subtree) must not name them, or the text would answer the condition.
+    closed: set[tuple[str, str]] = field(default_factory=set)
+
+    def drawing(self, ctx: Context) -> Context:
+        """``ctx`` plus the program-wide presuppositions (used only to choose, never to assume)."""
+        return Context(ctx.present | self.mentioned, ctx.absent | self.closed, ctx.relations)
+
+
+def _ground(index: SceneIndex, node: Program, ctx: Context, st: _Draw,
+            rng: np.random.Generator) -> Program | None:
+    """Ground a skeleton node in execution order under the branch facts ``ctx``."""
+    if isinstance(node, Go):
+        name = node.target.label
+        room = {"w": st.w_room, "w0": st.lead_room}.get(name) if name.startswith("w") \
+            else st.t_rooms[int(name[1:])]
+        g = index.target(room, rng, st.taken, st.drawing(ctx))
+        if g is not None:
+            st.mentioned.update(ref_keys(g.target))
+        return g
+    if isinstance(node, Seq):
+        steps: list[Program] = []
+        for step in node.steps:
+            g = _ground(index, step, ctx, st, rng)
+            if g is None:
+                return None
+            steps.append(g)
+            if isinstance(g, Go):
+                ctx = ctx.visit(g.target)
+        return Seq(tuple(steps))
+    assert isinstance(node, If) and isinstance(node.cond, Presence)
+    cid = f"c{node.cond.label[1:]}"
+    c = index.condition(st.c_rooms[int(cid[1:])], st.truths[cid], rng, st.drawing(ctx))
+    if c is None or c in st.conds:
+        return None
+    st.conds.append(c)
+    if isinstance(c, Relation):
+        st.mentioned.update(condition_keys(c))
+    then = _ground(index, node.then, ctx.assume(c, True), st, rng)
+    if then is None:
+        return None
+    other = _ground(index, node.else_, ctx.assume(c, False), st, rng)
+    if isinstance(c, Presence):
+        st.closed.add(presence_key(c))
+    return None if other is None else If(c, then, other)
+
+
 def _draw(index: SceneIndex, category: str, outcome: int, rng: np.random.Generator
           ) -> tuple[Program, dict[str, bool]] | None:
-    nc, nt, wp, build = SKELETONS[category]
+    nc, nt, _wp, _build = SKELETONS[category]
     need = _REQUIRED[category][outcome]
     truths = {f"c{k}": need.get(f"c{k}", bool(rng.integers(2))) for k in range(nc)}
     rooms = index.rooms
-    cross = rng.random() < index.settings.p_cross_room
-    if cross:
+    lead = rng.random() < index.settings.p_subgoal
+    if rng.random() < index.settings.p_cross_room:
         c_rooms = [rooms[int(rng.integers(len(rooms)))] for _ in range(nc)]
-        t_room: list[_Room | None] = [None] * nt
+        t_rooms: list[_Room | None] = [None] * nt
     else:
         r = rooms[int(rng.integers(len(rooms)))]
-        c_rooms, t_room = [r] * nc, [r] * nt
-    conds: list[Condition] = []
-    for k in range(nc):
-        c = index.condition(c_rooms[k], truths[f"c{k}"], rng)
-        if c is None or c in conds:
-            return None
-        conds.append(c)
-    taken: set[str] = set()
-    waypoint = index.target(c_rooms[1], rng, taken) if wp else None
-    goes: list[Program] = []
-    for k in range(nt):
-        g = index.target(t_room[k], rng, taken)
-        if g is None or (wp and waypoint is None):
-            return None
-        goes.append(g)
-    return build(conds, goes, waypoint), truths
+        c_rooms, t_rooms = [r] * nc, [r] * nt
+    skeleton = _SKELETON_PROGRAMS[category]
+    if lead:  # the lead subgoal W0 is in the first condition's room (evidence on the way)
+        skeleton = Seq((Go(ObjectRef("w0", "r")), skeleton))
+    st = _Draw(truths, c_rooms, t_rooms, c_rooms[min(1, nc - 1)], c_rooms[0])
+    prog = _ground(index, skeleton, index.base, st, rng)
+    return None if prog is None else (prog, truths)
 
 
 def generate_instructions(
@@ -361,7 +314,8 @@ def generate_instructions(
     graph = graph or build_scene_graph(scene, settings)
     index = SceneIndex(scene, graph, ist)
     if not index.rooms:
-        raise SamplingError(f"scene {scene.id!r}: no room with a unique label and objects")
+        raise SamplingError(f"scene {scene.id!r}: no room that can be named (unique label or "
+                            "room hint) with objects")
     out: list[Instruction] = []
     per_cat: Counter[str] = Counter()
     blocks: dict[str, np.ndarray] = {}

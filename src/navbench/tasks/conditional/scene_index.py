@@ -1,0 +1,238 @@
+"""Referable rooms, objects and conditions of one scene (the sampler's grounding tables).
+
+Rooms: a room with a unique label is "the kitchen"; a room whose label repeats gets a room hint
+that singles it out among the rooms with its label — "with the <X>" (X present in it and in no
+other room of that label; labels unique in the room, then the largest object, preferred) or "off the <Y>" (a portal joins
+it to the room Y, whose label is unique in the scene, and no other room of its label touches
+Y). Rooms with neither are not used. Targets and conditions: see :mod:`.sampler`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from navbench.graph.relations import AZIMUTH_NAMES, PairMetrics
+from navbench.graph.scene_graph import SceneGraph
+from navbench.scene.model import Scene, SceneObject
+from navbench.tasks.conditional.consistency import Context, condition_keys, ref_keys
+from navbench.tasks.conditional.program import (
+    Condition,
+    Go,
+    ObjectRef,
+    Presence,
+    Qualifier,
+    Relation,
+)
+from navbench.tasks.conditional.templates import is_speakable
+
+_DIRECTIONS = {f"{a} of": 45.0 * k for k, a in enumerate(AZIMUTH_NAMES)}
+
+
+@dataclass
+class _Room:
+    id: str
+    label: str
+    hint: str | None
+    objects: tuple[SceneObject, ...]
+    pairs: PairMetrics
+    labels: list[str]
+    absent: list[str]
+    unique: list[int]
+    refs: dict[int, list[ObjectRef]]
+    rel: np.ndarray  # (P, N, N) bool: [p, i, j] = o_j is pred_p o_i
+    ref_keys: list[int] = field(default_factory=list)
+
+
+def room_hints(scene: Scene) -> dict[str, str | None]:
+    """Room id → ``None`` (label unique), a hint ("with the desk", "off the hallway"), or
+    absent from the result when a repeated room cannot be singled out."""
+    counts = Counter(r.label for r in scene.rooms)
+    labels_in = {r.id: Counter(o.label for o in scene.objects_in(r.id)) for r in scene.rooms}
+    by_id = {r.id: r for r in scene.rooms}
+    touches: dict[str, set[str]] = {r.id: set() for r in scene.rooms}
+    for p in scene.portals:
+        a, b = p.regions
+        if a in touches and b in touches:
+            touches[a].add(b)
+            touches[b].add(a)
+    out: dict[str, str | None] = {}
+    for r in scene.rooms:
+        if counts[r.label] == 1:
+            out[r.id] = None
+            continue
+        others = [o for o in scene.rooms if o.label == r.label and o.id != r.id]
+        vol = {o.label: max(_volume(o), 0.0) for o in scene.objects_in(r.id)}
+        cands = sorted((labels_in[r.id][lab] != 1, -round(vol[lab], 6), lab) for lab in labels_in[r.id]
+                       if is_speakable(lab) and all(lab not in labels_in[o.id] for o in others))
+        if cands:
+            out[r.id] = f"with the {cands[0][2]}"
+            continue
+        offs = sorted(by_id[n].label for n in touches[r.id]
+                      if counts[by_id[n].label] == 1 and is_speakable(by_id[n].label)
+                      and all(n not in touches[o.id] for o in others))
+        if offs:
+            out[r.id] = f"off the {offs[0]}"
+    return out
+
+
+def _volume(o: SceneObject) -> float:
+    """Bounding volume (m³; 0 without extent): big, unique furniture names a room best."""
+    b = o.bounds
+    if b is not None:
+        return float(np.prod(np.asarray(b[1]) - np.asarray(b[0])))
+    r = o.extent_radius or 0.0
+    return 8.0 * r ** 3
+
+
+def hint_facts(rooms: list[_Room]) -> Context:
+    """What room hints state: "the bedroom with the desk" has a desk."""
+    keys = {(r.hint[len("with the "):], r.id) for r in rooms
+            if r.hint is not None and r.hint.startswith("with the ")}
+    return Context(present=frozenset(keys))
+
+
+def _bearing(a: SceneObject, b: SceneObject) -> float | None:
+    """Compass bearing (°, 0 = east, counter-clockwise) of ``b`` seen from ``a``; None if on top."""
+    dx, dz = b.center[0] - a.center[0], b.center[2] - a.center[2]
+    if math.hypot(dx, dz) < 1e-9:
+        return None
+    return math.degrees(math.atan2(-dz, dx)) % 360.0
+
+
+class SceneIndex:
+    """Referable rooms, objects and conditions of one scene (built once per scene)."""
+
+    def __init__(self, scene: Scene, graph: SceneGraph, settings: object) -> None:
+        self.scene = scene
+        self.settings = settings
+        s = settings
+        hints = room_hints(scene)
+        scene_labels = sorted({o.label for o in scene.objects if o.room_id in scene.room_index
+                               and is_speakable(o.label)})
+        self.rooms: list[_Room] = []
+        for r in scene.rooms:
+            if r.id not in hints or not is_speakable(r.label) or r.id not in graph.geometry:
+                continue
+            objs = scene.objects_in(r.id)
+            if not objs:
+                continue
+            pm = graph.geometry[r.id].pairs
+            cnt = Counter(o.label for o in objs)
+            labels = sorted(lab for lab in cnt if is_speakable(lab))
+            unique = [k for k, o in enumerate(objs) if cnt[o.label] == 1 and is_speakable(o.label)]
+            rel = np.stack([pm.holds(p) for p in s.relation_predicates])  # type: ignore[attr-defined]
+            room = _Room(r.id, r.label, hints[r.id], objs, pm, labels,
+                         [lab for lab in scene_labels if lab not in cnt], unique, {}, rel)
+            self._targets(room, cnt)
+            room.ref_keys = sorted(room.refs)
+            self.rooms.append(room)
+        self.by_id = {r.id: r for r in self.rooms}
+        self.pool = [(r, k) for r in self.rooms for k in r.ref_keys]
+        self.base = hint_facts(self.rooms)
+
+    def _ref(self, room: _Room, o: SceneObject, q: Qualifier | None = None) -> ObjectRef:
+        return ObjectRef(o.label, room.label, q, o.id, room.id, room.hint)
+
+    def _targets(self, room: _Room, cnt: Counter[str]) -> None:
+        objs = room.objects
+        margin = float(self.settings.direction_margin_deg)  # type: ignore[attr-defined]
+        for k in room.unique:
+            room.refs[k] = [self._ref(room, objs[k])]
+        quals = {p: room.pairs.holds(p) for p in self.settings.qualifier_predicates}  # type: ignore[attr-defined]
+        for lab in sorted(lab for lab, c in cnt.items() if c > 1 and is_speakable(lab)):
+            same = np.array([o.label == lab for o in objs])
+            for p, m in quals.items():
+                for a in room.unique:
+                    row = m[a] & same
+                    if row.sum() != 1:
+                        continue
+                    k = int(np.nonzero(row)[0][0])
+                    anchor = objs[a]
+                    if p in _DIRECTIONS and not self._clear(anchor, objs, same, k, _DIRECTIONS[p], margin):
+                        continue
+                    room.refs.setdefault(k, []).append(
+                        self._ref(room, objs[k], Qualifier(p, anchor.label, anchor.id)))
+
+    @staticmethod
+    def _clear(anchor: SceneObject, objs: tuple[SceneObject, ...], same: np.ndarray, k: int,
+               direction: float, margin: float) -> bool:
+        """No other same-label object within ``margin``° of ``direction`` seen from the anchor."""
+        for j in np.nonzero(same)[0]:
+            if int(j) == k:
+                continue
+            b = _bearing(anchor, objs[int(j)])
+            if b is None or abs((b - direction + 180.0) % 360.0 - 180.0) <= margin:
+                return False
+        return True
+
+    def _apart(self, obj: SceneObject, taken: set[str]) -> bool:
+        """Whether ``obj``'s XZ footprint is at least ``min_target_gap`` from every taken target."""
+        gap = self.settings.min_target_gap  # type: ignore[attr-defined]
+        if gap <= 0 or not taken:
+            return True
+        a = footprint(obj)
+        for oid in taken:
+            b = footprint(self.scene.object_index[oid])
+            dx = max(a[0] - b[2], b[0] - a[2], 0.0)
+            dz = max(a[1] - b[3], b[1] - a[3], 0.0)
+            if dx * dx + dz * dz < gap * gap:
+                return False
+        return True
+
+    # ---- grounding
+    def condition(self, room: _Room, truth: bool, rng: np.random.Generator,
+                  ctx: Context | None = None) -> Condition | None:
+        """A condition in ``room`` with the given truth that the context ``ctx`` neither decides
+        nor contradicts, or None if the room cannot supply one."""
+        s = self.settings
+        ctx = ctx or Context()
+        if len(room.unique) >= 2 and rng.random() < s.p_relation:  # type: ignore[attr-defined]
+            for _ in range(8):
+                a, b = rng.choice(len(room.unique), size=2, replace=False)
+                ia, ib = room.unique[int(a)], room.unique[int(b)]
+                ok = np.nonzero(room.rel[:, ib, ia] == truth)[0]
+                if len(ok):
+                    p = s.relation_predicates[int(ok[int(rng.integers(len(ok)))])]  # type: ignore[attr-defined]
+                    c = Relation(self._ref(room, room.objects[ia]), p, self._ref(room, room.objects[ib]))
+                    if ctx.consistent(c):
+                        return c
+        pool = [lab for lab in (room.labels if truth else room.absent)
+                if not ctx.decides(Presence(lab, room.label, room.id))]
+        if not pool:
+            return None
+        return Presence(pool[int(rng.integers(len(pool)))], room.label, room.id, room.hint)
+
+    def target(self, room: _Room | None, rng: np.random.Generator, taken: set[str],
+               ctx: Context | None = None) -> Go | None:
+        """A referable target (in ``room``, or anywhere when None) not in ``taken``, with no
+        reference to an object ``ctx`` declares absent."""
+        ctx = ctx or Context()
+        cands = [(room, k) for k in room.ref_keys] if room is not None else self.pool
+        free = [(r, k) for r, k in cands if r.objects[k].id not in taken
+                and self._apart(r.objects[k], taken)]
+        while free:
+            i = int(rng.integers(len(free)))
+            r, k = free[i]
+            refs = [x for x in r.refs[k] if ctx.allows(ref_keys(x))]
+            if refs:
+                taken.add(r.objects[k].id)
+                return Go(refs[int(rng.integers(len(refs)))])
+            free.pop(i)
+        return None
+
+
+def footprint(o: SceneObject) -> tuple[float, float, float, float]:
+    """XZ bounds ``(xmin, zmin, xmax, zmax)`` of an object (its centre when it has no extent)."""
+    b = o.bounds
+    if b is None:
+        r = o.extent_radius or 0.0
+        x, z = o.center[0], o.center[2]
+        return (x - r, z - r, x + r, z + r)
+    return (b[0][0], b[0][2], b[1][0], b[1][2])
+
+
+__all__ = ["SceneIndex", "condition_keys", "footprint", "room_hints"]
