@@ -88,6 +88,8 @@ def scene_primitives(scene: Scene, vis: Any) -> tuple[list[Primitive], list[Gltf
         mat = f"{key}:u"
         groups.setdefault(mat, []).append(box_triangles(b, vis.uniform.get(mat, 1.0)))
     for m in scene.meshes:
+        if m.file is not None:  # drawn by the visual layer with the file's own materials
+            continue
         groups.setdefault("navbench:mesh", []).append((np.asarray(m.vertices, float), np.asarray(m.faces), None))
     prims, mats = [], []
     for key in sorted(groups):

@@ -300,7 +300,8 @@ def build_world(
             g.type = mujoco.mjtGeom.mjGEOM_MESH
             g.meshname = mname
             g.contype, g.conaffinity = 0, 0
-            g.group = GROUP_VISUAL
+            # a file-backed mesh is drawn by the visual layer with the file's materials
+            g.group = GROUP_STATIC if (visuals is not False and m.file) else GROUP_VISUAL
         hfield = heightfield_from_meshes(
             [(m.vertices, m.faces) for m in scene.meshes], cell=hfield_cell)
         h, (x0, z0, x1, z1), base = hfield
