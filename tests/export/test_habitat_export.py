@@ -123,3 +123,29 @@ def test_cli_export_and_refusal_to_overwrite(house: Scene, tmp_path: Path, capsy
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 3 and all(line.startswith("error: ") for line in err)
     assert not (tmp_path / "x").exists() and not (tmp_path / "y").exists()
+
+
+def test_exported_glb_imports_back_with_extent_and_renders(house: Scene, exported: Path) -> None:
+    import os
+
+    os.environ.setdefault("MUJOCO_GL", "egl")
+    from navbench.scene.sources import import_scene
+    from navbench.sim import TURTLEBOT
+    from navbench.sim.snapshot import render_view
+    from navbench.visual.build import build_visuals
+
+    glb = exported / "stages" / f"{house.id}.glb"
+    back = import_scene(glb)
+    v = back.meshes[0].vertices
+    lo, hi = _box_extent(house)
+    assert np.allclose(v.min(axis=0)[[0, 2]], lo[[0, 2]], atol=1e-3) and np.allclose(v.max(axis=0), hi, atol=1e-3)
+    vis = build_visuals(back, seed=0)
+    n_mats = len(pygltflib.GLTF2.load(str(glb)).materials)
+    assert len({g.material for g in vis.geoms}) == n_mats
+    assert sum(m.texture is not None for m in vis.materials.values()) >= 3
+    room = house.rooms[0]
+    c = np.asarray(room.floor_polygon).mean(axis=0)
+    obj = next(o for o in house.objects if o.room_id == room.id)
+    view = render_view(back, TURTLEBOT, (c[0], room.floor_y, c[1]), obj.center, width=64, height=48)
+    assert (view.depth > 0).all()  # closed room: walls, floor and furniture everywhere
+    assert view.rgb.std() > 5  # textured, not one flat colour
