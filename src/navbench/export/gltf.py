@@ -9,9 +9,10 @@ UVs are given in navbench's convention (v up, image row 0 = the top at v = 1) an
 glTF's (v down, origin at the image's top-left) here: ``v_gltf = 1 - v``. Output is
 deterministic: same arrays → same bytes (PNG encoding with fixed settings, sorted JSON keys).
 
-Measured against ``trimesh.Scene.export(file_type="glb")`` on a 6-room house (see
-``benchmarks/bench_export.py``): this writer is faster and stores normals + embedded PNGs
-directly from the visual layer's arrays.
+Materials that share one image array share one glTF image/texture. Measured against
+``trimesh.Scene.export(file_type="glb")`` (``benchmarks/bench_export.py``): trimesh needs
+trimesh objects built per primitive and its own material conversion; this writer takes the
+visual layer's arrays as they are (normals, UVs, PNGs) and most of its time is PNG encoding.
 """
 
 from __future__ import annotations
@@ -67,9 +68,9 @@ def vertex_normals(v: np.ndarray, f: np.ndarray) -> np.ndarray:
     """Area-weighted unit vertex normals ((N, 3) float32; +Y for isolated vertices)."""
     t = v[f]
     fn = np.cross(t[:, 1] - t[:, 0], t[:, 2] - t[:, 0])
-    n = np.zeros_like(v, dtype=np.float64)
-    for k in range(3):
-        np.add.at(n, f[:, k], fn)
+    idx = f.reshape(-1)
+    w = np.repeat(fn, 3, axis=0)
+    n = np.column_stack([np.bincount(idx, weights=w[:, c], minlength=len(v)) for c in range(3)])
     norm = np.linalg.norm(n, axis=1)
     bad = norm < 1e-20
     n[bad] = (0.0, 1.0, 0.0)
@@ -150,14 +151,19 @@ def glb_bytes(primitives: list[Primitive], materials: list[GltfMaterial], *, nam
     if not prims:
         raise ValueError("glb_bytes: no triangles to write")
 
-    images, textures, mats = [], [], []
+    images: list[dict[str, object]] = []
+    textures: list[dict[str, object]] = []
+    mats = []
+    tex_of: dict[int, int] = {}  # id(image array) -> texture index: materials share images
     for m in materials:
         pbr: dict[str, object] = {"baseColorFactor": [float(x) for x in m.rgba],
                                   "metallicFactor": float(m.metallic), "roughnessFactor": float(m.roughness)}
         if m.texture is not None:
-            images.append({"bufferView": b.view(png_bytes(m.texture)), "mimeType": "image/png"})
-            textures.append({"sampler": 0, "source": len(images) - 1})
-            pbr["baseColorTexture"] = {"index": len(textures) - 1, "texCoord": 0}
+            if id(m.texture) not in tex_of:
+                images.append({"bufferView": b.view(png_bytes(m.texture)), "mimeType": "image/png"})
+                textures.append({"sampler": 0, "source": len(images) - 1})
+                tex_of[id(m.texture)] = len(textures) - 1
+            pbr["baseColorTexture"] = {"index": tex_of[id(m.texture)], "texCoord": 0}
         mat: dict[str, object] = {"name": m.name, "pbrMetallicRoughness": pbr, "doubleSided": False}
         if m.rgba[3] < 1.0:
             mat["alphaMode"] = "BLEND"

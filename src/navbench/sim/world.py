@@ -295,6 +295,8 @@ def build_world(
     hfield = None
     if scene.meshes:
         for m in scene.meshes:
+            if visuals is not False and m.file:  # drawn by the visual layer (file materials)
+                continue
             mname = f"mesh:{m.id}"
             mesh = spec.add_mesh()
             mesh.name = mname
@@ -304,8 +306,7 @@ def build_world(
             g.type = mujoco.mjtGeom.mjGEOM_MESH
             g.meshname = mname
             g.contype, g.conaffinity = 0, 0
-            # a file-backed mesh is drawn by the visual layer with the file's materials
-            g.group = GROUP_STATIC if (visuals is not False and m.file) else GROUP_VISUAL
+            g.group = GROUP_VISUAL
         hfield = heightfield_from_meshes(
             [(m.vertices, m.faces) for m in scene.meshes], cell=hfield_cell)
         h, (x0, z0, x1, z1), base = hfield
