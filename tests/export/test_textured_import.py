@@ -134,3 +134,23 @@ def test_missing_texture_downgrades_to_base_colour(tmp_path: Path, caplog: pytes
     mats = [vis.materials[g.material] for g in vis.geoms]
     assert len(mats) == 1 and mats[0].texture is None
     assert mats[0].rgba[0] > 0.8 and mats[0].rgba[1] < 0.2
+
+
+def test_unsupported_image_format_downgrades_with_a_warning(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                            caplog: pytest.LogCaptureFixture) -> None:
+    import navbench.export.gltf as gltf
+
+    ktx2 = b"\xabKTX 20\xbb\r\n\x1a\n" + b"\0" * 64
+    monkeypatch.setattr(gltf, "png_bytes", lambda img: ktx2)
+    floor, _ = _floor_wall()
+    data = gltf.glb_bytes([gltf.Primitive(floor.vertices, QUAD_F, 0, np.array([[0, 0], [1, 0], [1, 1], [0, 1]], float))],
+                          [gltf.GltfMaterial("a", (0.9, 0.2, 0.1, 1.0), _floor_texture())])
+    data = data.replace(b'"image/png"', b'"image/ktx"')  # same length: the GLB stays valid
+    (tmp_path / "k.glb").write_bytes(data)
+    from navbench.visual.build import build_visuals
+
+    with caplog.at_level("WARNING"):
+        vis = build_visuals(import_scene(tmp_path / "k.glb"), seed=0)
+    assert "image/ktx" in caplog.text and "k.glb" in caplog.text
+    (mat,) = [vis.materials[g.material] for g in vis.geoms]
+    assert mat.texture is None and mat.rgba[0] > 0.85

@@ -10,7 +10,8 @@ triangle), painted in a 4x4-texel block of a square palette image, and its UVs p
 block's centre.
 
 Downgrades (logged as warnings, never errors): a material whose image is missing or cannot be
-decoded is drawn untextured in its base colour; a piece without UVs drops its texture.
+decoded (e.g. KTX2/Basis textures of HM3D ``.basis.glb``) is drawn untextured in its base
+colour; a piece without UVs drops its texture.
 Frames: the file's up axis is converted to the Habitat frame as for the collision mesh.
 """
 
@@ -82,6 +83,35 @@ def _palette(colors: np.ndarray, faces: np.ndarray, vertices: np.ndarray
     return verts, new_faces, uv, img
 
 
+def unsupported_images(path: Path) -> list[str]:
+    """MIME types (or file suffixes) of a glTF file's images that Pillow cannot decode
+    (e.g. ``image/ktx2`` of HM3D ``.basis.glb`` files); empty for other formats."""
+    import json
+    import struct
+
+    suffix = path.suffix.lower()
+    try:
+        if suffix == ".glb":
+            with open(path, "rb") as f:
+                head = f.read(20)
+                n = struct.unpack("<I", head[12:16])[0]
+                doc = json.loads(f.read(n))
+        elif suffix == ".gltf":
+            doc = json.loads(path.read_text(encoding="utf-8"))
+        else:
+            return []
+    except (OSError, ValueError, struct.error):
+        return []
+    bad = []
+    for im in doc.get("images", []) if isinstance(doc, dict) else []:
+        kind = str(im.get("mimeType") or Path(str(im.get("uri", ""))).suffix.lower())
+        if kind and kind not in ("image/png", "image/jpeg", ".png", ".jpg", ".jpeg"):
+            bad.append(kind)
+    if "KHR_texture_basisu" in (doc.get("extensionsUsed") or []):
+        bad.append("KHR_texture_basisu")
+    return sorted(set(bad))
+
+
 def mesh_appearance(mesh: Mesh, prefix: str) -> list[tuple[Part, Material, np.ndarray | None]]:
     """Textured parts of a file-backed scene mesh (Habitat frame), one per file material.
 
@@ -94,6 +124,10 @@ def mesh_appearance(mesh: Mesh, prefix: str) -> list[tuple[Part, Material, np.nd
 
     path = Path(str(mesh.file))
     up = check_up(mesh.up)
+    bad = unsupported_images(path)
+    if bad:
+        log.warning("%s: textures in %s cannot be decoded (PNG and JPEG can; for HM3D use the "
+                    "non-basis .glb); those materials are drawn in their base colour", path.name, ", ".join(bad))
     loaded = trimesh.load(str(path), force="scene", process=False)
     out: list[tuple[Part, Material, np.ndarray | None]] = []
     for k, g in enumerate(x for x in loaded.dump() if hasattr(x, "faces") and len(x.faces)):
