@@ -16,6 +16,7 @@ from navbench.cli import (  # noqa: F401  (each module registers its commands)
     dataset,
     demo,
     evaluate,
+    export,
     graph,
     instructions,
     nav,

@@ -29,6 +29,8 @@ def build_cmd(
     refine_url: Annotated[str | None, typer.Option("--refine-url", help="Route VLN: OpenAI-compatible base URL (e.g. http://127.0.0.1:8000/v1) to refine template instructions.")] = None,
     refine_model: Annotated[str | None, typer.Option("--refine-model", help="Route VLN: model name for --refine-url.")] = None,
     refine_key_env: Annotated[str | None, typer.Option("--refine-key-env", help="Route VLN: environment variable holding the API key.")] = None,
+    habitat_scenes: Annotated[Path | None, typer.Option("--habitat-scenes", help="Folder written by `navbench scenes export --format habitat`: episode scene_id = <prefix>/stages/<id>.glb.")] = None,
+    habitat_prefix: Annotated[str | None, typer.Option("--habitat-prefix", help="scene_id prefix with --habitat-scenes, relative to habitat-lab's SCENES_DIR [default: the folder's name].")] = None,
 ) -> None:
     """Generate episodes for every scene and write a VLN-CE / habitat dataset directory."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -54,11 +56,19 @@ def build_cmd(
         embodiment=None if embodiment == "none" else embodiment,
     )
     task_list = [t.strip() for t in tasks.split(",") if t.strip()]
+    scene_ids = None
+    if habitat_scenes is not None:
+        from navbench.episodes.dataset import _load_scenes
+        from navbench.export.habitat import habitat_scene_ids
+
+        scene_ids = habitat_scene_ids(habitat_scenes, [s.id for s in _load_scenes(scenes)], habitat_prefix)
+    elif habitat_prefix is not None:
+        raise ConfigError("--habitat-prefix: only with --habitat-scenes")
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                   TimeElapsedColumn(), transient=True) as prog:
         bar = prog.add_task("scenes", total=None)
         m = build_dataset(scenes, out, tasks=task_list, split=split_by_scene, seed=seed,
-                          workers=workers, settings=settings, overwrite=force,
+                          workers=workers, settings=settings, overwrite=force, scene_ids=scene_ids,
                           progress=lambda done, total: prog.update(bar, completed=done, total=total))
     for task, per in m.counts.items():
         dropped = sum(n for d in m.dropped.get(task, {}).values() for n in d.values())

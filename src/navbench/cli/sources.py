@@ -20,7 +20,7 @@ def import_cmd(
         "*.semantic.txt or 3DSceneGraph_*.npz.")],
     output: Annotated[Path, typer.Option("--output", "-o", help="Output scene.json.")],
     fmt: Annotated[str | None, typer.Option(
-        "--format", "-f", help="procthor | habitat | mp3d | hm3d | gibson (default: from the file name).")] = None,
+        "--format", "-f", help="procthor | habitat | mp3d | hm3d | gibson | mesh (default: from the file name; .glb/.gltf/.obj/.ply = mesh).")] = None,
     assets: Annotated[Path | None, typer.Option(help="procthor: asset-database.json (labels, sizes).")] = None,
     asset_fallback: Annotated[bool, typer.Option(
         help="procthor: without --assets, labels from assetId prefixes, sizes unknown.")] = False,

@@ -401,6 +401,7 @@ def build_dataset(
     *,
     overwrite: bool = False,
     progress: Callable[[int, int], None] | None = None,
+    scene_ids: dict[str, str] | None = None,
 ) -> Any:
     """Generate a dataset directory (see the module docstring) and return its :class:`Manifest`.
 
@@ -413,6 +414,9 @@ def build_dataset(
         workers: processes (1 = in this process).
         overwrite: replace an existing non-empty ``out``.
         progress: called as ``progress(done_scenes, total_scenes)``.
+        scene_ids: episode ``scene_id`` per scene id (e.g. habitat GLB stages from
+            ``navbench.export.habitat.habitat_scene_ids``); the scene id stays in
+            ``info.navbench.scene``. Default: ``scenes/<id>/scene.json``.
     """
     from navbench.episodes.writer import write_dataset
 
@@ -444,6 +448,8 @@ def build_dataset(
                     results.append(r)
                     if progress:
                         progress(i + 1, len(jobs))
+        if scene_ids is not None:
+            results = [with_scene_ids(r, scene_ids) for r in results]
         manifest = write_dataset(tmp, scene_list, results, tasks, splits, seed, s, fractions)
         if out.exists():
             shutil.rmtree(out)
@@ -453,6 +459,17 @@ def build_dataset(
         shutil.rmtree(tmp, ignore_errors=True)
         raise
     return manifest
+
+
+def with_scene_ids(r: SceneResult, scene_ids: dict[str, str]) -> SceneResult:
+    """``r`` with every episode's ``scene_id`` = ``scene_ids[r.scene_id]`` (scene id kept in
+    ``info.navbench.scene``)."""
+    sid = scene_ids[r.scene_id]
+    eps = {}
+    for task, pairs in r.episodes.items():
+        eps[task] = [(replace(e, scene_id=sid, info={**e.info, "navbench": {**e.navbench, "scene": r.scene_id}}), gt)
+                     for e, gt in pairs]
+    return replace(r, episodes=eps)
 
 
 def renumber(eps: Sequence[tuple[Episode, dict[str, Any] | None]]

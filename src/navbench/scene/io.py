@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
@@ -58,8 +59,20 @@ def _opt(value: Any, fn: Callable[[Any], Any]) -> Any:
     return None if value is None else fn(value)
 
 
-def scene_to_dict(scene: Scene) -> dict[str, Any]:
-    """The JSON-ready dict of a scene (canonical order and rounding)."""
+def _mesh_dict(m: Mesh, base: Path | None) -> dict[str, Any]:
+    """A mesh entry: inline arrays, or a side-file reference (path relative to ``base``)."""
+    if m.file is None:
+        return {"id": m.id, "kind": m.kind, "vertices": _poly(np.asarray(m.vertices).tolist()),
+                "faces": np.asarray(m.faces, dtype=np.int64).tolist(), "label": m.label, "ref": m.ref}
+    f = Path(m.file)
+    rel = Path(os.path.relpath(f.resolve(), base.resolve())).as_posix() if base is not None else f.as_posix()
+    return {"id": m.id, "kind": m.kind, "file": rel, "sha256": m.sha256, "up": m.up,
+            "label": m.label, "ref": m.ref}
+
+
+def scene_to_dict(scene: Scene, base: Path | None = None) -> dict[str, Any]:
+    """The JSON-ready dict of a scene (canonical order and rounding); mesh side files are
+    referenced relative to ``base`` (the folder of the ``scene.json``; ``None`` = as given)."""
     return {
         "schema": SCHEMA,
         "id": scene.id,
@@ -140,29 +153,21 @@ def scene_to_dict(scene: Scene) -> dict[str, Any]:
                 }
                 for b in scene.boxes
             ],
-            "meshes": [
-                {
-                    "id": m.id,
-                    "kind": m.kind,
-                    "vertices": _poly(np.asarray(m.vertices).tolist()),
-                    "faces": np.asarray(m.faces, dtype=np.int64).tolist(),
-                    "label": m.label,
-                    "ref": m.ref,
-                }
-                for m in scene.meshes
-            ],
+            "meshes": [_mesh_dict(m, base) for m in scene.meshes],
         },
     }
 
 
-def dumps(scene: Scene) -> str:
-    """Canonical ``scene.json`` text."""
-    return dumps_json(scene_to_dict(scene), indent=1)
+def dumps(scene: Scene, base: Path | None = None) -> str:
+    """Canonical ``scene.json`` text (mesh side files relative to ``base``, see :func:`save`)."""
+    return dumps_json(scene_to_dict(scene, base), indent=1)
 
 
 def save(scene: Scene, path: str | Path) -> Path:
-    """Write ``scene`` to ``path`` atomically (canonical bytes)."""
-    return atomic_write_text(path, dumps(scene))
+    """Write ``scene`` to ``path`` atomically (canonical bytes); meshes read from files stay in
+    those files, referenced by their path relative to ``path``'s folder and their sha256."""
+    path = Path(path)
+    return atomic_write_text(path, dumps(scene, path.parent))
 
 
 # --------------------------------------------------------------------------- loading
@@ -391,6 +396,9 @@ def scene_from_dict(doc: Any, file: str = "<memory>") -> Scene:
         )
     meshes: list[Mesh] = []
     for p, m in rd.items(geo, "meshes", "geometry"):
+        if isinstance(m, dict) and "file" in m:
+            meshes.append(_side_mesh(rd, m, p))
+            continue
         verts = _array(rd, rd.get(m, "vertices", p), f"{p}.vertices", float)
         faces = _array(rd, rd.get(m, "faces", p), f"{p}.faces", int)
         if len(faces) and (faces.min() < 0 or faces.max() >= len(verts)):
@@ -439,6 +447,30 @@ def _array(rd: _Reader, v: Any, p: str, dtype: type) -> np.ndarray:
     if dtype is float and not np.all(np.isfinite(a)):
         raise rd.fail(p, "finite numbers")
     return a
+
+
+def _side_mesh(rd: _Reader, m: dict[str, Any], p: str) -> Mesh:
+    """A mesh entry referencing a side file: resolve it beside the scene file, check its
+    sha256, read it (``scene.sources.mesh.load_mesh``)."""
+    from navbench.scene.sources.mesh import check_up, load_mesh, sha256_file
+
+    rel = rd.str_(m, "file", p)
+    digest = rd.str_(m, "sha256", p)
+    up = rd.str_(m, "up", p, required=False) or "y"
+    if up not in ("y", "z"):
+        raise rd.fail(f"{p}.up", "'y' or 'z'")
+    base = Path(rd.file).parent if rd.file != "<memory>" else Path.cwd()
+    path = base / str(rel)
+    if not path.is_file():
+        raise SceneFormatError(rd.file, f"{p}.file", f"the mesh side file {path} (move it back beside "
+                               "the scene.json, or re-import the scene)", "missing")
+    if sha256_file(path) != digest:
+        raise SceneFormatError(rd.file, f"{p}.sha256", f"{digest} (the file {path} changed since "
+                               "the import; re-import the scene)", "a different sha256")
+    mesh = load_mesh(path, check_up(up), mesh_id=rd.str_(m, "id", p) or "mesh0", kind=rd.str_(m, "kind", p) or "mesh",
+                     label=rd.str_(m, "label", p, required=False, nonempty=False) or "",
+                     ref=rd.str_(m, "ref", p, required=False))
+    return mesh
 
 
 def loads(text: str, file: str = "<memory>") -> Scene:

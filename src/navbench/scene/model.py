@@ -229,6 +229,10 @@ class Mesh:
         faces: (M, 3) int64 vertex indices.
         label: semantic label.
         ref: owning scene object / surface id, if any.
+        file: the mesh file the arrays were read from (a side file: ``scene.json`` stores
+            its path relative to itself + ``sha256`` instead of the arrays; ``None`` = inline).
+        sha256: hex digest of ``file``'s bytes (checked at load).
+        up: up axis of ``file`` (``"y"`` or ``"z"``, see ``scene.sources.mesh``).
     """
 
     id: str
@@ -237,6 +241,9 @@ class Mesh:
     faces: np.ndarray
     label: str = ""
     ref: str | None = None
+    file: str | None = None
+    sha256: str | None = None
+    up: str = "y"
 
 
 @dataclass(frozen=True)

@@ -179,15 +179,19 @@ def heightfield_from_meshes(
         tri = np.asarray(v, float)[np.asarray(f, int)]
         if len(tri) == 0:
             continue
-        e = max(np.linalg.norm(tri[:, 1] - tri[:, 0], axis=1).max(),
-                np.linalg.norm(tri[:, 2] - tri[:, 0], axis=1).max())
-        k = max(2, math.ceil(e / (cell / 2.0)) + 1)
-        a, b = np.meshgrid(np.linspace(0, 1, k), np.linspace(0, 1, k))
-        keep = (a + b) <= 1.0
-        a, b = a[keep], b[keep]
-        p = tri[:, None, 0] + a[None, :, None] * (tri[:, None, 1] - tri[:, None, 0]) \
-            + b[None, :, None] * (tri[:, None, 2] - tri[:, None, 0])
-        pts.append(p.reshape(-1, 3))
+        # samples per edge from each triangle's own size (one global k made big scans
+        # with a few long triangles cost k^2 points on every small one)
+        e = np.maximum(np.linalg.norm(tri[:, 1] - tri[:, 0], axis=1),
+                       np.linalg.norm(tri[:, 2] - tri[:, 0], axis=1))
+        ks = np.maximum(2, np.ceil(e / (cell / 2.0)).astype(int) + 1)
+        for k in np.unique(ks):
+            sel = tri[ks == k]
+            a, b = np.meshgrid(np.linspace(0, 1, k), np.linspace(0, 1, k))
+            keep = (a + b) <= 1.0
+            a, b = a[keep], b[keep]
+            p = sel[:, None, 0] + a[None, :, None] * (sel[:, None, 1] - sel[:, None, 0]) \
+                + b[None, :, None] * (sel[:, None, 2] - sel[:, None, 0])
+            pts.append(p.reshape(-1, 3))
     if not pts:
         raise ValueError("no triangles to rasterise")
     p = np.concatenate(pts)
@@ -291,6 +295,8 @@ def build_world(
     hfield = None
     if scene.meshes:
         for m in scene.meshes:
+            if visuals is not False and m.file:  # drawn by the visual layer (file materials)
+                continue
             mname = f"mesh:{m.id}"
             mesh = spec.add_mesh()
             mesh.name = mname

@@ -299,6 +299,10 @@ def _build(scene: Scene, *, seed: int, cache: str | Path | None, texture_size: i
     else:
         vis.lights.append(Light("sun", (0.0, 50.0, 0.0), (0.3, -1.0, 0.2), 0.25))
 
+    if any(m.file for m in scene.meshes):  # imported meshes drawn with their own materials
+        from navbench.visual.imported import add_imported
+
+        sign_mats.update(add_imported(vis, scene.meshes))
     vis.materials.update(sign_mats)
     for g in vis.geoms:
         if g.material not in vis.materials:

@@ -15,6 +15,7 @@ habitat    ``*.scene_instance.json`` / dataset config /  dataset, scene, semanti
 mp3d       ``<scan>.house``                            categories, keep_structure, mesh, up
 hm3d       ``<scene>.semantic.txt``                    semantic_mesh, mesh, up
 gibson     ``3DSceneGraph_<name>.npz``                 mesh, up
+mesh       ``.glb`` / ``.gltf`` / ``.obj`` / ``.ply``      up (textured; kept as a side file)
 =========  ==========================================  =====================================
 """
 
@@ -35,6 +36,7 @@ FORMATS: dict[str, tuple[str, str]] = {
     "mp3d": ("navbench.scene.sources.mp3d", "load_mp3d"),
     "hm3d": ("navbench.scene.sources.hm3d", "load_hm3d"),
     "gibson": ("navbench.scene.sources.gibson", "load_gibson"),
+    "mesh": ("navbench.scene.sources.mesh", "load_mesh_scene"),
 }
 
 
@@ -49,6 +51,8 @@ def detect_format(path: str | Path) -> str | None:
         return "hm3d"
     if name.endswith(".npz"):
         return "gibson"
+    if name.endswith((".glb", ".gltf", ".obj", ".ply")):
+        return "mesh"
     if name.endswith((".jsonl", ".jsonl.gz")) or name.startswith("house"):
         return "procthor"
     return None

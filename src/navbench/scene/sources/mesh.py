@@ -11,13 +11,15 @@ Per-format defaults are in :data:`DEFAULT_UP`.
 
 from __future__ import annotations
 
+import hashlib
+import logging
 from pathlib import Path
 from typing import Any, Literal
 
 import numpy as np
 
 from navbench.errors import ConfigError
-from navbench.scene.model import Mesh
+from navbench.scene.model import Mesh, Scene
 from navbench.scene.sources._common import fail
 
 UpAxis = Literal["y", "z"]
@@ -32,6 +34,51 @@ DEFAULT_UP: dict[str, UpAxis] = {
 }
 
 MESH_SUFFIXES = (".glb", ".gltf", ".obj", ".ply", ".stl", ".off")
+#: Refused above this many triangles (decimate first, e.g. Blender's Decimate modifier).
+MAX_TRIANGLES = 10_000_000
+#: Accepted scene extent (largest side, metres after conversion): outside it the units are wrong.
+MIN_EXTENT_M, MAX_EXTENT_M = 0.05, 20_000.0
+
+log = logging.getLogger(__name__)
+
+
+def sha256_file(path: str | Path) -> str:
+    """Hex sha256 of a file's bytes (read in 1 MiB blocks)."""
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def check_mesh(path: str | Path, vertices: np.ndarray, faces: np.ndarray) -> np.ndarray:
+    """Validate a loaded mesh; returns ``faces`` without degenerate (repeated-index or
+    zero-area) triangles, logging how many were dropped.
+
+    Raises a :class:`SceneFormatError` naming the file for 10M+ triangles, non-finite
+    vertices, nothing left after dropping degenerate triangles, or an absurd extent.
+    """
+    name = Path(path).name
+    if len(faces) > MAX_TRIANGLES:
+        raise fail(path, "<mesh>", f"at most {MAX_TRIANGLES:,} triangles (decimate the mesh first)",
+                   f"{len(faces):,}")
+    if not np.isfinite(vertices).all():
+        raise fail(path, "<mesh>.vertices", "finite coordinates", "NaN or infinity")
+    f = np.asarray(faces, dtype=np.int64)
+    t = vertices[f]
+    area2 = np.linalg.norm(np.cross(t[:, 1] - t[:, 0], t[:, 2] - t[:, 0]), axis=1)
+    ok = (f[:, 0] != f[:, 1]) & (f[:, 1] != f[:, 2]) & (f[:, 0] != f[:, 2]) & (area2 > 1e-12)
+    if not ok.all():
+        log.warning("%s: dropped %d degenerate triangles of %d", name, int((~ok).sum()), len(f))
+        f = f[ok]
+    if len(f) == 0:
+        raise fail(path, "<mesh>", "at least one triangle with a non-zero area", "only degenerate ones")
+    used = vertices[np.unique(f)]
+    ext = float((used.max(axis=0) - used.min(axis=0)).max())
+    if not MIN_EXTENT_M <= ext <= MAX_EXTENT_M:
+        raise fail(path, "<mesh>", f"a scene {MIN_EXTENT_M}-{MAX_EXTENT_M:g} m across in metres "
+                   "(convert the file to metres, e.g. scale 0.01 for centimetres)", f"{ext:g} m")
+    return f
 
 
 def check_up(up: str) -> UpAxis:
@@ -87,5 +134,22 @@ def load_mesh(path: str | Path, up: UpAxis = "y", *, mesh_id: str = "mesh0",
     if transform is not None:
         t = np.asarray(transform, dtype=float)
         v = v @ t[:3, :3].T + t[:3, 3]
-    faces = np.asarray(tm.faces, dtype=np.int64)
-    return Mesh(mesh_id, kind, v, faces, label, ref)
+    faces = check_mesh(path, v, np.asarray(tm.faces, dtype=np.int64))
+    if transform is not None:  # arrays no longer match the file: keep them inline
+        return Mesh(mesh_id, kind, v, faces, label, ref)
+    return Mesh(mesh_id, kind, v, faces, label, ref, file=str(Path(path).resolve()),
+                sha256=sha256_file(path), up=up)
+
+
+def load_mesh_scene(path: Path, up: str | None = None, scene_id: str | None = None) -> Scene:
+    """A mesh file (GLB / glTF / OBJ+MTL / PLY) as a scene of one static mesh, kept as a side
+    file (``scene.json`` references it with its relative path and sha256) and drawn with its
+    textures, vertex colours and materials by the visual layer (``visual.imported``).
+
+    ``up`` defaults to ``"y"`` (glTF, navbench / ReplicaCAD exports); pass ``"z"`` for
+    Matterport3D / HM3D / Gibson meshes.
+    """
+    mesh = load_mesh(path, check_up(up or "y"), mesh_id="mesh0", kind="mesh", label="mesh")
+    sid = scene_id or Path(path).name.split(".")[0]
+    return Scene(sid, "indoor", "mesh", meshes=(mesh,),
+                 meta={"source_file": Path(path).name, "converter_version": "mesh/1", "approximations": []})

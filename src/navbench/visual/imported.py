@@ -1,0 +1,186 @@
+"""The appearance of imported mesh scenes (GLB / glTF / OBJ+MTL): per-material textured parts.
+
+A scene mesh read from a file (``Mesh.file``, see ``scene.sources.mesh``) is drawn with the
+file's own materials: trimesh splits the file per material; each piece becomes one
+:class:`~navbench.visual.mesh.Part` with its UVs, one material (base colour factor) and, when
+the material has a base-colour image, one texture (MuJoCo draws one texture per material,
+hence the split). Vertex colours (scans without textures) become a palette texture: each
+triangle gets the mean colour of its vertices (quantised to 5 bits per channel; flat per
+triangle), painted in a 4x4-texel block of a square palette image, and its UVs point at the
+block's centre.
+
+Downgrades (logged as warnings, never errors): a material whose image is missing or cannot be
+decoded (e.g. KTX2/Basis textures of HM3D ``.basis.glb``) is drawn untextured in its base
+colour; a piece without UVs drops its texture.
+Frames: the file's up axis is converted to the Habitat frame as for the collision mesh.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from navbench.scene.model import Mesh
+from navbench.visual.materials import Material
+from navbench.visual.mesh import Part
+
+log = logging.getLogger(__name__)
+
+#: Texels per side of one palette entry (keeps mip levels 0-2 uniform inside a block).
+PALETTE_BLOCK = 4
+#: Largest texture side kept for imported images (larger ones are downsampled).
+MAX_TEXTURE_PX = 2048
+
+
+def _rgba01(c: Any) -> tuple[float, float, float, float]:
+    a = np.asarray(c, dtype=np.float64).ravel()
+    if a.size == 3:
+        a = np.append(a, 255.0 if a.max() > 1.0 else 1.0)
+    if a.max() > 1.0:
+        a = a / 255.0
+    return (float(a[0]), float(a[1]), float(a[2]), float(a[3]))
+
+
+def _image(img: Any, where: str) -> np.ndarray | None:
+    """A PIL image as an (H, W, 3) uint8 array (downsampled above :data:`MAX_TEXTURE_PX`), or None."""
+    if img is None:
+        return None
+    try:
+        im = img.convert("RGB")
+        if max(im.size) > MAX_TEXTURE_PX:
+            s = MAX_TEXTURE_PX / max(im.size)
+            im = im.resize((max(1, round(im.size[0] * s)), max(1, round(im.size[1] * s))))
+        return np.asarray(im, dtype=np.uint8)
+    except Exception as e:  # Pillow raises many kinds on unsupported images
+        log.warning("%s: texture image unreadable (%s: %s); drawn untextured", where, type(e).__name__, e)
+        return None
+
+
+def _palette(colors: np.ndarray, faces: np.ndarray, vertices: np.ndarray
+             ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per-triangle flat colours as a palette texture: (vertices, faces, uv, image)."""
+    c = np.asarray(colors, dtype=np.float64)[:, :3]
+    fc = c[faces].mean(axis=1)
+    q = np.clip(np.round(fc / 255.0 * 31.0), 0, 31).astype(np.int64)
+    codes = q[:, 0] * 1024 + q[:, 1] * 32 + q[:, 2]
+    uniq, inv = np.unique(codes, return_inverse=True)
+    side = int(np.ceil(np.sqrt(len(uniq))))
+    img = np.zeros((side * PALETTE_BLOCK, side * PALETTE_BLOCK, 3), np.uint8)
+    rgb = np.column_stack([uniq // 1024, (uniq // 32) % 32, uniq % 32]) * (255.0 / 31.0)
+    rows, cols = np.divmod(np.arange(len(uniq)), side)
+    for k in range(len(uniq)):
+        r, col = rows[k] * PALETTE_BLOCK, cols[k] * PALETTE_BLOCK
+        img[r:r + PALETTE_BLOCK, col:col + PALETTE_BLOCK] = np.round(rgb[k]).astype(np.uint8)
+    # block centre in UV (v up: image row 0 = v 1)
+    u = (cols[inv] + 0.5) / side
+    v = 1.0 - (rows[inv] + 0.5) / side
+    uv = np.repeat(np.column_stack([u, v]), 3, axis=0)
+    verts = vertices[faces.reshape(-1)]
+    new_faces = np.arange(len(verts), dtype=np.int32).reshape(-1, 3)
+    return verts, new_faces, uv, img
+
+
+def unsupported_images(path: Path) -> list[str]:
+    """MIME types (or file suffixes) of a glTF file's images that Pillow cannot decode
+    (e.g. ``image/ktx2`` of HM3D ``.basis.glb`` files); empty for other formats."""
+    import json
+    import struct
+
+    suffix = path.suffix.lower()
+    try:
+        if suffix == ".glb":
+            with open(path, "rb") as f:
+                head = f.read(20)
+                n = struct.unpack("<I", head[12:16])[0]
+                doc = json.loads(f.read(n))
+        elif suffix == ".gltf":
+            doc = json.loads(path.read_text(encoding="utf-8"))
+        else:
+            return []
+    except (OSError, ValueError, struct.error):
+        return []
+    bad = []
+    for im in doc.get("images", []) if isinstance(doc, dict) else []:
+        kind = str(im.get("mimeType") or Path(str(im.get("uri", ""))).suffix.lower())
+        if kind and kind not in ("image/png", "image/jpeg", ".png", ".jpg", ".jpeg"):
+            bad.append(kind)
+    if "KHR_texture_basisu" in (doc.get("extensionsUsed") or []):
+        bad.append("KHR_texture_basisu")
+    return sorted(set(bad))
+
+
+def mesh_appearance(mesh: Mesh, prefix: str) -> list[tuple[Part, Material, np.ndarray | None]]:
+    """Textured parts of a file-backed scene mesh (Habitat frame), one per file material.
+
+    Returns ``(part, material, texture image or None)``; ``part.material`` is
+    ``f"{prefix}{k}"`` and the texture key is the same string.
+    """
+    import trimesh
+
+    from navbench.scene.sources.mesh import check_up, to_habitat
+
+    path = Path(str(mesh.file))
+    up = check_up(mesh.up)
+    bad = unsupported_images(path)
+    if bad:
+        log.warning("%s: textures in %s cannot be decoded (PNG and JPEG can; for HM3D use the "
+                    "non-basis .glb); those materials are drawn in their base colour", path.name, ", ".join(bad))
+    loaded = trimesh.load(str(path), force="scene", process=False)
+    out: list[tuple[Part, Material, np.ndarray | None]] = []
+    for k, g in enumerate(x for x in loaded.dump() if hasattr(x, "faces") and len(x.faces)):
+        key = f"{prefix}{k}"
+        v = to_habitat(np.asarray(g.vertices), up)
+        f = np.asarray(g.faces, dtype=np.int64)
+        vis = g.visual
+        rgba: tuple[float, float, float, float] = (0.7, 0.7, 0.7, 1.0)
+        img = None
+        uv = None
+        if getattr(vis, "kind", None) == "texture":
+            mat = vis.material
+            if hasattr(mat, "baseColorFactor"):  # PBR (glTF)
+                if mat.baseColorFactor is not None:
+                    rgba = _rgba01(mat.baseColorFactor)
+                img = _image(getattr(mat, "baseColorTexture", None), f"{path.name} material {k}")
+            else:  # SimpleMaterial (OBJ/MTL)
+                if getattr(mat, "diffuse", None) is not None:
+                    rgba = _rgba01(mat.diffuse)
+                img = _image(getattr(mat, "image", None), f"{path.name} material {k}")
+            if vis.uv is not None and len(vis.uv) == len(v):
+                uv = np.asarray(vis.uv, dtype=np.float64)
+            elif img is not None:
+                log.warning("%s material %d: image without UVs; drawn untextured", path.name, k)
+                img = None
+            if img is not None:
+                rgba = (rgba[0], rgba[1], rgba[2], rgba[3])
+        elif getattr(vis, "kind", None) == "vertex":
+            v, f, uv, img = _palette(np.asarray(vis.vertex_colors), f, v)
+            out.append((Part(v, f.astype(np.int32), uv, key), Material((1.0, 1.0, 1.0, 1.0), key), img))
+            continue
+        elif getattr(vis, "kind", None) == "face":
+            fcol = np.asarray(vis.face_colors)
+            rgba = _rgba01(fcol.mean(axis=0))
+        if uv is None:
+            uv = np.zeros((len(v), 2))
+        out.append((Part(v, f.astype(np.int32), uv, key),
+                    Material(rgba, key if img is not None else None, specular=0.1, shininess=0.2), img))
+    return out
+
+
+def add_imported(vis: Any, meshes: tuple[Mesh, ...]) -> dict[str, Material]:
+    """Add the file appearance of every file-backed mesh in ``meshes`` to ``vis``
+    (a :class:`~navbench.visual.build.SceneVisuals`): structure-layer geoms at the origin,
+    their images in ``vis.textures``. Returns the materials added (keys = texture keys)."""
+    mats: dict[str, Material] = {}
+    for i, m in enumerate(meshes):
+        if m.file is None:
+            continue
+        for part, mat, img in mesh_appearance(m, f"imp{i}_"):
+            mats[part.material] = mat
+            if img is not None:
+                vis.textures[part.material] = img
+            vis.add(part, ref=m.ref, label=m.label or m.kind, kind=m.kind, layer="structure",
+                    mesh_key=f"imported:{part.material}")
+    return mats
