@@ -81,7 +81,7 @@ def tiny_dataset(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("vlm_ds") / "ds"
     build_dataset([generate_house(1, None, IndoorSettings(rooms=(3, 3)))], out,
                   tasks=("conditional",), split="eval=1.0", seed=0,
-                  settings=DatasetSettings(episodes_per_scene=2))
+                  settings=DatasetSettings(episodes_per_scene=1))
     return out
 
 
