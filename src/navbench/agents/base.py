@@ -1,5 +1,5 @@
 """The agent protocol (NavVerse App. 6, SPEC §6): :class:`Task`, observation filtering,
-:class:`Agent`, the habitat-style adapter and :func:`load_agent`.
+:class:`Agent` and the habitat-style adapter (loading: :mod:`navbench.agents.loading`).
 
 An agent is reset with a :class:`Task` (instruction or goal category, the action space it will
 use, and privileged facts only if it declared them in :attr:`Agent.privileged`), then called
@@ -20,7 +20,6 @@ any of them is marked privileged in the results.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
@@ -198,61 +197,6 @@ class HabitatAgentAdapter(Agent):
         close = getattr(self.inner, "close", None)
         if callable(close):
             close()
-
-
-#: Built-in agents by name → "module:Class" (imported only when chosen).
-BUILTINS: dict[str, str] = {
-    "random": "navbench.agents.baselines:RandomAgent",
-    "forward": "navbench.agents.baselines:ForwardAgent",
-    "oracle-path": "navbench.agents.oracle:OraclePathAgent",
-    "oracle-goal": "navbench.agents.oracle:OracleGoalAgent",
-    "first-branch": "navbench.agents.oracle:FirstBranchAgent",
-    "oracle-branch": "navbench.agents.oracle:OracleBranchAgent",
-    "oracle-branch-grounded": "navbench.agents.scene_graph_agent:GroundedOracleBranchAgent",
-    "scene-graph": "navbench.agents.scene_graph_agent:SceneGraphAgent",
-}
-
-
-def _import(path: str) -> Any:
-    mod, _, attr = path.partition(":")
-    if not mod or not attr:
-        raise ConfigError(f"agent: expected a built-in name ({', '.join(BUILTINS)}), "
-                          f"'module:Class' or 'http://host:port', got {path!r}")
-    try:
-        obj: Any = importlib.import_module(mod)
-    except ImportError as e:
-        raise ConfigError(f"agent {path!r}: cannot import module {mod!r} ({e})") from e
-    for part in attr.split("."):
-        if not hasattr(obj, part):
-            raise ConfigError(f"agent {path!r}: module {mod!r} has no attribute {attr!r}")
-        obj = getattr(obj, part)
-    return obj
-
-
-def load_agent(name_or_path: str, **kwargs: Any) -> Agent:
-    """An agent by built-in name, ``"module:Class"`` path or ``"http(s)://host:port"`` URL.
-
-    Keyword arguments go to the agent's constructor. Objects that are not :class:`Agent`
-    subclasses but have ``act`` are wrapped in :class:`HabitatAgentAdapter`.
-
-    Raises:
-        ConfigError: unknown name, unimportable path, or bad constructor arguments.
-    """
-    s = name_or_path.strip()
-    if s.startswith(("http://", "https://")):
-        from navbench.agents.remote import RemoteAgent
-
-        return RemoteAgent(s, **kwargs)
-    target = _import(BUILTINS.get(s, s))
-    try:
-        obj = target(**kwargs) if callable(target) else target
-    except TypeError as e:
-        raise ConfigError(f"agent {s!r}: bad arguments {sorted(kwargs)} ({e})") from e
-    if isinstance(obj, Agent):
-        return obj
-    if callable(getattr(obj, "act", None)):
-        return HabitatAgentAdapter(obj)
-    raise ConfigError(f"agent {s!r}: {obj!r} has no act(observation) method")
 
 
 def check_agent(agent: Any) -> None:

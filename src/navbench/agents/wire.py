@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from navbench.agents.base import Task
+from navbench.agents.base import ACTION_SPACES, Task
 from navbench.errors import ConfigError
 from navbench.sim.actions import Action, DiscreteAction, StopAction, VelocityAction, WaypointAction
 
@@ -84,14 +84,30 @@ def encode_task(task: Task) -> dict[str, Any]:
 
 
 def decode_task(d: Mapping[str, Any]) -> Task:
-    """A :class:`Task` from :func:`encode_task`'s dict."""
-    try:
-        return Task(episode_id=str(d["episode_id"]), kind=str(d.get("kind", "vln")),
-                    action_space=d.get("action_space", "discrete"),
-                    instruction=d.get("instruction"), goal_category=d.get("goal_category"),
-                    success_distance=d.get("success_distance"))
-    except KeyError as e:
-        raise ConfigError(f"task: missing field {e}") from e
+    """A :class:`Task` from :func:`encode_task`'s dict.
+
+    Raises:
+        ConfigError: ``d`` is not an object, a field is missing or has the wrong type.
+    """
+    if not isinstance(d, Mapping):
+        raise ConfigError(f"task: expected a JSON object, got {type(d).__name__}")
+    if "episode_id" not in d:
+        raise ConfigError("task: missing field 'episode_id'")
+    for key in ("episode_id", "kind", "action_space", "instruction", "goal_category"):
+        v = d.get(key)
+        if v is not None and (isinstance(v, bool) or not isinstance(v, (str, int))):
+            raise ConfigError(f"task.{key}: expected a string or null, got {type(v).__name__}")
+    space = d.get("action_space", "discrete")
+    if space not in ACTION_SPACES:
+        raise ConfigError(f"task.action_space: expected one of {ACTION_SPACES}, got {space!r}")
+    tau = d.get("success_distance")
+    if tau is not None and (isinstance(tau, bool) or not isinstance(tau, (int, float))
+                            or not math.isfinite(tau) or tau < 0):
+        raise ConfigError(f"task.success_distance: expected a non-negative number, got {tau!r}")
+    return Task(episode_id=str(d["episode_id"]), kind=str(d.get("kind", "vln")),
+                action_space=space, instruction=d.get("instruction"),
+                goal_category=d.get("goal_category"),
+                success_distance=None if tau is None else float(tau))
 
 
 def encode_action(a: Action) -> dict[str, Any]:

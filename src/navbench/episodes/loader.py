@@ -7,7 +7,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from navbench.episodes.dataset import SCHEMA
+from navbench.episodes.layout import SCHEMA
 from navbench.episodes.model import Episode
 from navbench.errors import ConfigError, FormatError
 from navbench.io import read_json

@@ -7,21 +7,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from navbench.episodes.dataset import (
-    GENERATOR,
-    R2R_TASKS,
-    SCHEMA,
-    DatasetSettings,
-    SceneResult,
-    group_counts,
-    renumber,
-)
+from navbench.episodes.layout import GENERATOR, R2R_TASKS, SCHEMA, group_counts, renumber
 from navbench.episodes.model import Episode
 from navbench.episodes.vlnce import build_vocab, write_gt, write_r2r
 from navbench.io import write_json
 from navbench.scene.model import Scene
+
+if TYPE_CHECKING:
+    from navbench.episodes.dataset import DatasetSettings, SceneResult
 
 
 def _files(task: str, split: str) -> dict[str, str]:

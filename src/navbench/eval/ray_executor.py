@@ -17,8 +17,8 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from navbench.errors import ConfigError, MissingDependencyError, NavbenchError
-from navbench.eval.executors import Executor, ShardBook
 from navbench.eval.records import EpisodeResult, ShardSpec
+from navbench.eval.shards import Executor, ShardBook
 from navbench.eval.worker import add_sys_path, execute_shard
 
 

@@ -17,6 +17,9 @@ import numpy as np
 
 from navbench.errors import ConfigError, FormatError
 from navbench.io import atomic_write_bytes
+from navbench.nav.grid import Layer
+from navbench.nav.polygons import Nodes
+from navbench.nav.settings import NavSettings
 
 if TYPE_CHECKING:
     from navbench.nav.navmesh import NavMesh
@@ -69,12 +72,10 @@ def _get(z: np.lib.npyio.NpzFile, path: Path, name: str, kind: str, ndim: int) -
     return a
 
 
-def load(path: str | Path) -> NavMesh:
-    """Read a navmesh written by :func:`save`."""
-    from navbench.nav.grid import Layer
-    from navbench.nav.navmesh import LayerGraph, NavMesh
-    from navbench.nav.polygons import Nodes
-    from navbench.nav.settings import NavSettings
+def load_parts(path: str | Path) -> tuple[NavSettings, str, list[Layer], np.ndarray,
+                                          list[tuple[Nodes, np.ndarray, np.ndarray, np.ndarray]]]:
+    """Read a navmesh written by :func:`save` as ``(settings, scene_id, layers, island_areas,
+    [(nodes, indptr, indices, weights) per layer])``; :meth:`NavMesh.load` assembles them."""
 
     path = Path(path)
     try:
@@ -124,5 +125,5 @@ def load(path: str | Path) -> NavMesh:
             if (len(indptr) != n + 1 or len(indices) != len(weights) or indptr[-1] != len(indices)
                     or (len(indices) and (indices.min() < 0 or indices.max() >= n))):
                 raise FormatError(path, p + "indptr", "a consistent CSR graph over the nodes")
-            graphs.append(LayerGraph(nodes, indptr, indices, weights))
-    return NavMesh(settings, scene_id, layers, areas, graphs)
+            graphs.append((nodes, indptr, indices, weights))
+    return settings, scene_id, layers, areas, graphs
