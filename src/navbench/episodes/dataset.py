@@ -39,6 +39,7 @@ from navbench.episodes.layout import (  # noqa: F401  (re-exported: the dataset'
 from navbench.episodes.model import Episode
 from navbench.episodes.route import RouteEpisodeSettings
 from navbench.errors import ConfigError
+from navbench.paths import check_id, inside
 from navbench.rng import child_seed, derive
 from navbench.scene.model import Scene
 
@@ -379,7 +380,8 @@ def build_dataset(
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
     try:
         (tmp / "navmeshes").mkdir()
-        jobs = [(sc, tasks, seed, s, str(tmp / "navmeshes" / f"{sc.id}.npz")) for sc in scene_list]
+        jobs = [(sc, tasks, seed, s, str(inside(tmp / "navmeshes", f"{check_id(sc.id, 'scenes', 'id')}.npz")))
+                for sc in scene_list]
         results: list[SceneResult] = []
         if workers <= 1 or len(jobs) <= 1:
             for i, j in enumerate(jobs):

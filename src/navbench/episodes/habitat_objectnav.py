@@ -20,6 +20,7 @@ from navbench.episodes.model import Episode, Goal
 from navbench.episodes.vlnce import episode_id_to_json
 from navbench.errors import EpisodeFormatError
 from navbench.io import read_json, write_json_gz
+from navbench.paths import inside, safe_name
 
 OBJECTNAV_EPISODE_KEYS = ("episode_id", "scene_id", "start_position", "start_rotation", "info",
                           "goals", "object_category")
@@ -64,7 +65,7 @@ def write_objectnav(folder: str | Path, split: str, episodes: Sequence[Episode],
             out_eps.append({"episode_id": episode_id_to_json(e.episode_id), "scene_id": e.scene_id,
                             "start_position": list(e.start_position), "start_rotation": list(e.start_rotation),
                             "info": info, "goals": [], "object_category": e.object_category})
-        write_json_gz(folder / "content" / f"{sid}.json.gz",
+        write_json_gz(inside(folder / "content", f"{safe_name(sid)}.json.gz"),
                       {"episodes": out_eps, "goals_by_category": dict(sorted(goals.items()))})
     return write_json_gz(folder / f"{split}.json.gz", {
         "episodes": [], "category_to_task_category_id": ids,

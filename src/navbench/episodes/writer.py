@@ -13,6 +13,7 @@ from navbench.episodes.layout import GENERATOR, R2R_TASKS, SCHEMA, group_counts,
 from navbench.episodes.model import Episode
 from navbench.episodes.vlnce import build_vocab, write_gt, write_r2r
 from navbench.io import write_json
+from navbench.paths import check_id, inside
 from navbench.scene.model import Scene
 
 if TYPE_CHECKING:
@@ -35,7 +36,8 @@ def write_dataset(root: Path, scenes: Sequence[Scene], results: Sequence[SceneRe
     from navbench.scene.io import save
 
     for sc in scenes:
-        save(sc, root / "scenes" / sc.id / "scene.json")
+        check_id(sc.id, "scenes", f"scene {sc.id!r}: id")
+        save(sc, inside(root, "scenes", sc.id, "scene.json"))
     by_scene = {r.scene_id: r for r in results}
     out_tasks = [t for t in ("conditional", "conditional_oracle", "objectnav", "placenav", "route")
                  if t in tasks or (t == "conditional_oracle" and "conditional" in tasks)]

@@ -31,6 +31,7 @@ from navbench.metrics.aggregate import aggregate, branch_confusion_counts, label
 from navbench.metrics.episode import METRIC_KEYS, compute_episode_metrics
 from navbench.metrics.fidelity import DtwMethod
 from navbench.metrics.trajectory import EpisodeFacts, Trajectory, load_trajectories
+from navbench.paths import inside, safe_name
 
 PredictionFormat = Literal["auto", "r2r", "rxr", "navbench"]
 #: ``fn(episode, positions (T, 3)) -> (T,)`` geodesic distances to the episode's nearest goal.
@@ -276,7 +277,7 @@ def navmesh_geodesic(navmesh_dir: str | Path) -> GeodesicFn | None:
     def fn(ep: Episode, positions: np.ndarray) -> np.ndarray:
         key = str(ep.navbench.get("scene") or Path(ep.scene_id).name.split(".")[0])
         if key not in cache:
-            f = root / f"{key}.npz"
+            f = inside(root, f"{safe_name(key)}.npz")
             if not f.is_file():
                 raise EpisodeFormatError(f, "<file>", f"the navmesh of scene {key!r} for episode {ep.episode_id}")
             cache[key] = NavMesh.load(f)

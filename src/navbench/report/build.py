@@ -25,6 +25,7 @@ from navbench.errors import ConfigError
 from navbench.io import atomic_write_bytes, atomic_write_text
 from navbench.metrics import EpisodeFacts
 from navbench.metrics.efficiency import coverage_efficiency
+from navbench.paths import inside, safe_name
 from navbench.report.figures import BevEpisode, bar_charts, bev_map, success_vs_length
 from navbench.report.html import FigureImage, render_html, table_markdown, write_tables
 from navbench.report.tables import RowsByRun, all_tables
@@ -170,7 +171,7 @@ def build_report_from_rows(
         step(f"BEV map of episode {bev.episode_id}")
         figs.append(bev_map(bev))
     for f in figs:
-        atomic_write_bytes(out / "figures" / f"{f.key}.png", f.png)
+        atomic_write_bytes(inside(out / "figures", f"{safe_name(f.key)}.png"), f.png)
     info = {"runs": ", ".join(f"{k} ({len(v)} episodes)" for k, v in rows.items()), **(meta or {})}
     return atomic_write_text(out / "report.html", render_html(title, tables, figs, info))
 

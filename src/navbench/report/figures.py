@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from navbench.metrics import aggregate
+from navbench.paths import safe_name
 from navbench.report.html import FigureImage
 from navbench.report.tables import METRIC_NAMES, RATES, RowsByRun
 from navbench.scene.model import Scene
@@ -186,6 +187,6 @@ def bev_map(ep: BevEpisode, *, margin: float = 2.0) -> FigureImage:
     ax.legend(fontsize=6, loc="lower left", framealpha=0.85).set_zorder(40)
     fig.tight_layout()
     outs = ", ".join(f"{r}: {o}" for r, o in ep.outcomes.items())
-    return FigureImage(f"bev_{ep.episode_id}", f"Episode {ep.episode_id}", png_bytes(fig),
+    return FigureImage(f"bev_{safe_name(str(ep.episode_id))}", f"Episode {ep.episode_id}", png_bytes(fig),
                        "Green star: correct branch goal; red X: other branch goals; dashed: "
                        f"reference; end dot colour = outcome ({outs or 'n/a'}).")
