@@ -20,6 +20,7 @@ any of them is marked privileged in the results.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
@@ -197,6 +198,37 @@ class HabitatAgentAdapter(Agent):
         close = getattr(self.inner, "close", None)
         if callable(close):
             close()
+
+
+#: Bounds of a valid action: waypoint coordinates (m) and the number of waypoints in one action.
+MAX_WAYPOINT_COORD = 1.0e5
+MAX_WAYPOINTS = 10_000
+
+
+def check_action(action: Action) -> Action:
+    """``action`` if it is valid, else a :class:`ConfigError` starting "non-finite action" or
+    "action out of range" (the episode ends as ``agent_error`` with that message).
+
+    Valid: waypoint ``x``, ``z`` finite within ±:data:`MAX_WAYPOINT_COORD` m and ``yaw`` finite
+    or ``nan`` (any heading), at most :data:`MAX_WAYPOINTS` waypoints; velocity components finite
+    (the simulator clips them to the embodiment's limits); discrete and stop actions always.
+    """
+    if isinstance(action, WaypointAction):
+        if len(action.waypoints) > MAX_WAYPOINTS:
+            raise ConfigError(f"action out of range: {len(action.waypoints)} waypoints "
+                              f"(at most {MAX_WAYPOINTS})")
+        for i, (x, z, yaw) in enumerate(action.waypoints):
+            if not (math.isfinite(x) and math.isfinite(z)) or math.isinf(yaw):
+                raise ConfigError(f"non-finite action: waypoint {i} = {(x, z, yaw)} "
+                                  "(x, z finite; yaw finite or nan)")
+            if max(abs(x), abs(z)) > MAX_WAYPOINT_COORD:
+                raise ConfigError(f"action out of range: waypoint {i} = {(x, z)} "
+                                  f"(|x|, |z| <= {MAX_WAYPOINT_COORD:g} m)")
+    elif isinstance(action, VelocityAction):
+        v = (action.vx, action.vy, action.omega)
+        if not all(isinstance(c, (int, float)) and math.isfinite(c) for c in v):
+            raise ConfigError(f"non-finite action: velocity (vx, vy, omega) = {v}")
+    return action
 
 
 def check_agent(agent: Any) -> None:
