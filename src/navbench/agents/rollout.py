@@ -24,6 +24,13 @@ from navbench.agents.base import Task, check_action, check_agent, filter_observa
 
 #: Extra label of episodes ended by an agent fault.
 AGENT_ERROR = "agent_error"
+#: Longest error message kept for an episode (characters; longer ones are cut).
+MAX_ERROR_CHARS = 1000
+
+
+def _fault(where: str, e: BaseException) -> str:
+    text = f"{where}: {type(e).__name__}: {e}"
+    return text if len(text) <= MAX_ERROR_CHARS else text[: MAX_ERROR_CHARS - 3] + "..."
 
 
 @dataclass
@@ -164,7 +171,7 @@ def run_episode(sim: Any, agent: Any, episode: Any, *, max_steps: int | None = N
         try:
             _call(pool, agent.reset, task, deadline)
         except Exception as e:
-            label, error = AGENT_ERROR, f"reset: {type(e).__name__}: {e}"
+            label, error = AGENT_ERROR, _fault("reset", e)
         while label is None:
             if max_steps is not None and steps >= max_steps:
                 label, error = "timeout", f"max_steps={max_steps} reached"
@@ -173,7 +180,7 @@ def run_episode(sim: Any, agent: Any, episode: Any, *, max_steps: int | None = N
             try:
                 action = check_action(to_action(_call(pool, agent.act, obs, deadline)))
             except Exception as e:
-                label, error = AGENT_ERROR, f"act (step {steps}): {type(e).__name__}: {e}"
+                label, error = AGENT_ERROR, _fault(f"act (step {steps})", e)
                 break
             raw, done, info = sim.step(action)
             steps += 1

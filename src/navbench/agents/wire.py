@@ -62,15 +62,27 @@ def encode_observation(obs: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def decode_observation(d: Mapping[str, Any]) -> dict[str, Any]:
-    """Inverse of :func:`encode_observation` (lists become float arrays)."""
+    """Inverse of :func:`encode_observation` (lists become float arrays).
+
+    Raises:
+        ConfigError: ``d`` is not an object, or a field is not what its key promises.
+    """
+    if not isinstance(d, Mapping):
+        raise ConfigError(f"observation: expected a JSON object, got {type(d).__name__}")
     out: dict[str, Any] = {}
     for k, v in d.items():
         if k in _IMAGES and isinstance(v, Mapping):
             out[k] = decode_array(v, f"observation.{k}")
         elif k == "semantic_labels" and isinstance(v, Mapping):
-            out[k] = {int(a): b for a, b in v.items()}
+            try:
+                out[k] = {int(a): b for a, b in v.items()}
+            except ValueError as e:
+                raise ConfigError(f"observation.{k}: expected integer segment ids ({e})") from None
         elif isinstance(v, list):
-            out[k] = np.asarray(v, float)
+            try:
+                out[k] = np.asarray(v, float)
+            except (TypeError, ValueError) as e:
+                raise ConfigError(f"observation.{k}: expected (nested) lists of numbers ({e})") from None
         else:
             out[k] = v
     return out
