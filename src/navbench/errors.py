@@ -51,3 +51,8 @@ class ConfigError(NavbenchError):
 
 class MissingDependencyError(NavbenchError):
     """An optional Python package or a system library is missing; the message says how to get it."""
+
+
+class InterruptedRunError(NavbenchError):
+    """A run was stopped by Ctrl-C (or SIGTERM); the message says what was saved and how to
+    resume. The CLI exits with status 130 for it."""

@@ -132,3 +132,16 @@ def evaluate_cmd(
     if summary:
         typer.echo(f"  {summary}")
     typer.echo(f"  results: {out / DB_NAME}")
+
+
+@results_app.command("repair")
+def repair_cmd(run: _Run) -> None:
+    """Salvage a damaged results database: keep every readable episode, move the damaged file to
+    results.sqlite.corrupt; re-run the same evaluate command to redo the lost episodes."""
+    from navbench.eval.db_repair import repair
+
+    r = repair(run)
+    state = "all rows were readable" if r["complete"] else "some rows were unreadable and are lost"
+    typer.echo(f"{r['path']}: kept {r['runs']} run(s), {r['episodes']} episode(s), "
+               f"{r['trajectories']} trajectory(ies); {state}; the damaged file is {r['backup']}. "
+               "Re-run the same 'navbench evaluate' command to redo missing episodes.")

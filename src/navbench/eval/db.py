@@ -4,11 +4,14 @@ Tables: ``runs`` (one row per agent + dataset + settings + seed), ``episodes`` (
 finished episode, primary key ``(run_id, episode_id)``), ``trajectories`` (zlib-compressed
 ``.npz`` blobs). Every episode is committed in its own transaction together with its
 trajectory, so killing the writer loses only episodes that were still running, and a re-run
-skips what is already there. Only one process (the runner) writes; any number may read.
+skips what is already there. Only one process (the runner) writes, holding the folder's writer
+lock; any number may read. A damaged file is reported with the repair command
+(:mod:`navbench.eval.db_safety`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import datetime as _dt
 import hashlib
@@ -22,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from navbench.errors import ConfigError, FormatError, NavbenchError
+from navbench.eval.db_safety import GuardedConnection, writer_lock
 from navbench.eval.records import (
     EpisodeResult,
     MetricValue,
@@ -101,7 +105,11 @@ class ResultsDB:
                     f"{self.path}: no results database here (run 'navbench evaluate' first)"
                 )
             self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._conn = sqlite3.connect(self.path, timeout=30.0, isolation_level=None)
+        try:
+            raw = sqlite3.connect(self.path, timeout=30.0, isolation_level=None)
+        except sqlite3.Error as e:
+            raise FormatError(self.path, "<file>", "an SQLite results database", str(e)) from None
+        self._conn = GuardedConnection(raw, self.path)
         try:
             self._conn.execute("PRAGMA journal_mode=WAL")
             self._conn.execute("PRAGMA synchronous=NORMAL")  # durable against process kills
@@ -130,6 +138,10 @@ class ResultsDB:
             raise
 
     # -- lifecycle ---------------------------------------------------------------------------
+    def writer_lock(self) -> contextlib.AbstractContextManager[None]:
+        """The run folder's exclusive writer lock (see :func:`~navbench.eval.db_safety.writer_lock`)."""
+        return writer_lock(self.path)
+
     def close(self) -> None:
         """Close the connection."""
         self._conn.close()

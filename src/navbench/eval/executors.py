@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import multiprocessing as mp
+import os
 import signal
 import sys
 import time
@@ -25,14 +26,28 @@ from typing import Any
 from navbench.errors import ConfigError, NavbenchError
 from navbench.eval.records import EpisodeResult, ShardSpec
 from navbench.eval.shards import Executor, ShardBook
-from navbench.eval.worker import add_sys_path, execute_shard
+from navbench.eval.worker import add_sys_path, die_with_parent, execute_shard
 
 log = logging.getLogger(__name__)
 
 
-def _local_worker_main(conn: Connection, sys_path: list[str], timeout_s: float | None) -> None:
-    """Entry point of a local worker process: run shards received on ``conn`` until ``None``."""
+def _local_worker_main(conn: Connection, sys_path: list[str], timeout_s: float | None,
+                       parent_pid: int | None = None) -> None:
+    """Entry point of a local worker process: run shards received on ``conn`` until ``None``.
+
+    The worker ignores Ctrl-C (the parent stops it), dies with its parent (even after a
+    ``kill -9`` of the parent) and exits quietly when the parent closes the pipe.
+    """
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and stops us
+    if parent_pid is not None:
+        die_with_parent(parent_pid)
+    try:
+        _serve(conn, sys_path, timeout_s)
+    except (BrokenPipeError, ConnectionError, EOFError):
+        return  # the parent went away: nobody to report to
+
+
+def _serve(conn: Connection, sys_path: list[str], timeout_s: float | None) -> None:
     add_sys_path(sys_path)
     conn.send(("ready", None, None))
     while True:
@@ -45,6 +60,8 @@ def _local_worker_main(conn: Connection, sys_path: list[str], timeout_s: float |
         key, shard = msg
         try:
             execute_shard(shard, lambda r, key=key: conn.send(("result", key, r)), timeout_s)
+        except (BrokenPipeError, ConnectionError, EOFError):
+            raise
         except Exception as e:
             conn.send(("fail", key, f"{type(e).__name__}: {e}"))
             continue
@@ -94,7 +111,8 @@ class LocalExecutor(Executor):
     def _spawn(self, ctx: Any, slot: _Slot, timeout_s: float | None) -> None:
         parent, child = ctx.Pipe(duplex=True)
         proc = ctx.Process(
-            target=_local_worker_main, args=(child, list(sys.path), timeout_s), name="navbench-eval"
+            target=_local_worker_main, args=(child, list(sys.path), timeout_s, os.getpid()),
+            name="navbench-eval",
         )
         proc.start()
         child.close()  # only the child holds its end: its death gives EOF here
