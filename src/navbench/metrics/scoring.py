@@ -32,6 +32,7 @@ from navbench.metrics.episode import METRIC_KEYS, compute_episode_metrics
 from navbench.metrics.fidelity import DtwMethod
 from navbench.metrics.trajectory import EpisodeFacts, Trajectory, load_trajectories
 from navbench.paths import inside, safe_name
+from navbench.scene.validate import MAX_COORD
 
 PredictionFormat = Literal["auto", "r2r", "rxr", "navbench"]
 #: ``fn(episode, positions (T, 3)) -> (T,)`` geodesic distances to the episode's nearest goal.
@@ -59,6 +60,9 @@ def _step_position(v: Any, file: str, where: str) -> list[float]:
         isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x) for x in v
     )):
         raise EpisodeFormatError(file, where, "[x, y, z] of finite numbers", v)
+    if max(abs(float(x)) for x in v) > MAX_COORD:
+        raise EpisodeFormatError(file, where, f"a position within ±{MAX_COORD:g} m (the scene extent "
+                                 "limit)", v)
     return [float(x) for x in v]
 
 
