@@ -117,6 +117,9 @@ def evaluate_cmd(
     from navbench.eval.db import DB_NAME
     from navbench.eval.pipeline import EvalSettings, evaluate
 
+    if ray_address is not None and executor != "ray":
+        typer.secho(f"warning: --ray-address {ray_address} is ignored without --executor ray",
+                    err=True, fg=typer.colors.YELLOW)
     settings = EvalSettings(task=task, split=split, episodes=episodes, embodiment=embodiment,
                             render=render, max_time=max_time, episode_timeout_s=episode_timeout,
                             distance=distance, seed=seed, agent_kwargs=_agent_args(agent_arg))
