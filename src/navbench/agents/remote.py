@@ -101,7 +101,7 @@ class RemoteAgent(Agent):
             while True:
                 if time.monotonic() > deadline:
                     raise TimeoutError(f"no complete reply within {self.total_timeout_s} s")
-                b = r.read(1 << 20)
+                b = r.read1(1 << 20)  # what has arrived: the total deadline is checked per read
                 if not b:
                     break
                 size += len(b)

@@ -36,6 +36,7 @@ class AgentServer(ThreadingHTTPServer):
     """HTTP server around one agent (requests are serialised with a lock)."""
 
     daemon_threads = True
+    request_queue_size = 128  # listen backlog: bursts of connections are accepted, then limited
 
     def __init__(self, agent: Agent, host: str = "127.0.0.1", port: int = 8765, *,
                  max_body_bytes: int = MAX_BODY_BYTES, max_connections: int = MAX_CONNECTIONS,
