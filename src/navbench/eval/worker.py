@@ -120,7 +120,7 @@ class Emitter:
 
     def _arm(self) -> None:
         cur = self.current
-        if cur is None:
+        if cur is None or self._timeout_s is None:  # done, or no per-episode limit
             self._deadline.disarm()
             return
         msg = f"timeout: episode {cur} exceeded the {self._timeout_s:g} s wall-clock limit"
