@@ -8,6 +8,7 @@ import json
 import math
 import os
 import tempfile
+import zlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -87,7 +88,8 @@ MAX_INT_DIGITS = 30  # digits of one integer literal
 
 
 class JSONLimitError(ValueError):
-    """A JSON document breaks a limit (depth, size, integer length) or is not strict JSON."""
+    """A JSON document breaks a limit (depth, size, integer length), is not strict JSON, or its
+    (gzip) file is damaged."""
 
 
 def _parse_int(text: str) -> int:
@@ -153,8 +155,8 @@ def read_json(path: str | Path) -> Any:
         try:
             with gzip.open(path, "rb") as f:
                 raw = f.read(MAX_JSON_BYTES + 1)
-        except EOFError as e:
-            raise JSONLimitError(f"a complete gzip stream ({e})") from None
+        except (EOFError, zlib.error) as e:
+            raise JSONLimitError(f"a complete, undamaged gzip stream ({e or 'truncated'})") from None
     else:
         with open(path, "rb") as f:
             raw = f.read(MAX_JSON_BYTES + 1)

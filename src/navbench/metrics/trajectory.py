@@ -18,6 +18,7 @@ import io
 import json
 import math
 import zipfile
+import zlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -275,7 +276,7 @@ def load_trajectories(path: str | Path) -> list[Trajectory]:
                             d[name] = z[f"t{i}.{name}"]
                     out.append(Trajectory.from_dict(d, file, f"trajectories[{i}]"))
                 return out
-        except (OSError, KeyError, ValueError, zipfile.BadZipFile) as e:
+        except (OSError, EOFError, KeyError, ValueError, zipfile.BadZipFile, zlib.error) as e:
             if isinstance(e, EpisodeFormatError):
                 raise
             raise EpisodeFormatError(file, "<file>", "a navbench trajectory .npz", str(e)) from e
