@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from navbench.errors import ConfigError, FormatError, NavbenchError
-from navbench.eval.db_safety import GuardedConnection, writer_lock
+from navbench.eval.db_safety import CorruptDatabaseError, GuardedConnection, writer_lock
 from navbench.eval.records import (
     EpisodeResult,
     MetricValue,
@@ -197,7 +197,7 @@ class ResultsDB:
         names = [d[0] for d in cur.description]
         out = [dict(zip(names, row, strict=True)) for row in cur.fetchall()]
         for r in out:
-            r["settings"] = json.loads(r["settings"])
+            r["settings"] = self._json(r["settings"], f"runs[{r['run_id']}].settings")
         return out
 
     def resolve_run(self, run_id: str | None) -> str:
@@ -267,8 +267,8 @@ class ResultsDB:
         out = []
         for row in cur.fetchall():
             d = dict(zip(names, row, strict=True))
-            d["metrics"] = json.loads(d["metrics"])
-            d["extra"] = json.loads(d["extra"])
+            d["metrics"] = self._json(d["metrics"], f"episodes[{d['episode_id']}].metrics")
+            d["extra"] = self._json(d["extra"], f"episodes[{d['episode_id']}].extra")
             out.append(d)
         out.sort(key=lambda d: natural_key(d["episode_id"]))
         return out
@@ -296,7 +296,19 @@ class ResultsDB:
             "SELECT blob FROM trajectories WHERE run_id=? AND episode_id=?",
             (run_id, str(episode_id)),
         ).fetchone()
-        return None if row is None else decode_trajectory(row[0])
+        if row is None:
+            return None
+        try:
+            return decode_trajectory(row[0])
+        except Exception as e:  # a damaged blob: zlib, zip or npy errors of many kinds
+            raise CorruptDatabaseError(self.path, f"trajectory of episode {episode_id} is "
+                                       f"unreadable ({type(e).__name__})") from None
+
+    def _json(self, text: Any, what: str) -> Any:
+        try:
+            return json.loads(text)
+        except (TypeError, ValueError, RecursionError):
+            raise CorruptDatabaseError(self.path, f"{what} is not valid JSON") from None
 
     # -- export ------------------------------------------------------------------------------
     def table(self, run_id: str, *, timings: bool = True) -> tuple[list[str], list[list[Any]]]:

@@ -49,6 +49,8 @@ def _guard(path: Path, fn: Callable[..., T], *args: Any) -> T:
         raise
     except sqlite3.DatabaseError as e:
         raise _translate(path, e) from None
+    except UnicodeDecodeError as e:  # a damaged TEXT value
+        raise CorruptDatabaseError(path, f"undecodable text ({e.reason})") from None
 
 
 class GuardedCursor:
