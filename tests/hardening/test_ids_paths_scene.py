@@ -132,3 +132,21 @@ def test_osm_bbox_limits_by_hand() -> None:
     assert MAX_EXTENT_M == 10_000.0
     with pytest.raises(SceneFormatError, match="extent"):
         _check_bbox(p, (8.0, 47.0, 8.001, 47.1))
+
+
+def test_flat_hm3d_objects_get_a_thickness_instead_of_an_invalid_scene(tmp_path: Path) -> None:
+    import trimesh
+
+    from navbench.scene.sources import import_scene
+    from navbench.scene.sources.hm3d import MIN_EXTENT
+    from tests.sources.test_hm3d import TXT, _box
+
+    (tmp_path / "abc.semantic.txt").write_text(TXT)
+    # a picture flat in Z-up z (Habitat y): extents (0.4, 0.6, 0)
+    trimesh.Scene([_box((0.4, 0.6, 0.0), (1.0, 2.0, 1.0), (255, 0, 16)),
+                   _box((2.0, 1.6, 0.5), (5.0, 2.0, 0.25), (0, 255, 0))]).export(tmp_path / "abc.semantic.glb")
+    s = import_scene(tmp_path / "abc.semantic.txt", "hm3d")
+    flat = s.object_index["object1"]
+    assert flat.size == pytest.approx((0.4, MIN_EXTENT, 0.6))
+    ns.save(s, tmp_path / "out.json")
+    assert ns.load(tmp_path / "out.json").object_index["object1"].size[1] == pytest.approx(MIN_EXTENT)
