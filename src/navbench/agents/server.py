@@ -14,6 +14,7 @@ concurrent connections (one thread each), and a socket timeout of :data:`CONNECT
 from __future__ import annotations
 
 import json
+import logging
 import socket
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -23,6 +24,8 @@ from navbench.agents.base import Agent, to_action
 from navbench.agents.wire import decode_observation, decode_task, encode_action
 from navbench.errors import NavbenchError
 from navbench.io import loads_json
+
+log = logging.getLogger(__name__)
 
 #: Largest request body accepted (bytes).
 MAX_BODY_BYTES = 64 << 20
@@ -67,6 +70,16 @@ class AgentServer(ThreadingHTTPServer):
             self._slots.release()
             raise
 
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """Log (not print) errors of one connection; client disconnects are routine."""
+        import sys
+
+        exc = sys.exc_info()[1]
+        if isinstance(exc, OSError):
+            log.debug("connection from %s: %s", client_address, exc)
+        else:
+            log.error("connection from %s failed", client_address, exc_info=True)
+
     def process_request_thread(self, request: Any, client_address: Any) -> None:
         try:
             if isinstance(request, socket.socket):
@@ -96,11 +109,14 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _reply(self, code: int, body: Any) -> None:
         data = json.dumps(body).encode("utf-8")
-        self.send_response(code)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
+        try:
+            self.send_response(code)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+        except OSError:  # the client went away (broken pipe, reset, timeout): nothing to tell it
+            self.close_connection = True
 
     def do_GET(self) -> None:
         if self.path != "/info":
