@@ -29,6 +29,7 @@ import shutil
 import sqlite3
 import sys
 import tempfile
+import time
 import traceback
 from collections import Counter
 from collections.abc import Callable
@@ -251,9 +252,9 @@ def dataset_cases(c: Campaign, ds: Path, scene_file: Path) -> None:
     (c.outside / "secret.json.gz").write_bytes(gzip.compress(b'{"episodes": []}'))
     m["files"]["conditional"]["val"]["episodes"] = "../../outside/secret.json.gz"
     (d / "manifest.json").write_text(json.dumps(m))
-    c.case("manifest path '../..': dataset stats + score",
-           ["score", "--episodes", str(d), "--task", "conditional", "--split", "val",
-            "--predictions", str(c.root / "pred_ok.json")])
+    c.case("manifest path '../..': evaluate",
+           ["evaluate", str(d), "-a", "forward", "--task", "conditional", "--split", "val",
+            "-o", str(c.root / "runs" / "manifest_escape")])
     # gz traps in an episode file
     for name, raw in (("truncated_gz", gzip.compress(b'{"episodes": [')[:-6]),
                       ("deep_gz", gzip.compress(b'{"episodes": ' + b"[" * 5000 + b"]" * 5000 + b"}")),
@@ -336,6 +337,85 @@ def config_cases(c: Campaign, scene_file: Path) -> None:
                                                str(c.root / "o" / f"{name}.json"), "--config", str(p)])
 
 
+def http_cases(c: Campaign) -> None:
+    """The ``serve-agent`` server and the remote client against hostile peers."""
+    import http.server
+    import socket
+    import threading
+
+    from navbench.agents.baselines import ForwardAgent
+    from navbench.agents.remote import RemoteAgent
+    from navbench.agents.server import AgentServer
+
+    srv = AgentServer(ForwardAgent(), "127.0.0.1", 0)
+    srv.start()
+    host, port = srv.server_address[:2]
+
+    def raw(req: bytes, timeout: float = 5.0) -> bytes:
+        with socket.create_connection((host, port), timeout=timeout) as s:
+            s.sendall(req)
+            try:
+                return s.recv(200)
+            except OSError:
+                return b"<no answer>"
+
+    def status(reply: bytes) -> str:
+        return reply.split(b"\r\n", 1)[0].decode("latin-1")
+
+    def verdict(name: str, ok: bool, bad: str, note: str) -> None:
+        v = "clean" if ok else bad
+        c.rows.append((name, v, note))
+        print(f"{v:12s} {name:45s} {note}", flush=True)
+
+    body = b'{"task": "hello"}'
+    r = status(raw(b"POST /reset HTTP/1.1\r\nContent-Length: %d\r\n\r\n%s" % (len(body), body)))
+    verdict("serve-agent: string task", " 400 " in r, "traceback" if " 500 " in r else "silent", r)
+    body = b'{"observation": "x"}'
+    r = status(raw(b"POST /act HTTP/1.1\r\nContent-Length: %d\r\n\r\n%s" % (len(body), body)))
+    verdict("serve-agent: string observation", " 400 " in r, "traceback" if " 500 " in r else "silent", r)
+    r = status(raw(b"POST /act HTTP/1.1\r\nContent-Length: 10000000000\r\n\r\n{", timeout=3.0))
+    verdict("serve-agent: 10 GB Content-Length", " 413 " in r, "silent", r or "<timeout>")
+    before = threading.active_count()
+    socks = []
+    for _ in range(100):
+        s = socket.create_connection((host, port), timeout=5)
+        s.sendall(b"POST /act HTTP/1.1\r\nContent-Length: 100\r\n\r\n{")
+        socks.append(s)
+    time.sleep(0.5)
+    grown = threading.active_count() - before
+    for s in socks:
+        s.close()
+    verdict("serve-agent: 100 half-sent requests", grown <= 40, "silent", f"{grown} threads held")
+    srv.shutdown()
+    srv.server_close()
+
+    class Huge(http.server.BaseHTTPRequestHandler):
+        def log_message(self, *a: Any) -> None:
+            pass
+
+        def do_POST(self) -> None:
+            self.rfile.read(int(self.headers.get("Content-Length", "0")))
+            data = b'{"action": "' + b"x" * (64 << 20) + b'"}'
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            with contextlib.suppress(OSError):
+                self.wfile.write(data)
+
+    hs = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Huge)
+    threading.Thread(target=hs.serve_forever, daemon=True).start()
+    agent = RemoteAgent(f"http://127.0.0.1:{hs.server_address[1]}", timeout_s=10, retries=0)
+    try:
+        agent.act({"pose": [0, 0, 0, 0]})
+        verdict("remote agent: 64 MB reply", False, "silent", "accepted")
+    except Exception as e:
+        msg = str(e)
+        verdict("remote agent: 64 MB reply", len(msg) < 2000 and "NavbenchError" in
+                [k.__name__ for k in type(e).__mro__], "silent", f"{type(e).__name__}, {len(msg)} chars")
+    hs.shutdown()
+    hs.server_close()
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--json", type=Path, help="write the per-case verdicts and counts here")
@@ -362,6 +442,7 @@ def main() -> None:
         agent_cases(c, ds)
         results_cases(c)
         config_cases(c, scene_file)
+        http_cases(c)
         counts = Counter(v for _, v, _ in c.rows)
         print("counts:", dict(sorted(counts.items())), f"(of {len(c.rows)} cases)")
         if args.json:
