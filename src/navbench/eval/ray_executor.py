@@ -1,16 +1,16 @@
-"""Ray executor (``pip install navbench[ray]``): one Ray task per shard, on a local or remote cluster.
+"""Ray executor (``pip install navbench[ray]``): one Ray actor per shard, on a local or remote cluster.
 
-Workers push results into a small inbox actor as each episode finishes (fire-and-forget calls,
-so a shard task never blocks in ``ray.get`` and keeps its CPU while it runs; it waits for its
-calls only once, at its end); the parent drains the inbox and stays the only database writer.
-The inbox is pinned to the driver's node, so losing any other node never loses it (losing the
-head node ends the cluster itself); should it die anyway, the run stops with a one-line error and
-a re-run resumes. A task whose worker dies (``WorkerCrashedError``, node death,
-out-of-memory kill, or cancelled by the parent after ``episode_timeout_s + grace_s`` without any
-message) is resubmitted for its unfinished episodes under the same policy as the local executor
-(:class:`~navbench.eval.executors.ShardBook`), so both executors record identical results.
-Ray's own task retry is off (``max_retries=0``) because a blind re-run would repeat episodes
-that were already committed.
+Each shard attempt runs in its own one-CPU actor, which pushes every result into a small inbox
+actor as the episode finishes and waits until it is delivered (an actor keeps its CPU while it
+waits, where a task would lend it to other shards); the parent drains the inbox and stays the
+only database writer. The inbox is pinned to the driver's node, so losing any other node never
+loses it (losing the head node ends the cluster itself); should it die anyway, the run stops
+with a one-line error and a re-run resumes. An attempt whose worker dies (``ActorDiedError``,
+node death, out-of-memory kill, or killed by the parent after ``episode_timeout_s + grace_s``
+without any message) is resubmitted for its unfinished episodes under the same policy as the
+local executor (:class:`~navbench.eval.shards.ShardBook`), so both executors record identical
+results. Ray's own restarts and retries are off (``max_restarts=0``, ``max_task_retries=0``)
+because a blind re-run would repeat episodes that were already committed.
 """
 
 from __future__ import annotations
@@ -97,32 +97,37 @@ class _Inbox:
         return out
 
 
-def _ray_shard_task(
-    key: int, shard: ShardSpec, timeout_s: float | None, inbox: Any, sys_path: list[str]
-) -> int:
-    """Body of the Ray task of one shard attempt (runs in a Ray worker process)."""
-    import ray
+class _ShardRunner:
+    """Actor body that runs one shard attempt (one actor per attempt, one CPU).
 
-    add_sys_path(sys_path)
-    pending = [inbox.put.remote(("start", key, None))]
+    An actor, not a task: a task blocked in ``ray.get`` lends its CPU to other tasks (Ray then
+    runs more shards than CPUs), an actor keeps its CPU while it waits for each result to reach
+    the inbox, so no result is lost when the process dies right after emitting it.
+    """
 
-    def send(result: EpisodeResult) -> None:
-        pending.append(inbox.put.remote(("result", key, result)))  # no ray.get: keep the CPU
+    def run(self, key: int, shard: ShardSpec, timeout_s: float | None, inbox: Any,
+            sys_path: list[str]) -> int:
+        import ray
 
-    execute_shard(shard, send, timeout_s)
-    ray.get(pending)  # every result is in the inbox before the task reports completion
-    return key
+        add_sys_path(sys_path)
+        ray.get(inbox.put.remote(("start", key, None)))
+
+        def send(result: EpisodeResult) -> None:
+            ray.get(inbox.put.remote(("result", key, result)))  # delivered before going on
+
+        execute_shard(shard, send, timeout_s)
+        return key
 
 
 class RayExecutor(Executor):
-    """Shards as Ray tasks.
+    """Shards as Ray actors (one per attempt).
 
     Args:
         address: Ray cluster address (``"auto"``, ``"ray://host:10001"``); ``None`` starts a
             local instance unless Ray is already initialised in this process.
-        num_cpus: CPUs of a local instance started here (``None``: all); each task takes one CPU.
+        num_cpus: CPUs of a local instance started here (``None``: all); each shard takes one CPU.
         max_retries: extra attempts for an episode whose worker died.
-        grace_s: cancel a running task silent for ``episode_timeout_s + grace_s``.
+        grace_s: kill a shard actor silent for ``episode_timeout_s + grace_s``.
         init_kwargs: extra keyword arguments for ``ray.init``.
         connect_timeout_s: give up connecting to ``address`` after this many seconds.
     """
@@ -159,9 +164,10 @@ class RayExecutor(Executor):
 
         here = NodeAffinitySchedulingStrategy(ray.get_runtime_context().get_node_id(), soft=False)
         inbox = ray.remote(num_cpus=0)(_Inbox).options(scheduling_strategy=here).remote()
-        task = ray.remote(_ray_shard_task).options(num_cpus=1, max_retries=0)
+        runner = ray.remote(num_cpus=1, max_restarts=0, max_task_retries=0)(_ShardRunner)
         book = ShardBook(self.max_retries)
         inflight: dict[Any, int] = {}
+        actors: dict[int, Any] = {}
         started: dict[int, float] = {}
         cancelled: dict[int, str] = {}
         hard = None if episode_timeout_s is None else episode_timeout_s + self.grace_s
@@ -169,7 +175,13 @@ class RayExecutor(Executor):
 
         def submit(shard: ShardSpec) -> None:
             key = book.start(shard)
-            inflight[task.remote(key, shard, episode_timeout_s, inbox, sys_path)] = key
+            actors[key] = runner.remote()
+            inflight[actors[key].run.remote(key, shard, episode_timeout_s, inbox, sys_path)] = key
+
+        def release(key: int) -> None:
+            actor = actors.pop(key, None)
+            if actor is not None:
+                ray.kill(actor)
 
         def drain() -> Iterator[EpisodeResult]:
             try:
@@ -195,11 +207,8 @@ class RayExecutor(Executor):
                     started.pop(key, None)
                     try:
                         ray.get(ref)
-                    except ray.exceptions.RayTaskError as e:
-                        raise NavbenchError(
-                            f"evaluation worker failed on scene {book.shard(key).scene_id!r}: {e.cause!r}"
-                        ) from e
-                    except ray.exceptions.RayError as e:
+                    except ray.exceptions.RayActorError as e:
+                        release(key)
                         why = cancelled.pop(key, "crashed")
                         detail = f"{type(e).__name__}: {str(e).splitlines()[0]}"
                         results, retry = book.died(key, why, detail)
@@ -207,17 +216,31 @@ class RayExecutor(Executor):
                         if retry is not None:
                             submit(retry)
                         continue
+                    except ray.exceptions.RayTaskError as e:
+                        raise NavbenchError(
+                            f"evaluation worker failed on scene {book.shard(key).scene_id!r}: {e.cause!r}"
+                        ) from e
+                    except ray.exceptions.RayError as e:
+                        release(key)
+                        why = cancelled.pop(key, "crashed")
+                        detail = f"{type(e).__name__}: {str(e).splitlines()[0]}"
+                        results, retry = book.died(key, why, detail)
+                        yield from results
+                        if retry is not None:
+                            submit(retry)
+                        continue
+                    release(key)
                     yield from book.finish(key)
                 if hard is not None:
                     now = time.monotonic()
-                    for ref, key in list(inflight.items()):
+                    for key in list(inflight.values()):
                         if key in started and now - started[key] > hard:
                             started.pop(key)
                             cancelled[key] = f"unresponsive for {hard:g} s, killed by the runner"
-                            ray.cancel(ref, force=True)
+                            release(key)  # its call then fails with RayActorError
         finally:
-            for ref in inflight:
-                ray.cancel(ref, force=True)
+            for key in list(actors):
+                release(key)
             ray.kill(inbox)
             if started_here:
                 ray.shutdown()
