@@ -10,7 +10,14 @@ from pathlib import Path
 
 
 class NavbenchError(Exception):
-    """Base class of every error navbench raises on bad input or bad configuration."""
+    """Base class of every error navbench raises on bad input or bad configuration.
+
+    The message is always one line: line breaks that came in with user data (a JSON key, a
+    file name) are shown escaped, so the CLI's one-line error stays one line.
+    """
+
+    def __str__(self) -> str:
+        return super().__str__().replace("\r", "\\r").replace("\n", "\\n")
 
 
 class FormatError(NavbenchError):
