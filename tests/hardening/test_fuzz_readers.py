@@ -8,7 +8,7 @@ Two kinds of properties, each over a valid base document of the format:
 - *strictness*: mutations that make the file certainly invalid (a coordinate replaced by NaN,
   ±inf, a string, a bool or a list; an unsafe scene id) must be rejected.
 
-The default run is bounded (``FUZZ_EXAMPLES`` examples per property, ~40 s in all on 2 cores);
+The default run is bounded (``FUZZ_EXAMPLES`` = 120 examples per property, ~40 s in all on 2 cores);
 the ``slow`` variants run ``FUZZ_EXAMPLES_SLOW`` (``-m slow``).
 """
 
@@ -32,7 +32,7 @@ from hypothesis import strategies as st
 
 from navbench.errors import NavbenchError
 
-FUZZ_EXAMPLES = int(os.environ.get("NAVBENCH_FUZZ_EXAMPLES", "40"))
+FUZZ_EXAMPLES = int(os.environ.get("NAVBENCH_FUZZ_EXAMPLES", "120"))
 FUZZ_EXAMPLES_SLOW = int(os.environ.get("NAVBENCH_FUZZ_EXAMPLES_SLOW", "1500"))
 _COMMON = {"deadline": None, "database": None, "derandomize": False,
            "suppress_health_check": [HealthCheck.too_slow, HealthCheck.data_too_large,

@@ -72,17 +72,17 @@ def decode_observation(d: Mapping[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for k, v in d.items():
         if k in _IMAGES and isinstance(v, Mapping):
-            out[k] = decode_array(v, f"observation[{k!r}]")
+            out[k] = decode_array(v, f"observation.{k}")
         elif k == "semantic_labels" and isinstance(v, Mapping):
             try:
                 out[k] = {int(a): b for a, b in v.items()}
             except ValueError as e:
-                raise ConfigError(f"observation[{k!r}]: expected integer segment ids ({e})") from None
+                raise ConfigError(f"observation.{k}: expected integer segment ids ({e})") from None
         elif isinstance(v, list):
             try:
                 out[k] = np.asarray(v, float)
             except (TypeError, ValueError) as e:
-                raise ConfigError(f"observation[{k!r}]: expected (nested) lists of numbers ({e})") from None
+                raise ConfigError(f"observation.{k}: expected (nested) lists of numbers ({e})") from None
         else:
             out[k] = v
     return out
