@@ -183,3 +183,52 @@ def test_workers_die_with_their_parent(tmp_path: Path) -> None:
         if worker is not None:  # never leave a hanging worker behind, even when failing
             with contextlib.suppress(ProcessLookupError):
                 os.kill(worker, signal.SIGKILL)
+
+
+SLOW_AGENT = '''
+import time
+from navbench.agents.base import Agent
+from navbench.sim.actions import DiscreteAction
+
+class SlowStop(Agent):
+    action_space = "discrete"
+    def act(self, obs):
+        time.sleep(1.5)
+        return DiscreteAction("stop")
+'''
+
+
+def test_ctrl_c_on_a_real_evaluate(tmp_path: Path) -> None:
+    """SIGINT to the whole process group (what a terminal's Ctrl-C does) mid-run: exit 130, the
+    resume hint, no traceback from the parent or the workers, the finished episodes saved."""
+    from tests.hardening.test_dataset_check import _cli
+
+    assert _cli(["scenes", "generate", "--kind", "indoor", "--count", "1", "--rooms", "3",
+                 "--seed", "1", "--out", str(tmp_path / "sc")]) == 0
+    assert _cli(["dataset", "build", "--scenes", str(tmp_path / "sc"), "-o", str(tmp_path / "ds"),
+                 "-n", "4", "--tasks", "objectnav", "--split-by-scene", "val=1"]) == 0
+    (tmp_path / "slow_agent.py").write_text(SLOW_AGENT)
+    cmd = [sys.executable, "-m", "navbench", "evaluate", str(tmp_path / "ds"), "-a", "slow_agent:SlowStop",
+           "--task", "objectnav", "--split", "val", "-o", str(tmp_path / "run")]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    p = subprocess.Popen(cmd, cwd=tmp_path, env=env, stderr=subprocess.PIPE, stdout=subprocess.PIPE,
+                         text=True, start_new_session=True)
+    db = tmp_path / "run" / "results.sqlite"
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            if db.is_file():
+                with ResultsDB(db, create=False) as r:
+                    runs = r.runs()
+                    if runs and runs[0]["episodes"] >= 1:
+                        break
+            time.sleep(0.2)
+        os.killpg(p.pid, signal.SIGINT)
+        _out, err = p.communicate(timeout=60)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(p.pid, signal.SIGKILL)
+    assert p.returncode == 130, err
+    assert "re-run the same command to resume" in err and "Traceback" not in err, err
+    with ResultsDB(db, create=False) as r, r.writer_lock():  # saved, and the lock is free
+        assert r.runs()[0]["episodes"] >= 1
