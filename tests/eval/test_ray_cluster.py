@@ -84,3 +84,31 @@ def test_killing_a_worker_node_mid_run_loses_nothing(tmp_path: Path) -> None:
     while _ray_processes() > before and time.monotonic() < deadline:
         time.sleep(0.5)
     assert _ray_processes() <= before, "Ray processes were left behind"
+
+
+@pytest.mark.slow
+def test_shards_hold_their_cpu_so_no_more_run_than_cpus(tmp_path: Path) -> None:
+    """2 CPUs, 6 shards that wait on every result delivery: at most 2 shards run at once."""
+    ray = pytest.importorskip("ray")
+    from navbench.eval import RayExecutor
+
+    add_sys_path([str(Path(__file__).resolve().parents[2])])
+    log = tmp_path / "log.txt"
+    eps = [(str(i), f"s{i % 6}") for i in range(18)]
+    ray.init(num_cpus=2, include_dashboard=False)
+    try:
+        with ResultsDB(tmp_path / "r.sqlite") as db:
+            rid = db.get_or_create_run("agent", "h", {}, 0, "v")
+            s = run_shards(db, plan_shards(rid, eps, "tests.eval.overlap_workers:timed_shard",
+                                           {"sleep_s": 0.3, "log": str(log)}, workers=2),
+                           RayExecutor(), progress=False, episode_timeout_s=30.0)
+    finally:
+        ray.shutdown()
+    assert s.completed == 18
+    events = sorted((float(t), +1 if k == "start" else -1)
+                    for k, t in (line.split() for line in log.read_text().splitlines()))
+    running = peak = 0
+    for _, d in events:
+        running += d
+        peak = max(peak, running)
+    assert peak <= 2, f"{peak} shards ran at once on 2 CPUs"
