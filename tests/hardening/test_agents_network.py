@@ -216,3 +216,28 @@ def test_remote_connect_timeout_and_total_timeout() -> None:
     with pytest.raises(RemoteAgentError):
         RemoteAgent(f"http://127.0.0.1:{port}", retries=0, connect_timeout_s=1.0).act({})
     assert time.monotonic() - t < 2.0
+
+
+def test_ray_address_checks(tmp_path: Path, capsys) -> None:
+    from navbench.cli import main
+    from navbench.errors import NavbenchError
+    from navbench.eval.ray_executor import _host_port, connect
+
+    with pytest.raises(SystemExit):
+        main(["evaluate", str(tmp_path / "nope"), "-a", "forward", "-o", str(tmp_path / "r"),
+              "--ray-address", "auto"])
+    assert "--ray-address auto is ignored without --executor ray" in capsys.readouterr().err
+    assert _host_port("ray://10.0.0.1:10001") == ("10.0.0.1", 10001)
+    assert _host_port("auto") is None and _host_port("10.0.0.1:6379") == ("10.0.0.1", 6379)
+
+    class NoRay:  # never reached: the probe fails first
+        def init(self, **kw):
+            raise AssertionError("ray.init called for an unreachable address")
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    t = time.monotonic()
+    with pytest.raises(NavbenchError, match=f"cannot reach 127.0.0.1:{port}"):
+        connect(NoRay(), f"127.0.0.1:{port}", None, {}, timeout_s=2.0)
+    assert time.monotonic() - t < 3.0
