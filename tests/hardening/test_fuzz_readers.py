@@ -259,6 +259,33 @@ def _manifest_tree(data: Any) -> None:
     outcome(_open_dataset, mutate_tree(data, MANIFEST, MANIFEST_PATHS))
 
 
+def _objectnav_base() -> dict:
+    from navbench.episodes import Episode, Goal
+    from navbench.episodes.habitat_objectnav import write_objectnav
+
+    eps = [Episode(str(i), "scenes/s/scene.json", (1.0, 0.0, -1.0), (0, 0, 0, 1),
+                   (Goal((3.0, 0.0, -2.0), 1.0, "o1", (0.5, 0.5, 0.5)),), geodesic_distance=2.3,
+                   object_category="lamp", info={"navbench": {"success_distance": 1.0, "scene": "s"}})
+           for i in range(2)]
+    write_objectnav(WORK / "objectnav_base", "val", eps)
+    return json.loads(gzip.decompress((WORK / "objectnav_base" / "content" / "s.json.gz").read_bytes()))
+
+
+OBJECTNAV = _objectnav_base()
+OBJECTNAV_PATHS = list(_paths(OBJECTNAV))
+
+
+def _objectnav_tree(data: Any) -> None:
+    from navbench.episodes.habitat_objectnav import read_objectnav
+
+    content = WORK / "objectnav_base" / "content" / "s.json.gz"
+    doc = mutate_tree(data, OBJECTNAV, OBJECTNAV_PATHS)
+    raw = gzip.compress(json.dumps(doc).encode())
+    content.write_bytes(mutate_bytes(data, raw) if data.draw(st.booleans()) else raw)
+    outcome(read_objectnav, WORK / "objectnav_base" / "val.json.gz")
+
+
+test_objectnav_tree, test_objectnav_tree_slow = properties(_objectnav_tree)
 test_r2r_tree, test_r2r_tree_slow = properties(_r2r_tree)
 test_r2r_bytes, test_r2r_bytes_slow = properties(_r2r_bytes)
 test_r2r_strict, test_r2r_strict_slow = properties(_r2r_strict)
