@@ -10,7 +10,14 @@ from pathlib import Path
 
 
 class NavbenchError(Exception):
-    """Base class of every error navbench raises on bad input or bad configuration."""
+    """Base class of every error navbench raises on bad input or bad configuration.
+
+    The message is always one line: line breaks that came in with user data (a JSON key, a
+    file name) are shown escaped, so the CLI's one-line error stays one line.
+    """
+
+    def __str__(self) -> str:
+        return super().__str__().replace("\r", "\\r").replace("\n", "\\n")
 
 
 class FormatError(NavbenchError):
@@ -51,3 +58,8 @@ class ConfigError(NavbenchError):
 
 class MissingDependencyError(NavbenchError):
     """An optional Python package or a system library is missing; the message says how to get it."""
+
+
+class InterruptedRunError(NavbenchError):
+    """A run was stopped by Ctrl-C (or SIGTERM); the message says what was saved and how to
+    resume. The CLI exits with status 130 for it."""

@@ -5,8 +5,10 @@ from __future__ import annotations
 import contextlib
 import gzip
 import json
+import math
 import os
 import tempfile
+import zlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -79,11 +81,83 @@ def write_json_gz(path: str | Path, obj: Any) -> Path:
     return atomic_write_bytes(path, gzip.compress(raw, compresslevel=6, mtime=0))
 
 
+#: Limits of every JSON reader (documented in README "Robustness / limits").
+MAX_JSON_BYTES = 1 << 30  # 1 GiB of (decompressed) text
+MAX_JSON_DEPTH = 64  # nesting levels of arrays / objects
+MAX_INT_DIGITS = 30  # digits of one integer literal
+
+
+class JSONLimitError(ValueError):
+    """A JSON document breaks a limit (depth, size, integer length), is not strict JSON, or its
+    (gzip) file is damaged."""
+
+
+def _parse_int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_INT_DIGITS:
+        raise JSONLimitError(f"an integer of at most {MAX_INT_DIGITS} digits, got {len(text)}")
+    return int(text)
+
+
+def _parse_float(text: str) -> float:
+    v = float(text)
+    if not math.isfinite(v):
+        raise JSONLimitError(f"a finite number, got {text[:20]}")
+    return v
+
+
+def _parse_constant(text: str) -> Any:
+    raise JSONLimitError(f"strict JSON (no {text})")
+
+
+def _check_depth(doc: Any) -> None:
+    stack = [(doc, 1)]
+    while stack:
+        v, d = stack.pop()
+        if d > MAX_JSON_DEPTH:
+            raise JSONLimitError(f"at most {MAX_JSON_DEPTH} levels of nesting")
+        if isinstance(v, dict):
+            stack.extend((x, d + 1) for x in v.values() if isinstance(x, (dict, list)))
+        elif isinstance(v, list):
+            stack.extend((x, d + 1) for x in v if isinstance(x, (dict, list)))
+
+
+def loads_json(text: str | bytes, *, allow_nan: bool = False) -> Any:
+    """Parse strict JSON within the limits above (``allow_nan``: accept ``NaN``, ``Infinity``
+    and overflowing floats, for readers that report them at the field that holds them).
+
+    Raises:
+        json.JSONDecodeError: a syntax error (has ``lineno`` / ``colno``).
+        JSONLimitError: too deep, too large, an over-long integer, NaN / Infinity.
+        UnicodeDecodeError: ``bytes`` that are not UTF-8.
+    """
+    if len(text) > MAX_JSON_BYTES:
+        raise JSONLimitError(f"at most {MAX_JSON_BYTES} bytes of JSON, got {len(text)}")
+    try:
+        if allow_nan:
+            doc = json.loads(text, parse_int=_parse_int)
+        else:
+            doc = json.loads(text, parse_int=_parse_int, parse_float=_parse_float,
+                             parse_constant=_parse_constant)
+    except RecursionError:
+        raise JSONLimitError(f"at most {MAX_JSON_DEPTH} levels of nesting") from None
+    _check_depth(doc)
+    return doc
+
+
 def read_json(path: str | Path) -> Any:
-    """Read JSON or gzip JSON (by the ``.gz`` suffix)."""
+    """Read JSON or gzip JSON (by the ``.gz`` suffix) with :func:`loads_json`'s limits.
+
+    Every malformed content raises a ``ValueError`` (``JSONDecodeError``, ``JSONLimitError``,
+    ``UnicodeDecodeError``, a truncated gzip stream); a missing or unreadable file an ``OSError``.
+    """
     path = Path(path)
     if path.suffix == ".gz":
-        with gzip.open(path, "rt", encoding="utf-8") as f:
-            return json.load(f)
-    with open(path, encoding="utf-8") as f:
-        return json.load(f)
+        try:
+            with gzip.open(path, "rb") as f:
+                raw = f.read(MAX_JSON_BYTES + 1)
+        except (EOFError, zlib.error) as e:
+            raise JSONLimitError(f"a complete, undamaged gzip stream ({e or 'truncated'})") from None
+    else:
+        with open(path, "rb") as f:
+            raw = f.read(MAX_JSON_BYTES + 1)
+    return loads_json(raw.decode("utf-8"))

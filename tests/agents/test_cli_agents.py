@@ -11,7 +11,7 @@ from typing import Any, ClassVar
 import pytest
 
 import navbench.agents.server as server_mod
-from navbench.agents.base import BUILTINS
+from navbench.agents.loading import BUILTINS
 from navbench.cli import main
 
 #: Built-in names as documented (hand list; BUILTINS must hold at least these).

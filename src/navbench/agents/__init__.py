@@ -9,15 +9,14 @@ Agents are imported only when chosen (no registry imports them all).
 
 from navbench.agents.base import (
     ACTION_SPACES,
-    BUILTINS,
     PRIVILEGED,
     Agent,
     HabitatAgentAdapter,
     Task,
     filter_observation,
-    load_agent,
     to_action,
 )
+from navbench.agents.loading import BUILTINS, load_agent
 from navbench.agents.rollout import (
     AGENT_ERROR,
     EpisodeOutcome,

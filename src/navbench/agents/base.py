@@ -1,5 +1,5 @@
 """The agent protocol (NavVerse App. 6, SPEC §6): :class:`Task`, observation filtering,
-:class:`Agent`, the habitat-style adapter and :func:`load_agent`.
+:class:`Agent` and the habitat-style adapter (loading: :mod:`navbench.agents.loading`).
 
 An agent is reset with a :class:`Task` (instruction or goal category, the action space it will
 use, and privileged facts only if it declared them in :attr:`Agent.privileged`), then called
@@ -20,7 +20,7 @@ any of them is marked privileged in the results.
 
 from __future__ import annotations
 
-import importlib
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
@@ -200,61 +200,35 @@ class HabitatAgentAdapter(Agent):
             close()
 
 
-#: Built-in agents by name → "module:Class" (imported only when chosen).
-BUILTINS: dict[str, str] = {
-    "random": "navbench.agents.baselines:RandomAgent",
-    "forward": "navbench.agents.baselines:ForwardAgent",
-    "oracle-path": "navbench.agents.oracle:OraclePathAgent",
-    "oracle-goal": "navbench.agents.oracle:OracleGoalAgent",
-    "first-branch": "navbench.agents.oracle:FirstBranchAgent",
-    "oracle-branch": "navbench.agents.oracle:OracleBranchAgent",
-    "oracle-branch-grounded": "navbench.agents.scene_graph_agent:GroundedOracleBranchAgent",
-    "scene-graph": "navbench.agents.scene_graph_agent:SceneGraphAgent",
-    "vlm": "navbench.agents.llm.vlm:VLMAgent",
-    "llm-planner": "navbench.agents.llm.planner:LLMPlannerAgent",
-}
+#: Bounds of a valid action: waypoint coordinates (m) and the number of waypoints in one action.
+MAX_WAYPOINT_COORD = 1.0e5
+MAX_WAYPOINTS = 10_000
 
 
-def _import(path: str) -> Any:
-    mod, _, attr = path.partition(":")
-    if not mod or not attr:
-        raise ConfigError(f"agent: expected a built-in name ({', '.join(BUILTINS)}), "
-                          f"'module:Class' or 'http://host:port', got {path!r}")
-    try:
-        obj: Any = importlib.import_module(mod)
-    except ImportError as e:
-        raise ConfigError(f"agent {path!r}: cannot import module {mod!r} ({e})") from e
-    for part in attr.split("."):
-        if not hasattr(obj, part):
-            raise ConfigError(f"agent {path!r}: module {mod!r} has no attribute {attr!r}")
-        obj = getattr(obj, part)
-    return obj
+def check_action(action: Action) -> Action:
+    """``action`` if it is valid, else a :class:`ConfigError` starting "non-finite action" or
+    "action out of range" (the episode ends as ``agent_error`` with that message).
 
-
-def load_agent(name_or_path: str, **kwargs: Any) -> Agent:
-    """An agent by built-in name, ``"module:Class"`` path or ``"http(s)://host:port"`` URL.
-
-    Keyword arguments go to the agent's constructor. Objects that are not :class:`Agent`
-    subclasses but have ``act`` are wrapped in :class:`HabitatAgentAdapter`.
-
-    Raises:
-        ConfigError: unknown name, unimportable path, or bad constructor arguments.
+    Valid: waypoint ``x``, ``z`` finite within ±:data:`MAX_WAYPOINT_COORD` m and ``yaw`` finite
+    or ``nan`` (any heading), at most :data:`MAX_WAYPOINTS` waypoints; velocity components finite
+    (the simulator clips them to the embodiment's limits); discrete and stop actions always.
     """
-    s = name_or_path.strip()
-    if s.startswith(("http://", "https://")):
-        from navbench.agents.remote import RemoteAgent
-
-        return RemoteAgent(s, **kwargs)
-    target = _import(BUILTINS.get(s, s))
-    try:
-        obj = target(**kwargs) if callable(target) else target
-    except TypeError as e:
-        raise ConfigError(f"agent {s!r}: bad arguments {sorted(kwargs)} ({e})") from e
-    if isinstance(obj, Agent):
-        return obj
-    if callable(getattr(obj, "act", None)):
-        return HabitatAgentAdapter(obj)
-    raise ConfigError(f"agent {s!r}: {obj!r} has no act(observation) method")
+    if isinstance(action, WaypointAction):
+        if len(action.waypoints) > MAX_WAYPOINTS:
+            raise ConfigError(f"action out of range: {len(action.waypoints)} waypoints "
+                              f"(at most {MAX_WAYPOINTS})")
+        for i, (x, z, yaw) in enumerate(action.waypoints):
+            if not (math.isfinite(x) and math.isfinite(z)) or math.isinf(yaw):
+                raise ConfigError(f"non-finite action: waypoint {i} = {(x, z, yaw)} "
+                                  "(x, z finite; yaw finite or nan)")
+            if max(abs(x), abs(z)) > MAX_WAYPOINT_COORD:
+                raise ConfigError(f"action out of range: waypoint {i} = {(x, z)} "
+                                  f"(|x|, |z| <= {MAX_WAYPOINT_COORD:g} m)")
+    elif isinstance(action, VelocityAction):
+        v = (action.vx, action.vy, action.omega)
+        if not all(isinstance(c, (int, float)) and math.isfinite(c) for c in v):
+            raise ConfigError(f"non-finite action: velocity (vx, vy, omega) = {v}")
+    return action
 
 
 def check_agent(agent: Any) -> None:

@@ -10,25 +10,43 @@ Protocol (JSON over HTTP, UTF-8):
   ``{"waypoints": [[x, z(, yaw)]...], "append": false}``, ``{"velocity": [vx, vy, ω]}`` or
   ``{"stop": true}``.
 
-Each request has a timeout (``timeout_s``) and is retried ``retries`` times on connection
+Limits (defaults): ``connect_timeout_s`` (10 s) to open the connection, ``timeout_s`` (30 s)
+for each read of the reply, ``total_timeout_s`` (60 s) for a whole request, and a reply of at
+most ``max_reply_bytes`` (16 MiB). A request is retried ``retries`` times on connection
 errors, timeouts and HTTP 5xx (with ``backoff_s`` × attempt between tries); then
 :class:`RemoteAgentError` is raised, which :func:`~navbench.agents.rollout.run_episode` turns
-into an ``agent_error`` episode. Retrying ``/act`` may make a stateful server see one step twice.
+into an ``agent_error`` episode (a reply over the size limit is not retried). Messages quote at
+most 200 characters of a reply. Retrying ``/act`` may make a stateful server see one step twice.
 """
 
 from __future__ import annotations
 
+import http.client
 import json
 import time
-import urllib.error
-import urllib.request
+import urllib.parse
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from navbench.agents.base import ActionSpace, Agent, Task, to_action
 from navbench.agents.wire import encode_observation, encode_task
 from navbench.errors import ConfigError, NavbenchError
+from navbench.io import loads_json
 from navbench.sim.actions import Action
+
+#: Default limits of a remote agent's requests (see the module docs).
+MAX_REPLY_BYTES = 16 << 20
+CONNECT_TIMEOUT_S = 10.0
+TOTAL_TIMEOUT_S = 60.0
+
+
+def _short(text: object, n: int = 200) -> str:
+    s = text if isinstance(text, str) else repr(text)
+    return s if len(s) <= n else s[: n - 3] + "..."
+
+
+class _ReplyTooLargeError(Exception):
+    pass
 
 
 class RemoteAgentError(NavbenchError):
@@ -42,15 +60,57 @@ class RemoteAgent(Agent):
 
     def __init__(self, url: str, timeout_s: float = 30.0, retries: int = 2,
                  backoff_s: float = 0.2, action_space: ActionSpace = "discrete",
-                 sensors: tuple[str, ...] = ()) -> None:
+                 sensors: tuple[str, ...] = (), *, connect_timeout_s: float = CONNECT_TIMEOUT_S,
+                 total_timeout_s: float = TOTAL_TIMEOUT_S,
+                 max_reply_bytes: int = MAX_REPLY_BYTES) -> None:
         if not url.startswith(("http://", "https://")):
             raise ConfigError(f"remote agent: url: expected http://host:port, got {url!r}")
-        if timeout_s <= 0 or retries < 0:
-            raise ConfigError("remote agent: timeout_s must be > 0 and retries >= 0")
+        u = urllib.parse.urlsplit(url)
+        try:
+            port = u.port
+        except ValueError:
+            port = -1
+        if not u.hostname or port == -1:
+            raise ConfigError(f"remote agent: url: expected http://host:port, got {url!r}")
+        if min(timeout_s, connect_timeout_s, total_timeout_s) <= 0 or retries < 0 or max_reply_bytes <= 0:
+            raise ConfigError("remote agent: timeouts and max_reply_bytes must be > 0 and retries >= 0")
         self.url = url.rstrip("/")
+        self._scheme, self._host, self._port = u.scheme, u.hostname, port
+        self._base = u.path.rstrip("/")
         self.timeout_s, self.retries, self.backoff_s = float(timeout_s), int(retries), float(backoff_s)
+        self.connect_timeout_s, self.total_timeout_s = float(connect_timeout_s), float(total_timeout_s)
+        self.max_reply_bytes = int(max_reply_bytes)
         self.action_space = action_space
         self.sensors = frozenset(sensors)
+
+    def _request(self, route: str, data: bytes) -> tuple[int, bytes]:
+        """One POST: ``(status, body)``; raises OSError / TimeoutError / _ReplyTooLargeError."""
+        cls = http.client.HTTPSConnection if self._scheme == "https" else http.client.HTTPConnection
+        deadline = time.monotonic() + self.total_timeout_s
+        conn = cls(self._host, self._port, timeout=self.connect_timeout_s)
+        try:
+            conn.connect()
+            conn.sock.settimeout(self.timeout_s)
+            conn.request("POST", self._base + route, body=data,
+                         headers={"Content-Type": "application/json"})
+            r = conn.getresponse()
+            length = r.getheader("Content-Length")
+            if length is not None and length.isdigit() and int(length) > self.max_reply_bytes:
+                raise _ReplyTooLargeError(f"reply of {length} bytes (limit {self.max_reply_bytes})")
+            chunks, size = [], 0
+            while True:
+                if time.monotonic() > deadline:
+                    raise TimeoutError(f"no complete reply within {self.total_timeout_s} s")
+                b = r.read1(1 << 20)  # what has arrived: the total deadline is checked per read
+                if not b:
+                    break
+                size += len(b)
+                if size > self.max_reply_bytes:
+                    raise _ReplyTooLargeError(f"reply over {self.max_reply_bytes} bytes")
+                chunks.append(b)
+            return r.status, b"".join(chunks)
+        finally:
+            conn.close()
 
     def _post(self, route: str, body: Mapping[str, Any]) -> Any:
         data = json.dumps(body, allow_nan=False).encode("utf-8")
@@ -58,19 +118,23 @@ class RemoteAgent(Agent):
         for attempt in range(self.retries + 1):
             if attempt:
                 time.sleep(self.backoff_s * attempt)
-            req = urllib.request.Request(self.url + route, data=data, method="POST",
-                                         headers={"Content-Type": "application/json"})
             try:
-                with urllib.request.urlopen(req, timeout=self.timeout_s) as r:
-                    return json.loads(r.read().decode("utf-8"))
-            except urllib.error.HTTPError as e:
-                last = f"HTTP {e.code}: {e.read()[:200].decode('utf-8', 'replace')}"
-                if e.code < 500:
+                status, raw = self._request(route, data)
+            except _ReplyTooLargeError as e:
+                last = str(e)
+                break
+            except (TimeoutError, ConnectionError, OSError, http.client.HTTPException) as e:
+                last = f"{type(e).__name__}: {_short(str(e))}"
+                continue
+            if status >= 400:
+                last = f"HTTP {status}: {raw[:200].decode('utf-8', 'replace')}"
+                if status < 500:
                     break
-            except (urllib.error.URLError, TimeoutError, ConnectionError, OSError) as e:
-                last = f"{type(e).__name__}: {getattr(e, 'reason', e)}"
-            except json.JSONDecodeError as e:
-                last = f"invalid JSON reply ({e})"
+                continue
+            try:
+                return loads_json(raw.decode("utf-8"))
+            except ValueError as e:
+                last = f"invalid JSON reply ({_short(str(e))})"
                 break
         raise RemoteAgentError(f"remote agent {self.url}{route} failed after "
                                f"{attempt + 1} attempt(s): {last}")
@@ -83,4 +147,5 @@ class RemoteAgent(Agent):
         try:
             return to_action(reply)
         except ConfigError as e:
-            raise RemoteAgentError(f"remote agent {self.url}/act: bad reply {reply!r} ({e})") from e
+            raise RemoteAgentError(f"remote agent {self.url}/act: bad reply {_short(reply)} "
+                                   f"({_short(str(e))})") from e

@@ -4,7 +4,7 @@ One call = one episode: build the :class:`~navbench.agents.base.Task` (privilege
 the agent declared them), reset simulator and agent, then alternate ``agent.act`` (on the
 filtered observation) and ``sim.step`` until the simulator labels the episode, ``max_steps``
 agent steps have run (label ``timeout``), or the agent fails (label ``agent_error``: an
-exception, an invalid action, or ``wall_timeout_s`` wall-clock seconds exceeded — a hanging
+exception, an invalid action (a non-finite or out-of-range one: "non-finite action"), or ``wall_timeout_s`` wall-clock seconds exceeded — a hanging
 ``act`` is abandoned in its thread). The loop never raises for agent faults: the outcome
 carries the message, so a run continues with the next episode.
 """
@@ -20,10 +20,17 @@ from typing import Any
 
 import numpy as np
 
-from navbench.agents.base import Task, check_agent, filter_observation, to_action
+from navbench.agents.base import Task, check_action, check_agent, filter_observation, to_action
 
 #: Extra label of episodes ended by an agent fault.
 AGENT_ERROR = "agent_error"
+#: Longest error message kept for an episode (characters; longer ones are cut).
+MAX_ERROR_CHARS = 1000
+
+
+def _fault(where: str, e: BaseException) -> str:
+    text = f"{where}: {type(e).__name__}: {e}"
+    return text if len(text) <= MAX_ERROR_CHARS else text[: MAX_ERROR_CHARS - 3] + "..."
 
 
 @dataclass
@@ -164,16 +171,16 @@ def run_episode(sim: Any, agent: Any, episode: Any, *, max_steps: int | None = N
         try:
             _call(pool, agent.reset, task, deadline)
         except Exception as e:
-            label, error = AGENT_ERROR, f"reset: {type(e).__name__}: {e}"
+            label, error = AGENT_ERROR, _fault("reset", e)
         while label is None:
             if max_steps is not None and steps >= max_steps:
                 label, error = "timeout", f"max_steps={max_steps} reached"
                 break
             obs = filter_observation(raw, agent, labels, info)
             try:
-                action = to_action(_call(pool, agent.act, obs, deadline))
+                action = check_action(to_action(_call(pool, agent.act, obs, deadline)))
             except Exception as e:
-                label, error = AGENT_ERROR, f"act (step {steps}): {type(e).__name__}: {e}"
+                label, error = AGENT_ERROR, _fault(f"act (step {steps})", e)
                 break
             raw, done, info = sim.step(action)
             steps += 1

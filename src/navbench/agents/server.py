@@ -1,13 +1,21 @@
 """``navbench serve-agent``: expose a navbench agent over the remote-agent HTTP protocol.
 
 See :mod:`navbench.agents.remote` for the protocol. Also answers ``GET /info`` with the agent's
-name, action space and sensors. Errors are answered with HTTP 400 (bad request) or 500 (the
-agent raised), with ``{"error": message}``.
+name, action space and sensors. Errors are answered with HTTP 400 (bad request: malformed JSON,
+a field of the wrong type), 411 (no Content-Length), 413 (body over ``max_body_bytes``), 503
+(more than ``max_connections`` open connections) or 500 (the agent raised), with
+``{"error": message}``.
+
+Limits (defaults): request body :data:`MAX_BODY_BYTES` (64 MiB), :data:`MAX_CONNECTIONS` (32)
+concurrent connections (one thread each), and a socket timeout of :data:`CONNECTION_TIMEOUT_S`
+(30 s) for every read and write, so a half-sent request frees its thread.
 """
 
 from __future__ import annotations
 
 import json
+import logging
+import socket
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -15,17 +23,70 @@ from typing import Any
 from navbench.agents.base import Agent, to_action
 from navbench.agents.wire import decode_observation, decode_task, encode_action
 from navbench.errors import NavbenchError
+from navbench.io import loads_json
+
+log = logging.getLogger(__name__)
+
+#: Largest request body accepted (bytes).
+MAX_BODY_BYTES = 64 << 20
+#: Most connections served at once (one thread each); more are answered 503.
+MAX_CONNECTIONS = 32
+#: Socket timeout of each connection (s).
+CONNECTION_TIMEOUT_S = 30.0
 
 
 class AgentServer(ThreadingHTTPServer):
     """HTTP server around one agent (requests are serialised with a lock)."""
 
     daemon_threads = True
+    request_queue_size = 128  # listen backlog: bursts of connections are accepted, then limited
 
-    def __init__(self, agent: Agent, host: str = "127.0.0.1", port: int = 8765) -> None:
+    def __init__(self, agent: Agent, host: str = "127.0.0.1", port: int = 8765, *,
+                 max_body_bytes: int = MAX_BODY_BYTES, max_connections: int = MAX_CONNECTIONS,
+                 timeout_s: float = CONNECTION_TIMEOUT_S) -> None:
         self.agent = agent
         self.lock = threading.Lock()
+        self.max_body_bytes = int(max_body_bytes)
+        self.timeout_s = float(timeout_s)
+        self._slots = threading.BoundedSemaphore(int(max_connections))
         super().__init__((host, port), _Handler)
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        """Serve in a thread while a slot is free; else answer 503 and close."""
+        if not self._slots.acquire(blocking=False):
+            try:
+                request.settimeout(1.0)
+                body = b'{"error": "too many connections"}'
+                request.sendall(b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json"
+                                b"\r\nConnection: close\r\nContent-Length: %d\r\n\r\n%s"
+                                % (len(body), body))
+            except OSError:
+                pass
+            self.shutdown_request(request)
+            return
+        try:
+            super().process_request(request, client_address)
+        except BaseException:
+            self._slots.release()
+            raise
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """Log (not print) errors of one connection; client disconnects are routine."""
+        import sys
+
+        exc = sys.exc_info()[1]
+        if isinstance(exc, OSError):
+            log.debug("connection from %s: %s", client_address, exc)
+        else:
+            log.error("connection from %s failed", client_address, exc_info=True)
+
+    def process_request_thread(self, request: Any, client_address: Any) -> None:
+        try:
+            if isinstance(request, socket.socket):
+                request.settimeout(self.timeout_s)
+            super().process_request_thread(request, client_address)
+        finally:
+            self._slots.release()
 
     @property
     def url(self) -> str:
@@ -48,11 +109,14 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _reply(self, code: int, body: Any) -> None:
         data = json.dumps(body).encode("utf-8")
-        self.send_response(code)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
+        try:
+            self.send_response(code)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+        except OSError:  # the client went away (broken pipe, reset, timeout): nothing to tell it
+            self.close_connection = True
 
     def do_GET(self) -> None:
         if self.path != "/info":
@@ -64,9 +128,31 @@ class _Handler(BaseHTTPRequestHandler):
                           "sensors": sorted(getattr(a, "sensors", ()))})
 
     def do_POST(self) -> None:
+        length = self.headers.get("Content-Length")
+        if length is None:
+            self.close_connection = True
+            self._reply(411, {"error": "a Content-Length header is required"})
+            return
         try:
-            n = int(self.headers.get("Content-Length", "0"))
-            body = json.loads(self.rfile.read(n).decode("utf-8"))
+            n = int(length)
+            if n < 0:
+                raise ValueError(length)
+        except ValueError:
+            self.close_connection = True
+            self._reply(400, {"error": f"Content-Length: expected a byte count, got {length!r}"})
+            return
+        if n > self.server.max_body_bytes:
+            self.close_connection = True
+            self._reply(413, {"error": f"request body of {n} bytes; the limit is "
+                                       f"{self.server.max_body_bytes} bytes"})
+            return
+        try:
+            raw = self.rfile.read(n)
+        except OSError:  # the client stopped sending (socket timeout) or went away
+            self.close_connection = True
+            return
+        try:
+            body = loads_json(raw.decode("utf-8"))
             if not isinstance(body, dict):
                 raise ValueError("body must be a JSON object")
         except (ValueError, UnicodeDecodeError) as e:
@@ -75,12 +161,12 @@ class _Handler(BaseHTTPRequestHandler):
         agent = self.server.agent
         try:
             if self.path == "/reset":
-                task = decode_task(body.get("task") or {})
+                task = decode_task(body.get("task"))
                 with self.server.lock:
                     agent.reset(task)
                 self._reply(200, {"ok": True})
             elif self.path == "/act":
-                obs = decode_observation(body.get("observation") or {})
+                obs = decode_observation(body.get("observation", {}))
                 with self.server.lock:
                     action = to_action(agent.act(obs))
                 self._reply(200, encode_action(action))

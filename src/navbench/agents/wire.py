@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from navbench.agents.base import Task
+from navbench.agents.base import ACTION_SPACES, Task
 from navbench.errors import ConfigError
 from navbench.sim.actions import Action, DiscreteAction, StopAction, VelocityAction, WaypointAction
 
@@ -62,15 +62,27 @@ def encode_observation(obs: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def decode_observation(d: Mapping[str, Any]) -> dict[str, Any]:
-    """Inverse of :func:`encode_observation` (lists become float arrays)."""
+    """Inverse of :func:`encode_observation` (lists become float arrays).
+
+    Raises:
+        ConfigError: ``d`` is not an object, or a field is not what its key promises.
+    """
+    if not isinstance(d, Mapping):
+        raise ConfigError(f"observation: expected a JSON object, got {type(d).__name__}")
     out: dict[str, Any] = {}
     for k, v in d.items():
         if k in _IMAGES and isinstance(v, Mapping):
             out[k] = decode_array(v, f"observation.{k}")
         elif k == "semantic_labels" and isinstance(v, Mapping):
-            out[k] = {int(a): b for a, b in v.items()}
+            try:
+                out[k] = {int(a): b for a, b in v.items()}
+            except ValueError as e:
+                raise ConfigError(f"observation.{k}: expected integer segment ids ({e})") from None
         elif isinstance(v, list):
-            out[k] = np.asarray(v, float)
+            try:
+                out[k] = np.asarray(v, float)
+            except (TypeError, ValueError) as e:
+                raise ConfigError(f"observation.{k}: expected (nested) lists of numbers ({e})") from None
         else:
             out[k] = v
     return out
@@ -84,14 +96,30 @@ def encode_task(task: Task) -> dict[str, Any]:
 
 
 def decode_task(d: Mapping[str, Any]) -> Task:
-    """A :class:`Task` from :func:`encode_task`'s dict."""
-    try:
-        return Task(episode_id=str(d["episode_id"]), kind=str(d.get("kind", "vln")),
-                    action_space=d.get("action_space", "discrete"),
-                    instruction=d.get("instruction"), goal_category=d.get("goal_category"),
-                    success_distance=d.get("success_distance"))
-    except KeyError as e:
-        raise ConfigError(f"task: missing field {e}") from e
+    """A :class:`Task` from :func:`encode_task`'s dict.
+
+    Raises:
+        ConfigError: ``d`` is not an object, a field is missing or has the wrong type.
+    """
+    if not isinstance(d, Mapping):
+        raise ConfigError(f"task: expected a JSON object, got {type(d).__name__}")
+    if "episode_id" not in d:
+        raise ConfigError("task: missing field 'episode_id'")
+    for key in ("episode_id", "kind", "action_space", "instruction", "goal_category"):
+        v = d.get(key)
+        if v is not None and (isinstance(v, bool) or not isinstance(v, (str, int))):
+            raise ConfigError(f"task.{key}: expected a string or null, got {type(v).__name__}")
+    space = d.get("action_space", "discrete")
+    if space not in ACTION_SPACES:
+        raise ConfigError(f"task.action_space: expected one of {ACTION_SPACES}, got {space!r}")
+    tau = d.get("success_distance")
+    if tau is not None and (isinstance(tau, bool) or not isinstance(tau, (int, float))
+                            or not math.isfinite(tau) or tau < 0):
+        raise ConfigError(f"task.success_distance: expected a non-negative number, got {tau!r}")
+    return Task(episode_id=str(d["episode_id"]), kind=str(d.get("kind", "vln")),
+                action_space=space, instruction=d.get("instruction"),
+                goal_category=d.get("goal_category"),
+                success_distance=None if tau is None else float(tau))
 
 
 def encode_action(a: Action) -> dict[str, Any]:

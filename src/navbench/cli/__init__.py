@@ -29,7 +29,7 @@ from navbench.cli import (  # noqa: F401  (each module registers its commands)
     sources,
 )
 from navbench.cli._app import app
-from navbench.errors import NavbenchError
+from navbench.errors import InterruptedRunError, NavbenchError
 
 
 def _version(value: bool) -> None:
@@ -51,9 +51,15 @@ def main(argv: list[str] | None = None) -> None:
     """Entry point of the ``navbench`` script (exits the process)."""
     try:
         app(args=argv, prog_name="navbench")
+    except InterruptedRunError as e:
+        typer.secho(str(e), err=True, fg=typer.colors.YELLOW)
+        sys.exit(130)
     except NavbenchError as e:
         typer.secho(f"error: {e}", err=True, fg=typer.colors.RED)
         sys.exit(2)
+    except KeyboardInterrupt:
+        typer.secho("interrupted", err=True, fg=typer.colors.YELLOW)
+        sys.exit(130)
 
 
 if __name__ == "__main__":

@@ -35,7 +35,7 @@ def list_agents() -> None:
     from rich.console import Console
     from rich.table import Column, Table
 
-    from navbench.agents.base import BUILTINS, _import
+    from navbench.agents.loading import BUILTINS, import_target
     from navbench.errors import ConfigError
 
     # names are what users type into --agent: never truncate them, wrap the other columns
@@ -45,7 +45,7 @@ def list_agents() -> None:
 
     for name, path in BUILTINS.items():
         try:
-            cls = _import(path)
+            cls = import_target(path)
         except ConfigError as e:
             t.add_row(name, path, "unavailable", str(e))
             continue
@@ -63,7 +63,7 @@ def serve_agent_cmd(
         "--arg", help="Constructor argument KEY=VALUE (JSON value); repeatable.")] = None,
 ) -> None:
     """Serve an agent over navbench's remote-agent HTTP protocol (POST /reset, POST /act)."""
-    from navbench.agents.base import load_agent
+    from navbench.agents.loading import load_agent
     from navbench.agents.server import AgentServer
 
     a = load_agent(agent, **_kwargs(arg or []))

@@ -97,3 +97,25 @@ def stats_cmd(
         for r in rows:
             t.add_row(*("" if v is None else str(v) for v in r.values()))
         console.print(t)
+
+
+@dataset_app.command("check")
+def check_cmd(
+    dataset: Annotated[Path, typer.Argument(help="Dataset directory (with manifest.json).")],
+    limit: Annotated[int, typer.Option(help="Print at most this many problems.")] = 50,
+) -> None:
+    """Re-validate a (possibly hand-edited) dataset: file formats, reachability of starts, goals
+    and subgoals, τ, recorded path lengths. Exit status 2 when a problem is found."""
+    from navbench.episodes.check import check_dataset
+    from navbench.errors import NavbenchError
+
+    rep = check_dataset(dataset)
+    problems = rep.problems or []
+    for p in problems[:limit]:
+        typer.echo(str(p))
+    if len(problems) > limit:
+        typer.echo(f"... and {len(problems) - limit} more")
+    summary = f"{dataset}: checked {rep.files} files, {rep.episodes} episodes: {len(problems)} problem(s)"
+    if problems:
+        raise NavbenchError(summary)
+    typer.echo(summary + " - OK")

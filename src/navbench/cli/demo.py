@@ -193,7 +193,7 @@ def demo_cmd(
 
     Prints the absolute path of report.html at the end. Finished steps are reused.
     """
-    from navbench.agents.base import BUILTINS
+    from navbench.agents.loading import BUILTINS
     from navbench.errors import ConfigError
     from navbench.eval.pipeline import EvalSettings, evaluate
     from navbench.io import dumps_json, read_json, write_json

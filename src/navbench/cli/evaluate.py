@@ -139,6 +139,9 @@ def evaluate_cmd(
     from navbench.eval.db import DB_NAME
     from navbench.eval.pipeline import EvalSettings, evaluate
 
+    if ray_address is not None and executor != "ray":
+        typer.secho(f"warning: --ray-address {ray_address} is ignored without --executor ray",
+                    err=True, fg=typer.colors.YELLOW)
     settings = EvalSettings(task=task, split=split, episodes=episodes, embodiment=embodiment,
                             render=render, max_time=max_time, episode_timeout_s=episode_timeout,
                             distance=distance, seed=seed, agent_kwargs=_agent_args(agent_arg),
@@ -156,3 +159,16 @@ def evaluate_cmd(
     if summary:
         typer.echo(f"  {summary}")
     typer.echo(f"  results: {out / DB_NAME}")
+
+
+@results_app.command("repair")
+def repair_cmd(run: _Run) -> None:
+    """Salvage a damaged results database: keep every readable episode, move the damaged file to
+    results.sqlite.corrupt; re-run the same evaluate command to redo the lost episodes."""
+    from navbench.eval.db_repair import repair
+
+    r = repair(run)
+    state = "all rows were readable" if r["complete"] else "some rows were unreadable and are lost"
+    typer.echo(f"{r['path']}: kept {r['runs']} run(s), {r['episodes']} episode(s), "
+               f"{r['trajectories']} trajectory(ies); {state}; the damaged file is {r['backup']}. "
+               "Re-run the same 'navbench evaluate' command to redo missing episodes.")

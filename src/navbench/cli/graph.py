@@ -20,7 +20,7 @@ def _settings(config: Path | None):  # -> GraphSettings
 
     try:
         doc = tomllib.loads(config.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError) as e:
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
         raise ConfigError(f"{config}: cannot read TOML ({e})") from None
     return GraphSettings.from_dict(doc.get("graph", {}), str(config))
 

@@ -29,24 +29,23 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
-from navbench import __version__
 from navbench.episodes.conditional import ConditionalEpisodeSettings
+from navbench.episodes.layout import (  # noqa: F401  (re-exported: the dataset's constants)
+    GENERATOR,
+    GROUP_KEYS,
+    R2R_TASKS,
+    SCHEMA,
+)
 from navbench.episodes.model import Episode
 from navbench.episodes.route import RouteEpisodeSettings
 from navbench.errors import ConfigError
+from navbench.paths import check_id, inside
 from navbench.rng import child_seed, derive
 from navbench.scene.model import Scene
 
-SCHEMA = "navbench.dataset/1"
-GENERATOR = f"navbench.dataset/{__version__}"
 TASKS = ("conditional", "objectnav", "placenav", "route")
 #: Tasks whose reference paths ``--verify`` replays in the simulator (NavVerse App. 8.2).
 VERIFY_TASKS = ("objectnav", "placenav", "route")
-R2R_TASKS = ("conditional", "conditional_oracle", "route")
-GROUP_KEYS = ("category", "depth", "chain_length", "scene_kind", "object_category", "horizon",
-              "cross_room", "goal_kind", "stage_start")
 
 
 @dataclass(frozen=True)
@@ -435,7 +434,8 @@ def build_dataset(
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
     try:
         (tmp / "navmeshes").mkdir()
-        jobs = [(sc, tasks, seed, s, str(tmp / "navmeshes" / f"{sc.id}.npz")) for sc in scene_list]
+        jobs = [(sc, tasks, seed, s, str(inside(tmp / "navmeshes", f"{check_id(sc.id, 'scenes', 'id')}.npz")))
+                for sc in scene_list]
         results: list[SceneResult] = []
         if workers <= 1 or len(jobs) <= 1:
             for i, j in enumerate(jobs):
@@ -471,29 +471,3 @@ def with_scene_ids(r: SceneResult, scene_ids: dict[str, str]) -> SceneResult:
                      for e, gt in pairs]
     return replace(r, episodes=eps)
 
-
-def renumber(eps: Sequence[tuple[Episode, dict[str, Any] | None]]
-             ) -> list[tuple[Episode, dict[str, Any] | None]]:
-    """Ids ``0..n-1`` (also ``trajectory_id``); the old id goes to ``info.navbench.source_id``."""
-    out = []
-    for i, (e, gt) in enumerate(eps):
-        info = dict(e.info)
-        info["navbench"] = {**e.navbench, "source_id": e.episode_id}
-        out.append((replace(e, episode_id=str(i), trajectory_id=i, info=info), gt))
-    return out
-
-
-def group_counts(eps: Sequence[Episode]) -> dict[str, Any]:
-    """Counts by the grouping keys of ``info.navbench`` present in the episodes."""
-    out: dict[str, Any] = {"total": len(eps)}
-    for k in GROUP_KEYS:
-        vals = [e.navbench.get(k, e.object_category if k == "object_category" else None) for e in eps]
-        c = Counter(str(v).lower() if isinstance(v, bool) else str(v) for v in vals if v is not None)
-        if c:
-            out[f"by_{k}"] = dict(sorted(c.items()))
-    lengths = np.array([e.geodesic_distance for e in eps], float)
-    if len(lengths):
-        q = np.quantile(lengths, [0.0, 0.25, 0.5, 0.75, 1.0])
-        out["geodesic_distance"] = {"mean": round(float(lengths.mean()), 4),
-                                    **{n: round(float(v), 4) for n, v in zip(("min", "q25", "median", "q75", "max"), q, strict=True)}}
-    return out

@@ -7,10 +7,11 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from navbench.episodes.dataset import SCHEMA
+from navbench.episodes.layout import SCHEMA
 from navbench.episodes.model import Episode
 from navbench.errors import ConfigError, FormatError
 from navbench.io import read_json
+from navbench.paths import inside
 
 
 @dataclass(frozen=True)
@@ -43,6 +44,14 @@ class Manifest:
                        ("files", dict), ("dropped", dict), ("scenes", dict)):
             if not isinstance(d.get(k), typ):
                 raise FormatError(file, k, f"a {typ.__name__}", d.get(k))
+        for sid, info in d["scenes"].items():
+            if not isinstance(info, dict) or not all(
+                    isinstance(info.get(k), str) for k in ("scene", "navmesh")):
+                raise FormatError(file, f"scenes.{sid}", "an object with 'scene' and 'navmesh' paths",
+                                  info)
+        for name, ids in d["splits"].items():
+            if not isinstance(ids, list) or not all(isinstance(i, str) for i in ids):
+                raise FormatError(file, f"splits.{name}", "a list of scene ids", ids)
         emb = d.get("embodiment")
         if emb is not None and not isinstance(emb, str):
             raise FormatError(file, "embodiment", "a robot name or null", emb)
@@ -69,7 +78,11 @@ class Dataset:
         mf = self.root / "manifest.json"
         if not mf.is_file():
             raise ConfigError(f"{self.root}: not a navbench dataset (manifest.json missing)")
-        self.manifest = Manifest.from_dict(read_json(mf), str(mf))
+        try:
+            doc = read_json(mf)
+        except (OSError, ValueError) as e:
+            raise FormatError(mf, "<file>", "a readable UTF-8 JSON manifest", str(e)) from None
+        self.manifest = Manifest.from_dict(doc, str(mf))
         self._episodes = lru_cache(maxsize=None)(self._read)
 
     @property
@@ -85,10 +98,11 @@ class Dataset:
     def path(self, task: str, split: str, kind: str = "episodes") -> Path:
         """Path of a task/split file (``kind`` = ``episodes`` or ``gt``)."""
         try:
-            return self.root / self.manifest.files[task][split][kind]
-        except KeyError:
+            rel = self.manifest.files[task][split][kind]
+        except (KeyError, TypeError):
             raise ConfigError(f"{self.root}: no {kind} file for task {task!r} split {split!r} "
                               f"(tasks: {list(self.tasks)}, splits: {list(self.splits)})") from None
+        return inside(self.root, str(rel))
 
     def episodes(self, task: str, split: str) -> list[Episode]:
         """Episodes of a task and split (R2R or habitat ObjectNav files)."""
@@ -114,7 +128,7 @@ class Dataset:
         """``scenes/<id>/scene.json``."""
         if scene_id not in self.manifest.scenes:
             raise ConfigError(f"{self.root}: unknown scene {scene_id!r}")
-        return self.root / self.manifest.scenes[scene_id]["scene"]
+        return inside(self.root, str(self.manifest.scenes[scene_id]["scene"]))
 
     def scene(self, scene_id: str) -> Any:
         """Load a scene (:class:`navbench.scene.Scene`)."""
@@ -128,7 +142,7 @@ class Dataset:
 
         if scene_id not in self.manifest.scenes:
             raise ConfigError(f"{self.root}: unknown scene {scene_id!r}")
-        return NavMesh.load(self.root / self.manifest.scenes[scene_id]["navmesh"])
+        return NavMesh.load(inside(self.root, str(self.manifest.scenes[scene_id]["navmesh"])))
 
 
 def load_dataset(path: str | Path) -> Dataset:

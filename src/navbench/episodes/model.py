@@ -119,3 +119,66 @@ class Episode:
         """``info["navbench"]`` (an empty dict when absent)."""
         nb = self.info.get("navbench")
         return nb if isinstance(nb, dict) else {}
+
+
+#: ``info.navbench`` fields checked at load: name → (accepted JSON types, expectation).
+NAVBENCH_FIELDS: dict[str, tuple[tuple[type, ...], str]] = {
+    "scene": ((str,), "a scene id string"),
+    "task": ((str,), "a task name string"),
+    "scene_kind": ((str,), "a scene kind string"),
+    "program": ((dict,), "a program object"),
+    "truths": ((dict,), "an object of condition truths"),
+    "subgoals": ((list,), "a list of subgoals"),
+    "branch_goals": ((list, dict), "a list or object of branch goals"),
+    "oracle_text": ((str,), "a string"),
+}
+
+
+def _finite(v: Any) -> bool:
+    return (not isinstance(v, bool) and isinstance(v, (int, float))
+            and (isinstance(v, float) or abs(v) < 1e300) and math.isfinite(v))
+
+
+def check_episode(e: Episode, file: str, where: str) -> Episode:
+    """``e`` if its numbers are finite and its ``info.navbench`` fields have their types, else an
+    :class:`~navbench.errors.EpisodeFormatError` naming ``file`` and the field under ``where``.
+
+    Checked: start position / rotation, goal positions, radii (finite, >= 0) and sizes (> 0),
+    reference path points, ``geodesic_distance`` (>= 0; ``nan`` unknown and ``inf`` unreachable
+    allowed), ``info.navbench.success_distance`` (τ: a finite number >= 0 or null) and the
+    types of :data:`NAVBENCH_FIELDS`.
+    """
+    from navbench.errors import EpisodeFormatError
+
+    def bad(field_: str, expected: str, got: object) -> EpisodeFormatError:
+        return EpisodeFormatError(file, f"{where}.{field_}", expected, got)
+
+    if not all(math.isfinite(c) for c in e.start_position):
+        raise bad("start_position", "3 finite numbers", e.start_position)
+    if not all(math.isfinite(c) for c in e.start_rotation):
+        raise bad("start_rotation", "4 finite numbers", e.start_rotation)
+    for j, g in enumerate(e.goals):
+        if not all(math.isfinite(c) for c in g.position):
+            raise bad(f"goals[{j}].position", "3 finite numbers", g.position)
+        if g.radius is not None and not (math.isfinite(g.radius) and g.radius >= 0):
+            raise bad(f"goals[{j}].radius", "a finite number >= 0 or null", g.radius)
+        if g.size is not None and not all(math.isfinite(c) and c > 0 for c in g.size):
+            raise bad(f"goals[{j}].size", "3 finite positive numbers", g.size)
+    for j, p in enumerate(e.reference_path):
+        if not all(math.isfinite(c) for c in p):
+            raise bad(f"reference_path[{j}]", "3 finite numbers", p)
+    if e.geodesic_distance < 0:
+        raise bad("info.geodesic_distance", "a non-negative number", e.geodesic_distance)
+    nb = e.info.get("navbench")
+    if nb is None:
+        return e
+    if not isinstance(nb, dict):
+        raise bad("info.navbench", "an object", nb)
+    tau = nb.get("success_distance")
+    if tau is not None and not (_finite(tau) and tau >= 0):
+        raise bad("info.navbench.success_distance", "a finite number >= 0 (τ, metres) or null", tau)
+    for key, (types, expected) in NAVBENCH_FIELDS.items():
+        v = nb.get(key)
+        if v is not None and not isinstance(v, types):
+            raise bad(f"info.navbench.{key}", expected, v)
+    return e

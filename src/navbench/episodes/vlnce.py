@@ -26,7 +26,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from navbench.episodes.model import Episode, Goal
+from navbench.episodes.model import Episode, Goal, check_episode
 from navbench.errors import EpisodeFormatError
 from navbench.io import read_json, write_json_gz
 
@@ -243,12 +243,12 @@ def episode_from_dict(
     tid = d.get("trajectory_id", 0)
     if isinstance(tid, bool) or not isinstance(tid, int):
         raise EpisodeFormatError(file, f"{where}.trajectory_id", "an int", tid)
-    return Episode(
+    return check_episode(Episode(
         episode_id=str(eid), scene_id=d["scene_id"], start_position=tuple(start),
         start_rotation=tuple(rot), goals=tuple(goals), instruction_text=text,
         reference_path=tuple(refp), geodesic_distance=float(geo), trajectory_id=tid,
         object_category=category, info=info,
-    )
+    ), file, where)
 
 
 def _read(path: str | Path) -> Any:

@@ -7,21 +7,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from navbench.episodes.dataset import (
-    GENERATOR,
-    R2R_TASKS,
-    SCHEMA,
-    DatasetSettings,
-    SceneResult,
-    group_counts,
-    renumber,
-)
+from navbench.episodes.layout import GENERATOR, R2R_TASKS, SCHEMA, group_counts, renumber
 from navbench.episodes.model import Episode
 from navbench.episodes.vlnce import build_vocab, write_gt, write_r2r
 from navbench.io import write_json
+from navbench.paths import check_id, inside
 from navbench.scene.model import Scene
+
+if TYPE_CHECKING:
+    from navbench.episodes.dataset import DatasetSettings, SceneResult
 
 
 def _files(task: str, split: str) -> dict[str, str]:
@@ -40,7 +36,8 @@ def write_dataset(root: Path, scenes: Sequence[Scene], results: Sequence[SceneRe
     from navbench.scene.io import save
 
     for sc in scenes:
-        save(sc, root / "scenes" / sc.id / "scene.json")
+        check_id(sc.id, "scenes", f"scene {sc.id!r}: id")
+        save(sc, inside(root, "scenes", sc.id, "scene.json"))
     by_scene = {r.scene_id: r for r in results}
     out_tasks = [t for t in ("conditional", "conditional_oracle", "objectnav", "placenav", "route")
                  if t in tasks or (t == "conditional_oracle" and "conditional" in tasks)]

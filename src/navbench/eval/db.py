@@ -4,11 +4,14 @@ Tables: ``runs`` (one row per agent + dataset + settings + seed), ``episodes`` (
 finished episode, primary key ``(run_id, episode_id)``), ``trajectories`` (zlib-compressed
 ``.npz`` blobs). Every episode is committed in its own transaction together with its
 trajectory, so killing the writer loses only episodes that were still running, and a re-run
-skips what is already there. Only one process (the runner) writes; any number may read.
+skips what is already there. Only one process (the runner) writes, holding the folder's writer
+lock; any number may read. A damaged file is reported with the repair command
+(:mod:`navbench.eval.db_safety`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import datetime as _dt
 import hashlib
@@ -22,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from navbench.errors import ConfigError, FormatError, NavbenchError
+from navbench.eval.db_safety import CorruptDatabaseError, GuardedConnection, writer_lock
 from navbench.eval.records import (
     EpisodeResult,
     MetricValue,
@@ -104,7 +108,11 @@ class ResultsDB:
                     f"{self.path}: no results database here (run 'navbench evaluate' first)"
                 )
             self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._conn = sqlite3.connect(self.path, timeout=30.0, isolation_level=None)
+        try:
+            raw = sqlite3.connect(self.path, timeout=30.0, isolation_level=None)
+        except sqlite3.Error as e:
+            raise FormatError(self.path, "<file>", "an SQLite results database", str(e)) from None
+        self._conn = GuardedConnection(raw, self.path)
         try:
             self._conn.execute("PRAGMA journal_mode=WAL")
             self._conn.execute("PRAGMA synchronous=NORMAL")  # durable against process kills
@@ -133,6 +141,10 @@ class ResultsDB:
             raise
 
     # -- lifecycle ---------------------------------------------------------------------------
+    def writer_lock(self) -> contextlib.AbstractContextManager[None]:
+        """The run folder's exclusive writer lock (see :func:`~navbench.eval.db_safety.writer_lock`)."""
+        return writer_lock(self.path)
+
     def close(self) -> None:
         """Close the connection."""
         self._conn.close()
@@ -188,7 +200,7 @@ class ResultsDB:
         names = [d[0] for d in cur.description]
         out = [dict(zip(names, row, strict=True)) for row in cur.fetchall()]
         for r in out:
-            r["settings"] = json.loads(r["settings"])
+            r["settings"] = self._json(r["settings"], f"runs[{r['run_id']}].settings")
         return out
 
     def resolve_run(self, run_id: str | None) -> str:
@@ -258,8 +270,8 @@ class ResultsDB:
         out = []
         for row in cur.fetchall():
             d = dict(zip(names, row, strict=True))
-            d["metrics"] = json.loads(d["metrics"])
-            d["extra"] = json.loads(d["extra"])
+            d["metrics"] = self._json(d["metrics"], f"episodes[{d['episode_id']}].metrics")
+            d["extra"] = self._json(d["extra"], f"episodes[{d['episode_id']}].extra")
             out.append(d)
         out.sort(key=lambda d: natural_key(d["episode_id"]))
         return out
@@ -287,7 +299,19 @@ class ResultsDB:
             "SELECT blob FROM trajectories WHERE run_id=? AND episode_id=?",
             (run_id, str(episode_id)),
         ).fetchone()
-        return None if row is None else decode_trajectory(row[0])
+        if row is None:
+            return None
+        try:
+            return decode_trajectory(row[0])
+        except Exception as e:  # a damaged blob: zlib, zip or npy errors of many kinds
+            raise CorruptDatabaseError(self.path, f"trajectory of episode {episode_id} is "
+                                       f"unreadable ({type(e).__name__})") from None
+
+    def _json(self, text: Any, what: str) -> Any:
+        try:
+            return json.loads(text)
+        except (TypeError, ValueError, RecursionError):
+            raise CorruptDatabaseError(self.path, f"{what} is not valid JSON") from None
 
     # -- export ------------------------------------------------------------------------------
     def table(self, run_id: str, *, timings: bool = True) -> tuple[list[str], list[list[Any]]]:

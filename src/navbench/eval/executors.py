@@ -13,123 +13,41 @@ from __future__ import annotations
 import contextlib
 import logging
 import multiprocessing as mp
+import os
 import signal
 import sys
 import time
-from abc import ABC, abstractmethod
-from collections import Counter, deque
+from collections import deque
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
 from navbench.errors import ConfigError, NavbenchError
-from navbench.eval.records import EpisodeResult, ShardSpec, agent_error
-from navbench.eval.worker import add_sys_path, execute_shard
+from navbench.eval.records import EpisodeResult, ShardSpec
+from navbench.eval.shards import Executor, ShardBook
+from navbench.eval.worker import add_sys_path, die_with_parent, execute_shard
 
 log = logging.getLogger(__name__)
 
 
-class Executor(ABC):
-    """Runs shards somewhere and yields one result per episode, in arrival order."""
+def _local_worker_main(conn: Connection, sys_path: list[str], timeout_s: float | None,
+                       parent_pid: int | None = None) -> None:
+    """Entry point of a local worker process: run shards received on ``conn`` until ``None``.
 
-    workers: int = 1
-
-    @abstractmethod
-    def run(
-        self, shards: Sequence[ShardSpec], episode_timeout_s: float | None
-    ) -> Iterator[EpisodeResult]:
-        """Yield exactly one :class:`EpisodeResult` per episode of ``shards``.
-
-        Raises :class:`NavbenchError` when a shard cannot start at all (worker function missing).
-        Closing the iterator early stops the workers.
-        """
-
-
-@dataclass
-class _Attempt:
-    shard: ShardSpec
-    done: set[str] = field(default_factory=set)
-
-
-class ShardBook:
-    """Bookkeeping shared by the executors: which results came back, what to retry.
-
-    Args:
-        max_retries: extra attempts given to an episode whose worker died while running it.
+    The worker ignores Ctrl-C (the parent stops it), dies with its parent (even after a
+    ``kill -9`` of the parent) and exits quietly when the parent closes the pipe.
     """
-
-    def __init__(self, max_retries: int = 1) -> None:
-        if max_retries < 0:
-            raise ConfigError(f"max_retries: expected an integer >= 0, got {max_retries}")
-        self.max_retries = max_retries
-        self._attempts: dict[int, _Attempt] = {}
-        self._deaths: Counter[tuple[str, str]] = Counter()
-        self._next = 0
-
-    def start(self, shard: ShardSpec) -> int:
-        """Register an attempt at ``shard``; returns its key."""
-        key = self._next
-        self._next += 1
-        self._attempts[key] = _Attempt(shard)
-        return key
-
-    def shard(self, key: int) -> ShardSpec:
-        """The shard of attempt ``key``."""
-        return self._attempts[key].shard
-
-    def record(self, key: int, result: EpisodeResult) -> bool:
-        """Note a result; ``False`` if it is not an unfinished episode of that attempt (drop it)."""
-        att = self._attempts.get(key)
-        if (
-            att is None
-            or result.episode_id not in att.shard.episode_ids
-            or result.episode_id in att.done
-        ):
-            return False
-        att.done.add(result.episode_id)
-        return True
-
-    def finish(self, key: int) -> list[EpisodeResult]:
-        """The attempt ended normally; results for any episode it failed to report."""
-        att = self._attempts.pop(key)
-        return [
-            agent_error(e, att.shard.scene_id, "worker finished the shard without a result")
-            for e in att.shard.episode_ids
-            if e not in att.done
-        ]
-
-    def died(
-        self, key: int, reason: str, detail: str = ""
-    ) -> tuple[list[EpisodeResult], ShardSpec | None]:
-        """The attempt's process died: results to record now and the shard to retry (or None).
-
-        ``reason`` goes into the recorded error and must not depend on the executor or on
-        timing (``"crashed"``, ``"unresponsive for 30 s"``), so that every executor records the
-        same table; ``detail`` (exit signal, Ray's message) is only logged.
-        """
-        att = self._attempts.pop(key)
-        remaining = [e for e in att.shard.episode_ids if e not in att.done]
-        if not remaining:
-            return [], None
-        first = remaining[0]
-        log.warning("worker died (%s) running episode %s of scene %s: %s",
-                    reason, first, att.shard.scene_id, detail or "no detail")  # fmt: skip
-        self._deaths[(att.shard.run_id, first)] += 1
-        n = self._deaths[(att.shard.run_id, first)]
-        out: list[EpisodeResult] = []
-        if n > self.max_retries:
-            out.append(
-                agent_error(first, att.shard.scene_id, f"worker died ({reason}); {n} attempt(s)")
-            )
-            remaining = remaining[1:]
-        retry = replace(att.shard, episode_ids=tuple(remaining)) if remaining else None
-        return out, retry
-
-
-def _local_worker_main(conn: Connection, sys_path: list[str], timeout_s: float | None) -> None:
-    """Entry point of a local worker process: run shards received on ``conn`` until ``None``."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and stops us
+    if parent_pid is not None:
+        die_with_parent(parent_pid)
+    try:
+        _serve(conn, sys_path, timeout_s)
+    except (BrokenPipeError, ConnectionError, EOFError):
+        return  # the parent went away: nobody to report to
+
+
+def _serve(conn: Connection, sys_path: list[str], timeout_s: float | None) -> None:
     add_sys_path(sys_path)
     conn.send(("ready", None, None))
     while True:
@@ -142,6 +60,8 @@ def _local_worker_main(conn: Connection, sys_path: list[str], timeout_s: float |
         key, shard = msg
         try:
             execute_shard(shard, lambda r, key=key: conn.send(("result", key, r)), timeout_s)
+        except (BrokenPipeError, ConnectionError, EOFError):
+            raise
         except Exception as e:
             conn.send(("fail", key, f"{type(e).__name__}: {e}"))
             continue
@@ -191,7 +111,8 @@ class LocalExecutor(Executor):
     def _spawn(self, ctx: Any, slot: _Slot, timeout_s: float | None) -> None:
         parent, child = ctx.Pipe(duplex=True)
         proc = ctx.Process(
-            target=_local_worker_main, args=(child, list(sys.path), timeout_s), name="navbench-eval"
+            target=_local_worker_main, args=(child, list(sys.path), timeout_s, os.getpid()),
+            name="navbench-eval",
         )
         proc.start()
         child.close()  # only the child holds its end: its death gives EOF here

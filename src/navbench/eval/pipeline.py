@@ -120,12 +120,9 @@ class EvalSettings:
 
 def _agent_target(name: str) -> Any:
     """The class (or factory) an agent name resolves to, or ``None`` for remote agents."""
-    from navbench.agents.base import BUILTINS, _import
+    from navbench.agents.loading import resolve
 
-    s = name.strip()
-    if s.startswith(("http://", "https://")):
-        return None
-    return _import(BUILTINS.get(s, s))
+    return resolve(name)
 
 
 def make_agent(name: str, kwargs: Mapping[str, Any] | None = None, seed: int = 0) -> Any:

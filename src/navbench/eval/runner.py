@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from navbench import __version__
-from navbench.errors import ConfigError
+from navbench.errors import ConfigError, InterruptedRunError
 from navbench.eval.db import ResultsDB
 from navbench.eval.executors import Executor
 from navbench.eval.records import EpisodeResult, RunSummary, ShardSpec, natural_key
@@ -128,6 +128,39 @@ def _format_summary(values: Mapping[str, float]) -> str:
     )
 
 
+def _drain(db: ResultsDB, run_id: str, executor: Executor, todo: Sequence[ShardSpec],
+           episode_timeout_s: float | None, bar: _Progress, labels: Counter[str],
+           history: list[EpisodeResult], summary_fn: SummaryFn | None, summary_every_s: float,
+           skipped: int, total: int) -> int:
+    """Commit the executor's results as they arrive; returns how many were committed.
+
+    Ctrl-C stops the workers (closing the executor's iterator) and raises
+    :class:`InterruptedRunError` saying how many episodes are saved and how to resume.
+    """
+    completed = 0
+    last_summary = time.perf_counter()
+    results = executor.run(todo, episode_timeout_s)
+    try:
+        for result in results:
+            db.add_episode(run_id, result)
+            completed += 1
+            labels[result.label] += 1
+            history.append(result)
+            text = None
+            if summary_fn is not None and time.perf_counter() - last_summary >= summary_every_s:
+                last_summary = time.perf_counter()
+                text = _format_summary(summary_fn(history))
+            bar.advance(text)
+    except KeyboardInterrupt:
+        close = getattr(results, "close", None)
+        if callable(close):
+            close()
+        raise InterruptedRunError(
+            f"interrupted: saved {skipped + completed} of {total} episodes in {db.path} "
+            f"({completed} in this session); re-run the same command to resume") from None
+    return completed
+
+
 def run_shards(
     db: ResultsDB,
     shards: Sequence[ShardSpec],
@@ -177,19 +210,11 @@ def run_shards(
     summary: Mapping[str, float] = summary_fn(history) if summary_fn and history else {}
     bar = _Progress(progress, len(wanted), skipped)
     completed = 0
-    last_summary = time.perf_counter()
     try:
         if todo:
-            for result in executor.run(todo, episode_timeout_s):
-                db.add_episode(run_id, result)
-                completed += 1
-                labels[result.label] += 1
-                history.append(result)
-                text = None
-                if summary_fn is not None and time.perf_counter() - last_summary >= summary_every_s:
-                    summary, last_summary = summary_fn(history), time.perf_counter()
-                    text = _format_summary(summary)
-                bar.advance(text)
+            with db.writer_lock():
+                completed = _drain(db, run_id, executor, todo, episode_timeout_s, bar, labels,
+                                   history, summary_fn, summary_every_s, skipped, len(wanted))
         if summary_fn is not None and history:
             summary = summary_fn(history)
             bar.advance(_format_summary(summary), steps=0)

@@ -55,6 +55,36 @@ def add_sys_path(paths: list[str] | tuple[str, ...]) -> None:
             sys.path.append(p)
 
 
+def die_with_parent(parent_pid: int, poll_s: float = 1.0) -> None:
+    """End this process when the process ``parent_pid`` ends (even by SIGKILL).
+
+    Linux: ``prctl(PR_SET_PDEATHSIG, SIGKILL)``; everywhere: a daemon thread that exits the
+    process once its parent id changes (the parent died and the process was re-parented).
+    """
+    import os
+    import threading
+
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+            import signal
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(1, int(signal.SIGKILL), 0, 0, 0)  # PR_SET_PDEATHSIG = 1
+        except (OSError, AttributeError):  # pragma: no cover - no libc prctl
+            pass
+    if os.getppid() != parent_pid:  # the parent is already gone
+        os._exit(1)
+
+    def watch() -> None:
+        while True:
+            time.sleep(poll_s)
+            if os.getppid() != parent_pid:
+                os._exit(1)
+
+    threading.Thread(target=watch, daemon=True, name="navbench-parent-watch").start()
+
+
 class Emitter:
     """The ``emit`` callable handed to a worker function.
 
@@ -90,7 +120,7 @@ class Emitter:
 
     def _arm(self) -> None:
         cur = self.current
-        if cur is None:
+        if cur is None or self._timeout_s is None:  # done, or no per-episode limit
             self._deadline.disarm()
             return
         msg = f"timeout: episode {cur} exceeded the {self._timeout_s:g} s wall-clock limit"

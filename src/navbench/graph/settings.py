@@ -61,10 +61,15 @@ class GraphSettings:
     @classmethod
     def from_dict(cls, d: dict[str, Any], source: str = "<settings>") -> GraphSettings:
         """Build from a dict (e.g. a TOML ``[graph]`` table); unknown keys are an error."""
+        if not isinstance(d, dict):
+            raise ConfigError(f"{source}: [graph]: expected a table of thresholds, got {d!r}")
         names = {f.name for f in fields(cls)}
         unknown = sorted(set(d) - names)
         if unknown:
             raise ConfigError(
                 f"{source}: unknown graph setting(s) {unknown}; expected some of {sorted(names)}"
             )
-        return cls(**d)
+        try:
+            return cls(**d)
+        except ConfigError as e:
+            raise ConfigError(f"{source}: [graph] {e}") from None

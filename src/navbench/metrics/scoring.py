@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -26,11 +25,13 @@ import numpy as np
 
 from navbench.episodes import Episode
 from navbench.errors import EpisodeFormatError
-from navbench.io import atomic_write_text, read_json, write_json
+from navbench.io import atomic_write_text, loads_json, read_json, write_json
 from navbench.metrics.aggregate import aggregate, branch_confusion_counts, label_counts
 from navbench.metrics.episode import METRIC_KEYS, compute_episode_metrics
 from navbench.metrics.fidelity import DtwMethod
 from navbench.metrics.trajectory import EpisodeFacts, Trajectory, load_trajectories
+from navbench.paths import inside, safe_name
+from navbench.scene.validate import MAX_COORD
 
 PredictionFormat = Literal["auto", "r2r", "rxr", "navbench"]
 #: ``fn(episode, positions (T, 3)) -> (T,)`` geodesic distances to the episode's nearest goal.
@@ -58,6 +59,9 @@ def _step_position(v: Any, file: str, where: str) -> list[float]:
         isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x) for x in v
     )):
         raise EpisodeFormatError(file, where, "[x, y, z] of finite numbers", v)
+    if max(abs(float(x)) for x in v) > MAX_COORD:
+        raise EpisodeFormatError(file, where, f"a position within ±{MAX_COORD:g} m (the scene extent "
+                                 "limit)", v)
     return [float(x) for x in v]
 
 
@@ -99,17 +103,25 @@ def read_r2r_predictions(path: str | Path) -> dict[str, Trajectory]:
 def read_rxr_predictions(path: str | Path) -> dict[str, Trajectory]:
     """Read an RxR-Habitat JSON-lines prediction file, keyed by ``str(instruction_id)``."""
     file = str(path)
-    raw = Path(path).read_bytes()
-    if file.endswith(".gz"):
-        import gzip
+    try:
+        raw = Path(path).read_bytes()
+        if file.endswith(".gz"):
+            import gzip
+            import zlib
 
-        raw = gzip.decompress(raw)
+            try:
+                raw = gzip.decompress(raw)
+            except (EOFError, zlib.error) as e:
+                raise OSError(f"damaged gzip stream ({e or 'truncated'})") from None
+        text = raw.decode("utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise EpisodeFormatError(file, "<file>", "a readable UTF-8 (gzip) JSON-lines file", str(e)) from None
     out: dict[str, Trajectory] = {}
-    for n, line in enumerate(io.StringIO(raw.decode("utf-8")), start=1):
+    for n, line in enumerate(io.StringIO(text), start=1):
         if not line.strip():
             continue
         try:
-            rec = json.loads(line)
+            rec = loads_json(line)
         except ValueError as e:
             raise EpisodeFormatError(file, f"line {n}", "a JSON object", line[:60]) from e
         if not isinstance(rec, dict) or "instruction_id" not in rec or "path" not in rec:
@@ -293,7 +305,7 @@ class NavmeshGeodesic:
 
         key = str(ep.navbench.get("scene") or Path(ep.scene_id).name.split(".")[0])
         if key not in self._cache:
-            f = self.root / f"{key}.npz"
+            f = inside(self.root, f"{safe_name(key)}.npz")
             if not f.is_file():
                 raise EpisodeFormatError(f, "<file>", f"the navmesh of scene {key!r} for episode {ep.episode_id}")
             self._cache[key] = NavMesh.load(f)

@@ -18,6 +18,7 @@ import io
 import json
 import math
 import zipfile
+import zlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,6 +28,7 @@ import numpy as np
 
 from navbench.errors import EpisodeFormatError
 from navbench.io import atomic_write_bytes, dumps_json, read_json, write_json_gz
+from navbench.scene.validate import MAX_COORD
 
 SCHEMA = "navbench.trajectories/1"
 #: NavVerse termination labels (SPEC §6); other strings are accepted and reported as given.
@@ -75,6 +77,9 @@ class Trajectory:
         pos = _arr(self.positions, float, (3,))
         if len(pos) == 0 or not np.isfinite(pos).all():
             raise ValueError(f"trajectory {self.episode_id}: positions must be ≥ 1 finite (x, y, z) rows")
+        if np.abs(pos).max() > MAX_COORD:  # coverage cells grow with the path length
+            raise ValueError(f"trajectory {self.episode_id}: positions must lie within "
+                             f"±{MAX_COORD:g} m (the scene extent limit)")
         object.__setattr__(self, "positions", pos)
         object.__setattr__(self, "episode_id", str(self.episode_id))
         object.__setattr__(self, "stopped", bool(self.stopped))
@@ -301,7 +306,7 @@ def load_trajectories(path: str | Path) -> list[Trajectory]:
                             d[name] = z[f"t{i}.{name}"]
                     out.append(Trajectory.from_dict(d, file, f"trajectories[{i}]"))
                 return out
-        except (OSError, KeyError, ValueError, zipfile.BadZipFile) as e:
+        except (OSError, EOFError, KeyError, ValueError, zipfile.BadZipFile, zlib.error) as e:
             if isinstance(e, EpisodeFormatError):
                 raise
             raise EpisodeFormatError(file, "<file>", "a navbench trajectory .npz", str(e)) from e

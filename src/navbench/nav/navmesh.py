@@ -113,9 +113,10 @@ class NavMesh:
     @classmethod
     def load(cls, path: str | Path) -> NavMesh:
         """Read a file written by :meth:`save`; raises ``FormatError`` on a bad file."""
-        from navbench.nav.store import load
+        from navbench.nav.store import load_parts
 
-        return load(path)
+        settings, scene_id, layers, areas, parts = load_parts(path)
+        return cls(settings, scene_id, layers, areas, [LayerGraph(*p) for p in parts])
 
     # ------------------------------------------------------------------ islands
     @property

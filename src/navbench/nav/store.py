@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 import json
 import zipfile
+import zlib
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -17,6 +18,9 @@ import numpy as np
 
 from navbench.errors import ConfigError, FormatError
 from navbench.io import atomic_write_bytes
+from navbench.nav.grid import Layer
+from navbench.nav.polygons import Nodes
+from navbench.nav.settings import NavSettings
 
 if TYPE_CHECKING:
     from navbench.nav.navmesh import NavMesh
@@ -64,25 +68,25 @@ def _get(z: np.lib.npyio.NpzFile, path: Path, name: str, kind: str, ndim: int) -
         a = z[name]
     except ValueError as e:
         raise FormatError(path, name, "a plain numpy array (no pickles)", str(e)) from None
+    except (OSError, EOFError, zlib.error, zipfile.BadZipFile) as e:  # damaged member
+        raise FormatError(path, name, "an undamaged archive member", str(e) or type(e).__name__) from None
     if a.dtype.kind not in kind or a.ndim != ndim:
         raise FormatError(path, name, f"a {ndim}-d array of kind {kind!r}", f"{a.dtype} {a.shape}")
     return a
 
 
-def load(path: str | Path) -> NavMesh:
-    """Read a navmesh written by :func:`save`."""
-    from navbench.nav.grid import Layer
-    from navbench.nav.navmesh import LayerGraph, NavMesh
-    from navbench.nav.polygons import Nodes
-    from navbench.nav.settings import NavSettings
+def load_parts(path: str | Path) -> tuple[NavSettings, str, list[Layer], np.ndarray,
+                                          list[tuple[Nodes, np.ndarray, np.ndarray, np.ndarray]]]:
+    """Read a navmesh written by :func:`save` as ``(settings, scene_id, layers, island_areas,
+    [(nodes, indptr, indices, weights) per layer])``; :meth:`NavMesh.load` assembles them."""
 
     path = Path(path)
     try:
         z = np.load(path, allow_pickle=False)
     except FileNotFoundError:
         raise FormatError(path, "<file>", "an existing .npz navmesh file", "missing") from None
-    except (OSError, ValueError, zipfile.BadZipFile) as e:
-        raise FormatError(path, "<file>", f"a {FORMAT} .npz archive", str(e)) from None
+    except (OSError, EOFError, ValueError, zipfile.BadZipFile) as e:
+        raise FormatError(path, "<file>", f"a {FORMAT} .npz archive", str(e) or "empty file") from None
     with z:
         try:
             meta = json.loads(_get(z, path, "meta", "u", 1).tobytes().decode())
@@ -124,5 +128,5 @@ def load(path: str | Path) -> NavMesh:
             if (len(indptr) != n + 1 or len(indices) != len(weights) or indptr[-1] != len(indices)
                     or (len(indices) and (indices.min() < 0 or indices.max() >= n))):
                 raise FormatError(path, p + "indptr", "a consistent CSR graph over the nodes")
-            graphs.append(LayerGraph(nodes, indptr, indices, weights))
-    return NavMesh(settings, scene_id, layers, areas, graphs)
+            graphs.append((nodes, indptr, indices, weights))
+    return settings, scene_id, layers, areas, graphs

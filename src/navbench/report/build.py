@@ -25,6 +25,7 @@ from navbench.errors import ConfigError
 from navbench.io import atomic_write_bytes, atomic_write_text
 from navbench.metrics import EpisodeFacts
 from navbench.metrics.stages import stage_metrics
+from navbench.paths import inside, safe_name
 from navbench.report.figures import BevEpisode, bar_charts, bev_map, run_colors, success_vs_length
 from navbench.report.html import FigureImage, render_html, table_markdown, write_tables
 from navbench.report.sections import report_sections
@@ -173,7 +174,7 @@ def build_report_from_rows(
                                                for r in bev.trajectories})
         bevs.append(bev_map(bev))
     for f in [*(f for fs in figs.values() for f in fs), *bevs]:
-        atomic_write_bytes(out / "figures" / f"{f.key}.png", f.png)
+        atomic_write_bytes(inside(out / "figures", f"{safe_name(f.key)}.png"), f.png)
     info = {f"runs · {sec.task}": ", ".join(f"{k} ({len(v)} episodes)" for k, v in sec.rows_by_run.items())
             for sec in sections}
     info.update(meta or {})

@@ -18,6 +18,7 @@ import numpy as np
 
 from navbench.metrics import aggregate
 from navbench.metrics.spec import BY_KEY, METRICS
+from navbench.paths import safe_name
 from navbench.report.html import FigureImage
 from navbench.report.tables import RowsByRun
 from navbench.scene.model import Scene
@@ -230,6 +231,6 @@ def bev_map(ep: BevEpisode, *, margin: float = 2.0) -> FigureImage:
     ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.02, 1.0), frameon=False)
     fig.tight_layout()
     outs = ", ".join(f"{r}: {o}" for r, o in ep.outcomes.items())
-    return FigureImage(f"bev_{ep.episode_id}", f"Episode {ep.episode_id}", png_bytes(fig),
+    return FigureImage(f"bev_{safe_name(str(ep.episode_id))}", f"Episode {ep.episode_id}", png_bytes(fig),
                        "Green star: correct branch goal; red X: other branch goals; dashed: "
                        f"reference; end dot colour = outcome ({outs or 'n/a'}).")

@@ -18,7 +18,8 @@ from typing import Any, TypeVar
 import numpy as np
 
 from navbench.errors import SceneFormatError
-from navbench.io import atomic_write_text, dumps_json
+from navbench.io import JSONLimitError, atomic_write_text, dumps_json, loads_json
+from navbench.paths import SAFE_ID_TEXT, is_safe_id
 from navbench.scene.model import (
     PORTAL_KINDS,
     SCENE_KINDS,
@@ -32,6 +33,7 @@ from navbench.scene.model import (
     SceneObject,
     Surface,
 )
+from navbench.scene.validate import MAX_COORD, check_scene
 
 SCHEMA = "navbench.scene/1"
 _DIGITS = 6
@@ -205,7 +207,8 @@ class _Reader:
         return v
 
     def num(self, v: Any, p: str, *, positive: bool = False, nonneg: bool = False) -> float:
-        if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+        if (isinstance(v, bool) or not isinstance(v, (int, float))
+                or not (isinstance(v, float) or abs(v) <= 1e300) or not math.isfinite(v)):
             raise self.fail(p, "a finite number", v)
         if positive and v <= 0:
             raise self.fail(p, "a positive number", v)
@@ -225,7 +228,11 @@ class _Reader:
     def vec(self, v: Any, p: str, n: int, *, positive: bool = False) -> tuple[float, ...]:
         if not isinstance(v, list) or len(v) != n:
             raise self.fail(p, f"a list of {n} numbers", v)
-        return tuple(self.num(c, f"{p}[{i}]", positive=positive) for i, c in enumerate(v))
+        out = tuple(self.num(c, f"{p}[{i}]", positive=positive) for i, c in enumerate(v))
+        for i, c in enumerate(out):
+            if abs(c) > MAX_COORD:
+                raise self.fail(f"{p}[{i}]", f"a coordinate within ±{MAX_COORD:g} m", c)
+        return out
 
     def polygon(self, v: Any, p: str, *, min_len: int = 3) -> tuple[tuple[float, float], ...]:
         if not isinstance(v, list) or len(v) < min_len:
@@ -255,6 +262,8 @@ def scene_from_dict(doc: Any, file: str = "<memory>") -> Scene:
     if schema != SCHEMA:
         raise rd.fail("schema", f'"{SCHEMA}"', schema)
     sid = rd.str_(d, "id", "")
+    if not is_safe_id(sid):
+        raise rd.fail("id", SAFE_ID_TEXT, sid)
     kind = rd.str_(d, "kind", "")
     if kind not in SCENE_KINDS:
         raise rd.fail("kind", f"one of {', '.join(SCENE_KINDS)}", kind)
@@ -262,6 +271,10 @@ def scene_from_dict(doc: Any, file: str = "<memory>") -> Scene:
     meta = d.get("meta", {})
     if not isinstance(meta, dict):
         raise rd.fail("meta", "a JSON object", meta)
+    try:
+        json.dumps(meta, allow_nan=False)
+    except ValueError:
+        raise rd.fail("meta", "a JSON object without NaN or Infinity") from None
 
     rooms: list[Room] = []
     for p, r in rd.items(d, "rooms"):
@@ -418,7 +431,7 @@ def scene_from_dict(doc: Any, file: str = "<memory>") -> Scene:
         + [(f"geometry.meshes[{i}]", x.id) for i, x in enumerate(meshes)],
         "geometry",
     )
-    return Scene(
+    scene = Scene(
         id=sid,  # type: ignore[arg-type]
         kind=kind,  # type: ignore[arg-type]
         source=source,  # type: ignore[arg-type]
@@ -431,6 +444,8 @@ def scene_from_dict(doc: Any, file: str = "<memory>") -> Scene:
         meshes=tuple(meshes),
         meta=meta,
     )
+    check_scene(scene, file)
+    return scene
 
 
 def _array(rd: _Reader, v: Any, p: str, dtype: type) -> np.ndarray:
@@ -438,7 +453,7 @@ def _array(rd: _Reader, v: Any, p: str, dtype: type) -> np.ndarray:
         raise rd.fail(p, "a list of 3-element lists", v)
     try:
         a = np.asarray(v, dtype=np.float64 if dtype is float else np.int64)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         raise rd.fail(p, "a list of 3-element numeric lists") from None
     if a.size == 0:
         return a.reshape(0, 3)
@@ -446,6 +461,8 @@ def _array(rd: _Reader, v: Any, p: str, dtype: type) -> np.ndarray:
         raise rd.fail(p, "a list of 3-element lists", f"shape {a.shape}")
     if dtype is float and not np.all(np.isfinite(a)):
         raise rd.fail(p, "finite numbers")
+    if dtype is float and np.abs(a).max() > MAX_COORD:
+        raise rd.fail(p, f"coordinates within ±{MAX_COORD:g} m")
     return a
 
 
@@ -476,9 +493,11 @@ def _side_mesh(rd: _Reader, m: dict[str, Any], p: str) -> Mesh:
 def loads(text: str, file: str = "<memory>") -> Scene:
     """Parse and validate ``scene.json`` text."""
     try:
-        doc = json.loads(text)
+        doc = loads_json(text, allow_nan=True)
     except json.JSONDecodeError as e:
         raise SceneFormatError(file, f"line {e.lineno} column {e.colno}", "valid JSON", e.msg) from None
+    except JSONLimitError as e:
+        raise SceneFormatError(file, "$", str(e)) from None
     return scene_from_dict(doc, file)
 
 

@@ -84,7 +84,9 @@ def import_scene(path: str | Path, fmt: str | None = None, **options: Any) -> Sc
     if unknown:
         raise ConfigError(f"format {fmt!r} does not use option(s) {', '.join(unknown)}; "
                           f"it accepts: {', '.join(accepted)}")
-    return fn(Path(path), **given)  # type: ignore[no-any-return]
+    from navbench.scene.sources._common import validated
+
+    return validated(fn(Path(path), **given), path)
 
 
 __all__ = ["FORMATS", "detect_format", "import_scene", "loader"]

@@ -18,7 +18,7 @@ import numpy as np
 
 from navbench.errors import SceneFormatError
 from navbench.geometry import Vec2, Vec3, point_in_polygon, polygon_area
-from navbench.scene.model import Room
+from navbench.scene.model import Room, Scene
 
 #: Version of the converters; recorded in ``Scene.meta["converter_version"]``.
 CONVERTER_VERSION = "1.0"
@@ -184,6 +184,28 @@ def obb_to_habitat(center: Vec3, axes: np.ndarray, half: Sequence[float]
     yaw = math.atan2(-a[2], a[0])
     size = (float(2 * h[i]), float(2 * h[k]), float(2 * h[j]))
     return size, yaw, aabb  # type: ignore[return-value]
+
+
+def validated(scene: Scene, path: str | Path) -> Scene:
+    """``scene``, unchanged, once it passed the validation :func:`navbench.scene.load` applies to
+    the ``scene.json`` it will be saved as (a save → load round trip in memory), so that an
+    importer never writes a file navbench itself rejects.
+
+    Raises:
+        SceneFormatError: naming the source file and the converted scene's field.
+    """
+    from navbench.scene.io import dumps, loads
+
+    try:
+        text = dumps(scene)
+    except ValueError as e:  # NaN / inf slipped into a field
+        raise fail(path, "<converted scene>", "finite numbers in every field", str(e)) from None
+    try:
+        loads(text, str(path))
+    except SceneFormatError as e:
+        raise SceneFormatError(Path(path).name, f"(converted scene) {e.field}", e.expected,
+                               e.got) from None
+    return scene
 
 
 def provenance(path: str | Path, fmt: str, approximations: Sequence[str], **extra: Any) -> dict[str, Any]:

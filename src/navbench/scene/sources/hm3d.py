@@ -41,6 +41,10 @@ ROOM_RULES: tuple[tuple[str, frozenset[str]], ...] = (
 )
 
 
+#: Smallest object extent (m) on any axis: flat semantic meshes get this thickness (sizes must
+#: be positive in ``scene.json``).
+MIN_EXTENT = 0.01
+
 def parse_semantic_txt(path: str | Path) -> list[tuple[int, str, str, int]]:
     """``(id, RRGGBB upper-case, name, region)`` per object line."""
     path = Path(path)
@@ -186,9 +190,10 @@ def load_hm3d(
         lo, hi = pts.min(axis=0), pts.max(axis=0)
         rid = f"region{region}" if f"region{region}" in room_ids else None
         objects.append(SceneObject(f"object{oid}", label, tuple(map(float, (lo + hi) / 2)), rid,  # type: ignore[arg-type]
-                                   tuple(map(float, hi - lo))))  # type: ignore[arg-type]
+                                   tuple(map(float, np.maximum(hi - lo, MIN_EXTENT)))))  # type: ignore[arg-type]
     meshes = (load_mesh(mesh, up),) if mesh is not None else ()
     approx = ["object boxes are the axis-aligned bounds of their semantic-mesh faces",
+              f"flat objects (a picture, a rug) get a {MIN_EXTENT} m thickness",
               "room polygons are convex hulls of their objects; room labels inferred from objects"]
     return Scene(
         scene_id or stem, "indoor", "hm3d", rooms=tuple(rooms), objects=tuple(objects), meshes=meshes,

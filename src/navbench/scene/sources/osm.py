@@ -41,8 +41,11 @@ from navbench.scene.procgen.urban import (
     WATER_Y,
     slab,
 )
+from navbench.scene.sources._common import validated
 
 EARTH_RADIUS = 6_371_008.8
+#: Largest side (m) of an imported bbox: 10 km at the default 1 m slab raster is 10⁸ cells.
+MAX_EXTENT_M = 10_000.0
 #: Default lane counts per ``highway`` type (both directions).
 DEFAULT_LANES: dict[str, int] = {
     "motorway": 4, "trunk": 4, "primary": 4, "secondary": 2, "tertiary": 2, "residential": 2,
@@ -107,7 +110,12 @@ def _read(path: Path) -> _Data:
     class H(osmium.SimpleHandler):  # type: ignore[misc]
         def node(self, n: Any) -> None:
             if any(k in n.tags for k in _PLACE_KEYS):
-                data.nodes.append((n.id, {t.k: t.v for t in n.tags}, (n.location.lon, n.location.lat)))
+                try:
+                    lonlat = (n.location.lon, n.location.lat)
+                except osmium.InvalidLocationError as e:
+                    raise SceneFormatError(path, f"node {n.id}", "a location with lon in [-180, 180] "
+                                           "and lat in [-90, 90]") from e
+                data.nodes.append((n.id, {t.k: t.v for t in n.tags}, lonlat))
 
         def way(self, w: Any) -> None:
             tags = {t.k: t.v for t in w.tags}
@@ -123,7 +131,7 @@ def _read(path: Path) -> _Data:
         H().apply_file(str(path), locations=True)
     except SceneFormatError:
         raise
-    except RuntimeError as e:
+    except (RuntimeError, ValueError, osmium.InvalidLocationError) as e:
         raise SceneFormatError(path, "<file>", "an OSM XML (.osm) or PBF (.pbf) file", str(e)) from e
     return data
 
@@ -156,6 +164,7 @@ def load_osm(
             raise SceneFormatError(path, "<file>", "at least one building, highway or place")
         a = np.asarray(pts)
         bbox = (a[:, 0].min(), a[:, 1].min(), a[:, 0].max(), a[:, 1].max())
+    bbox = _check_bbox(path, bbox)
     lon0, lat0 = (bbox[0] + bbox[2]) / 2, (bbox[1] + bbox[3]) / 2
     kx = EARTH_RADIUS * math.radians(1.0) * math.cos(math.radians(lat0))
     kz = EARTH_RADIUS * math.radians(1.0)
@@ -239,8 +248,26 @@ def load_osm(
         boxes.append(sign)
     meta = {"generator": "navbench.scene.sources.osm", "file": path.name, "bbox": list(bbox),
             "origin_lonlat": [lon0, lat0], "projection": "local equirectangular", "roads": meta_roads}
-    return Scene(scene_id or path.name.split(".")[0], "outdoor", "osm", places=tuple(places),
-                 surfaces=tuple(surfaces), boxes=tuple(boxes), meshes=tuple(meshes), meta=meta)
+    return validated(Scene(scene_id or path.name.split(".")[0], "outdoor", "osm", places=tuple(places),
+                           surfaces=tuple(surfaces), boxes=tuple(boxes), meshes=tuple(meshes),
+                           meta=meta), path)
+
+
+def _check_bbox(path: Path, bbox: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
+    """``bbox`` as floats, checked: finite, ordered, on the globe and at most
+    :data:`MAX_EXTENT_M` on a side (the slab raster grows with the area)."""
+    b = tuple(float(v) for v in bbox)
+    if (len(b) != 4 or not all(math.isfinite(v) for v in b) or not -180 <= b[0] < b[2] <= 180
+            or not -85 <= b[1] < b[3] <= 85):
+        raise SceneFormatError(path, "bbox", "MIN_LON < MAX_LON in [-180, 180] and MIN_LAT < MAX_LAT "
+                               "in [-85, 85] (degrees)", bbox)
+    lat0 = (b[1] + b[3]) / 2
+    w = (b[2] - b[0]) * EARTH_RADIUS * math.radians(1.0) * math.cos(math.radians(lat0))
+    h = (b[3] - b[1]) * EARTH_RADIUS * math.radians(1.0)
+    if max(w, h) > MAX_EXTENT_M:
+        raise SceneFormatError(path, "bbox", f"an extent of at most {MAX_EXTENT_M:g} m on a side "
+                               "(pass --bbox to import a part)", f"{w:.0f} m x {h:.0f} m")
+    return b  # type: ignore[return-value]
 
 
 def _polys(geom: Any) -> list[Any]:
@@ -352,7 +379,7 @@ def _storefront(pid: str, cat: str, name: str, p: tuple[float, float], buildings
     else:
         nrm = np.array([0.0, -1.0])
         if not road_u.is_empty:
-            q = np.asarray(shapely.ops.nearest_points(pt, road_u)[1].coords[0])
+            q = np.asarray(shapely.nearest_points(pt, road_u)[1].coords[0])
             if np.hypot(*(q - p)) > 1e-6:
                 nrm = (q - p) / np.hypot(*(q - p))
         mid, d, half = np.asarray(p), np.array([-nrm[1], nrm[0]]), 1.0

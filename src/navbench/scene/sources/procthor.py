@@ -328,13 +328,13 @@ def _door_portal(did: str, d: dict[str, Any], a: Vec2, b: Vec2, hole: tuple[floa
     tm = 0.5 * (x0 + x1) / length
     center = (a[0] + (b[0] - a[0]) * tm, y0, a[1] + (b[1] - a[1]) * tm)
     r0, r1 = d.get("room0"), d.get("room1")
-    if r0 not in polys:
+    if not isinstance(r0, str) or r0 not in polys:
         raise fail(path, f"{where}.room0", "the id of a room in 'rooms'", r0)
     if exterior:
         n = unit_normal_towards(a, b, None, away_from=polys[r0])
         regions, kind = (r0, OUTDOOR), "exit"
     else:
-        if r1 not in polys:
+        if not isinstance(r1, str) or r1 not in polys:
             raise fail(path, f"{where}.room1", "the id of a room in 'rooms'", r1)
         n = unit_normal_towards(a, b, polys[r1])
         regions, kind = (r0, r1), "door"

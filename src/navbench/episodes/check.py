@@ -1,0 +1,163 @@
+"""``navbench dataset check DATASET``: re-validate a (possibly hand-edited) dataset directory.
+
+Checks, collecting every problem instead of stopping at the first:
+
+- **format**: ``manifest.json``, every scene file, navmesh and episode / GT file loads with the
+  readers' validation (field types, finite numbers, τ, safe paths inside the dataset);
+  episode scene references resolve to a scene of the manifest;
+- **reachability**: every start lies on the navmesh (within :data:`SNAP_TOLERANCE` m) and a goal
+  is reachable from it (finite geodesic distance);
+- **τ**: ``info.navbench.success_distance`` (when present) is a finite number > 0, and a
+  conditional episode's reference path ends within τ of its goal;
+- **subgoals** (conditional): every subgoal is reachable, and the recorded
+  ``geodesic_distance`` equals start → subgoals → goal on the navmesh within
+  :data:`LENGTH_TOLERANCE` (relative) + 0.05 m.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from navbench.episodes.model import Episode
+from navbench.errors import NavbenchError
+
+#: Largest distance (m) from a start to the navigable surface accepted.
+SNAP_TOLERANCE = 0.2
+#: Relative tolerance of the recorded path length against the navmesh's.
+LENGTH_TOLERANCE = 0.02
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One finding: the file, the field (JSON path or episode id) and what is wrong."""
+
+    file: str
+    field: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.file}: {self.field}: {self.message}"
+
+
+@dataclass
+class CheckReport:
+    """What :func:`check_dataset` looked at and found."""
+
+    files: int = 0
+    episodes: int = 0
+    problems: list[Problem] | None = None
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def _positions(items: Any) -> list[np.ndarray]:
+    out = []
+    for it in items or []:
+        p = it.get("position") if isinstance(it, dict) else it
+        out.append(np.asarray(p, dtype=float).reshape(3))
+    return out
+
+
+def _xyz(p: np.ndarray) -> list[float]:
+    return [round(float(c), 3) for c in p]
+
+
+def _episode_problems(e: Episode, nm: Any, file: str) -> list[str]:
+    found: list[str] = []
+    start = np.asarray(e.start_position, float)
+    snapped = nm.snap_point(start)
+    if snapped is None or float(np.linalg.norm(np.asarray(snapped)[[0, 2]] - start[[0, 2]])) > SNAP_TOLERANCE:
+        found.append(f"start_position {_xyz(start)} is not on the navmesh "
+                     f"(tolerance {SNAP_TOLERANCE} m)")
+        return found
+    goals = [np.asarray(g.position, float) for g in e.goals]
+    if not goals:
+        return [*found, "no goals"]
+    if not math.isfinite(nm.geodesic_distance(start, goals)):
+        found.append("no goal is reachable from the start")
+    nb = e.navbench
+    tau = nb.get("success_distance")
+    if tau is not None and not tau > 0:
+        found.append(f"info.navbench.success_distance: expected τ > 0, got {tau!r}")
+    if nb.get("task") == "conditional" or "program" in nb:
+        if tau is not None and e.reference_path:
+            end = np.asarray(e.reference_path[-1], float)
+            d = min(float(np.linalg.norm(end - g)) for g in goals)
+            if d > float(tau) + 1e-6:
+                found.append(f"reference_path ends {d:.3f} m from the goal, beyond τ = {tau}")
+        try:
+            subs = _positions(nb.get("subgoals"))
+        except (TypeError, ValueError):
+            return [*found, "info.navbench.subgoals: expected [x, y, z] or {position: [x, y, z]} items"]
+        length, here = 0.0, start
+        for k, p in enumerate([*subs, goals[0]]):
+            leg = nm.geodesic_distance(here, p)
+            if not math.isfinite(leg):
+                what = f"subgoal {k}" if k < len(subs) else "the goal"
+                found.append(f"{what} at {_xyz(p)} is not reachable from the previous point")
+                return found
+            length, here = length + leg, p
+        rec = e.geodesic_distance
+        if math.isfinite(rec) and abs(rec - length) > LENGTH_TOLERANCE * length + 0.05:
+            found.append(f"info.geodesic_distance {rec:.3f} m, but start → subgoals → goal is "
+                         f"{length:.3f} m on the navmesh")
+    return found
+
+
+def check_dataset(root: str | Path) -> CheckReport:
+    """Check the dataset at ``root`` (see the module docs); never raises for a bad dataset.
+
+    Raises:
+        NavbenchError: only when ``root`` has no readable ``manifest.json`` at all.
+    """
+    from navbench.episodes.loader import load_dataset
+
+    ds = load_dataset(root)  # manifest problems are fatal: nothing else can be located
+    rep = CheckReport(files=1, problems=[])
+    problems = rep.problems
+    assert problems is not None
+    navmeshes: dict[str, Any] = {}
+    for sid in sorted(ds.manifest.scenes):
+        rep.files += 2
+        try:
+            scene = ds.scene(sid)
+            if scene.id != sid:
+                problems.append(Problem(str(ds.scene_path(sid)), "id",
+                                        f"expected {sid!r} (the manifest's key), got {scene.id!r}"))
+            navmeshes[sid] = ds.navmesh(sid)
+        except NavbenchError as e:
+            problems.append(Problem(f"scene {sid}", "<file>", str(e)))
+    for task in ds.tasks:
+        for split in ds.splits:
+            try:
+                path = ds.path(task, split)
+            except NavbenchError:
+                continue
+            rep.files += 1
+            try:
+                eps = ds.episodes(task, split)
+                if task not in ("objectnav", "placenav"):
+                    rep.files += 1
+                    ds.gt(task, split)
+            except NavbenchError as e:
+                problems.append(Problem(str(path), "<file>", str(e)))
+                continue
+            for e in eps:
+                rep.episodes += 1
+                sid = str(e.navbench.get("scene") or Path(e.scene_id).name.split(".")[0])
+                where = f"episode {e.episode_id}"
+                if sid not in navmeshes:
+                    known = sid in ds.manifest.scenes
+                    problems.append(Problem(str(path), where, f"scene {sid!r} "
+                                            + ("could not be loaded" if known else "is not in the manifest")))
+                    continue
+                problems.extend(Problem(str(path), where, m)
+                                for m in _episode_problems(e, navmeshes[sid], str(path)))
+    return rep
