@@ -468,8 +468,8 @@ def _array(rd: _Reader, v: Any, p: str, dtype: type) -> np.ndarray:
 
 def _side_mesh(rd: _Reader, m: dict[str, Any], p: str) -> Mesh:
     """A mesh entry referencing a side file: resolve it beside the scene file, check its
-    sha256, read it (``scene.sources.mesh.load_mesh``)."""
-    from navbench.scene.sources.mesh import check_up, load_mesh, sha256_file
+    sha256, read it (:func:`navbench.scene.meshfile.load_mesh`)."""
+    from navbench.scene.meshfile import check_up, load_mesh, sha256_file
 
     rel = rd.str_(m, "file", p)
     digest = rd.str_(m, "sha256", p)

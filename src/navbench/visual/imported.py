@@ -120,7 +120,7 @@ def mesh_appearance(mesh: Mesh, prefix: str) -> list[tuple[Part, Material, np.nd
     """
     import trimesh
 
-    from navbench.scene.sources.mesh import check_up, to_habitat
+    from navbench.scene.meshfile import check_up, to_habitat
 
     path = Path(str(mesh.file))
     up = check_up(mesh.up)
