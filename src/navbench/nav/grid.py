@@ -144,6 +144,27 @@ def _clearance(walk: np.ndarray, cs: float) -> np.ndarray:
     return clear
 
 
+def _clearance_exact(walk: np.ndarray, other: np.ndarray, blocked: np.ndarray,
+                     blocking: list[tuple[np.ndarray, np.ndarray]], radius: float,
+                     x0: float, z0: float, cs: float) -> np.ndarray:
+    """Clearance (m, float32) of each walkable cell centre: the smaller of the distance to the
+    nearest ``other`` non-walkable cell square (no surface, ledge, mesh obstacle) and the
+    *exact* distance to the footprints of the ``blocking`` boxes (within ``radius + 2 cs``;
+    farther, the distance to the conservatively blocked squares, a lower bound, at least that
+    reach). Exact distances keep doors and gaps as wide as they are although ``blocked`` marks
+    every cell a footprint overlaps; ``-cs/2`` on non-walkable cells."""
+    clear = _clearance(~other, cs)
+    if blocking:
+        reach = radius + 2 * cs
+        dex = np.full(walk.shape, np.inf)
+        for pts, starts in blocking:
+            raster.obstacle_distance(dex, pts, starts, reach, x0, z0, cs)
+        lower = np.maximum(_clearance(~blocked, cs), np.float32(reach))
+        clear = np.minimum(clear, np.where(dex <= reach, dex, lower).astype(np.float32))
+    clear[~walk] = -0.5 * cs
+    return clear
+
+
 def build_layers(scene: Scene, s: NavSettings) -> tuple[list[Layer], np.ndarray]:
     """Rasterise ``scene`` into layers; returns ``(layers, island_areas)`` (m², largest first)."""
     g = _collect(scene, s)
@@ -169,15 +190,20 @@ def build_layers(scene: Scene, s: NavSettings) -> tuple[list[Layer], np.ndarray]
             use = g.walk_tri & (g.tri_hi >= lo - 1e-6) & (g.tri_lo <= hi + 1e-6)
             raster.mesh_top(H, bad, g.V, g.F, use, lo - 1e-6, hi + 1e-6, x0, z0, cs)
         blocked = np.zeros((nrows, ncols), bool)
+        blocking = []
         for pts, starts, ylo, yhi in g.blocks:
-            raster.fill_block(blocked, H, pts, starts, ylo, yhi, s.max_climb, s.agent_height,
-                              x0, z0, cs)
+            if raster.fill_block(blocked, H, pts, starts, ylo, yhi, s.max_climb, s.agent_height,
+                                 x0, z0, cs):
+                blocking.append((pts, starts))
+        mesh_blocked = np.zeros((nrows, ncols), bool)
         if len(g.F):
-            raster.mesh_block(blocked, H, g.V, g.F, ~g.walk_tri, s.max_climb, s.agent_height,
-                              x0, z0, cs)
-        walk = np.isfinite(H) & ~bad & ~blocked
-        walk &= ~raster.ledge_mask(H, walk, s.max_climb)
-        clear = _clearance(walk, cs)
+            raster.mesh_block(mesh_blocked, H, g.V, g.F, ~g.walk_tri, s.max_climb,
+                              s.agent_height, x0, z0, cs)
+        walk = np.isfinite(H) & ~bad & ~blocked & ~mesh_blocked
+        other = ~(np.isfinite(H) & ~bad) | mesh_blocked
+        other |= raster.ledge_mask(H, walk, s.max_climb)
+        walk &= ~other
+        clear = _clearance_exact(walk, other, blocked, blocking, s.agent_radius, x0, z0, cs)
         nav = clear >= s.agent_radius - 1e-6
         local, n = ndimage.label(nav, structure=eight)
         areas = np.bincount(local.ravel(), minlength=n + 1)[1:] * cs * cs
