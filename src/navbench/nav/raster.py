@@ -112,11 +112,13 @@ def fill_block(blocked, H, pts, starts, ylo, yhi, climb, height, x0, z0, cs):  #
     """Block every cell whose *square* overlaps a convex ring of the obstacle footprint (exact
     separating-axis test, so 0.1 m signs or walls on a 0.25 m grid always block) and whose
     headroom column (H+climb, H+height) meets [ylo, yhi]. Rings must be convex (box footprints).
-    Returns the number of cells it blocked.
+    Returns ``(blocked, missed)``: cells it blocked, and overlapped cells with a surface that
+    it did not block (their headroom is clear of the box).
     """
     nrows, ncols = H.shape
     half = 0.5 * cs
     count = 0
+    missed = 0
     for k in range(len(starts) - 1):
         a, b = starts[k], starts[k + 1]
         if b - a < 3:
@@ -133,12 +135,16 @@ def fill_block(blocked, H, pts, starts, ylo, yhi, climb, height, x0, z0, cs):  #
             qz = z0 + (r + 0.5) * cs
             for c in range(c0, c1 + 1):
                 h = H[r, c]
-                if not (h == h and ylo < h + height and yhi > h + climb):
+                if h != h:
                     continue
-                if axis or _square_meets_convex(pts, a, b, x0 + (c + 0.5) * cs, qz, half):
+                if not (axis or _square_meets_convex(pts, a, b, x0 + (c + 0.5) * cs, qz, half)):
+                    continue
+                if ylo < h + height and yhi > h + climb + 1e-6:
                     blocked[r, c] = True
                     count += 1
-    return count
+                else:
+                    missed += 1
+    return count, missed
 
 
 @nb.njit(cache=True)
@@ -166,9 +172,24 @@ def _convex_distance(pts, a, b, qx, qz):  # type: ignore[no-untyped-def]
 
 
 @nb.njit(cache=True)
-def obstacle_distance(D, pts, starts, reach, x0, z0, cs):  # type: ignore[no-untyped-def]
+def _row_span(pts, a, b, zc):  # type: ignore[no-untyped-def]
+    """X interval where the line z = zc crosses the convex ring ``pts[a:b]`` (empty: lo > hi)."""
+    lo, hi = 1e300, -1e300
+    for i in range(a, b):
+        j = i + 1 if i + 1 < b else a
+        za, zb = pts[i, 1], pts[j, 1]
+        if (za > zc) != (zb > zc):
+            x = pts[i, 0] + (zc - za) / (zb - za) * (pts[j, 0] - pts[i, 0])
+            lo, hi = min(lo, x), max(hi, x)
+    return lo, hi
+
+
+@nb.njit(cache=True)
+def obstacle_distance(D, H, pts, starts, ylo, yhi, climb, height, reach, x0, z0, cs):  # type: ignore[no-untyped-def]
     """Lower ``D`` (m) to the exact distance from each cell centre to the convex rings, for the
-    cells whose centre lies within ``reach`` of the rings' bounding box."""
+    cells whose centre lies within ``reach`` of the rings' bounding box and whose headroom
+    column (H+climb, H+height) meets [ylo, yhi]; centres inside a ring are skipped (the
+    caller blocks those cells)."""
     nrows, ncols = D.shape
     for k in range(len(starts) - 1):
         a, b = starts[k], starts[k + 1]
@@ -180,8 +201,15 @@ def obstacle_distance(D, pts, starts, reach, x0, z0, cs):  # type: ignore[no-unt
         r1 = min(nrows - 1, int(np.ceil((pts[a:b, 1].max() + reach - z0) / cs)))
         for r in range(r0, r1 + 1):
             qz = z0 + (r + 0.5) * cs
+            lo, hi = _row_span(pts, a, b, qz)
             for c in range(c0, c1 + 1):
-                d = _convex_distance(pts, a, b, x0 + (c + 0.5) * cs, qz)
+                qx = x0 + (c + 0.5) * cs
+                if lo < qx < hi:
+                    continue
+                h = H[r, c]
+                if not (h == h and ylo < h + height and yhi > h + climb + 1e-6):
+                    continue
+                d = _convex_distance(pts, a, b, qx, qz)
                 if d < D[r, c]:
                     D[r, c] = d
 
@@ -236,7 +264,7 @@ def mesh_top(H, bad, V, F, use, lo, hi, x0, z0, cs):  # type: ignore[no-untyped-
 @nb.njit(cache=True)
 def _block_cell(blocked, H, r, c, ylo, yhi, climb, height):  # type: ignore[no-untyped-def]
     h = H[r, c]
-    if h == h and ylo < h + height and yhi > h + climb:
+    if h == h and ylo < h + height and yhi > h + climb + 1e-6:
         blocked[r, c] = True
 
 
