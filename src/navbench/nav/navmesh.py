@@ -114,9 +114,10 @@ class NavMesh:
     @classmethod
     def load(cls, path: str | Path) -> NavMesh:
         """Read a file written by :meth:`save`; raises ``FormatError`` on a bad file."""
-        from navbench.nav.store import load
+        from navbench.nav.store import load_parts
 
-        return load(path)
+        settings, scene_id, layers, areas, graphs = load_parts(path)
+        return cls(settings, scene_id, layers, areas, [LayerGraph(*g) for g in graphs])
 
     # ------------------------------------------------------------------ islands
     @property

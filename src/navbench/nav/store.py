@@ -11,7 +11,7 @@ import io
 import json
 import zipfile
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -69,10 +69,11 @@ def _get(z: np.lib.npyio.NpzFile, path: Path, name: str, kind: str, ndim: int) -
     return a
 
 
-def load(path: str | Path) -> NavMesh:
-    """Read a navmesh written by :func:`save`."""
+def load_parts(path: str | Path) -> tuple[Any, str, list[Any], np.ndarray, list[tuple[Any, ...]]]:
+    """Read a navmesh written by :func:`save` as the parts of its constructor:
+    ``(settings, scene_id, layers, island_areas, graphs)``, each graph a tuple
+    ``(nodes, indptr, indices, weights)`` (:meth:`NavMesh.load` assembles them)."""
     from navbench.nav.grid import Layer
-    from navbench.nav.navmesh import LayerGraph, NavMesh
     from navbench.nav.polygons import Nodes
     from navbench.nav.settings import NavSettings
 
@@ -124,5 +125,5 @@ def load(path: str | Path) -> NavMesh:
             if (len(indptr) != n + 1 or len(indices) != len(weights) or indptr[-1] != len(indices)
                     or (len(indices) and (indices.min() < 0 or indices.max() >= n))):
                 raise FormatError(path, p + "indptr", "a consistent CSR graph over the nodes")
-            graphs.append(LayerGraph(nodes, indptr, indices, weights))
-    return NavMesh(settings, scene_id, layers, areas, graphs)
+            graphs.append((nodes, indptr, indices, weights))
+    return settings, scene_id, layers, areas, graphs
