@@ -95,7 +95,7 @@ def test_decides_like_the_scene_graph_agent_with_the_same_program(house: int) ->
     ep = conditional_episodes(scene, nav_for(scene), 1, house)[0]
     program = next(i.program for i in generate_instructions(scene, 1, house)
                    if i.text == ep.instruction_text)
-    sim = Simulator(scene, SPOT, SimSettings(success_distance=TAU, render=True, width=160,
+    sim = Simulator(scene, SPOT, SimSettings(success_distance=TAU, render=True, visuals=False, rgb=False, width=160,
                                              height=120))
     try:
         with FakeOpenAI([_reply(program_to_dict(program))]) as srv:

@@ -52,7 +52,7 @@ def test_pinhole_back_projection_by_hand() -> None:
 def test_detected_box_centre_within_cm() -> None:
     from navbench.sim import SPOT, SimSettings, Simulator
 
-    sim = Simulator(_box_scene(), SPOT, SimSettings(render=True, width=160, height=120))
+    sim = Simulator(_box_scene(), SPOT, SimSettings(render=True, visuals=False, rgb=False, width=160, height=120))
     try:
         raw = sim.reset_to((0.0, 0.0, 0.0), 0.0)  # 3 m south of the crate, facing it (-Z)
         obs = filter_observation(raw, _Semantic(), sim.segmentation_labels)
@@ -162,7 +162,7 @@ def test_room_floor_is_labelled_with_its_room_and_confused_by_noise() -> None:
     (g,) = [g for g in w.geoms if g.kind == "floor"]
     assert (g.label, g.surface, g.preferred) == ("floor/kitchen", "floor", True)
 
-    sim = Simulator(scene, SPOT, SimSettings(render=True, width=160, height=120))
+    sim = Simulator(scene, SPOT, SimSettings(render=True, visuals=False, rgb=False, width=160, height=120))
     try:
         raw = sim.reset_to((0.0, 0.0, 0.0), 0.0)
         obs = filter_observation(raw, _Semantic(), sim.segmentation_labels)

@@ -32,7 +32,7 @@ def _run(data: list, agent_name: str, probe: bool, **kw: object) -> dict[str, fl
     """Branch-choice accuracy, BCA (None-excluded mean, and how many were included), SR, wall."""
     ok, succ, n, bca, wall = 0, 0, 0, [], 0.0
     for scene, eps in data:
-        sim = Simulator(scene, SPOT, SimSettings(success_distance=TAU, render=True, width=160,
+        sim = Simulator(scene, SPOT, SimSettings(success_distance=TAU, render=True, visuals=False, rgb=False, width=160,
                                                  height=120))
         agent = load_agent(agent_name, **kw)
         if agent_name == "scene-graph":

@@ -144,6 +144,30 @@ def _clearance(walk: np.ndarray, cs: float) -> np.ndarray:
     return clear
 
 
+def _clearance_exact(walk: np.ndarray, other: np.ndarray, blocked: np.ndarray,
+                     blocking: list[tuple[np.ndarray, np.ndarray, float, float]], H: np.ndarray,
+                     s: NavSettings, x0: float, z0: float) -> np.ndarray:
+    """Clearance (m, float32) of each walkable cell centre: the smaller of the distance to the
+    nearest ``other`` non-walkable cell square (no surface, ledge, mesh obstacle, cells of
+    partially blocking boxes) and the distance to the blocked cells. Near the ``blocking``
+    boxes (those blocking every cell they overlap; within ``agent_radius + 2 cs``) that
+    distance is *exact* (to their footprints, where they meet the cell's headroom); farther,
+    it is the distance to the conservatively blocked squares (a lower bound), at least that
+    reach. Exact distances keep doors and gaps as wide as they are although ``blocked`` marks
+    every cell a footprint overlaps; ``-cs/2`` on non-walkable cells."""
+    cs = s.cell_size
+    clear = _clearance(~other, cs)
+    reach = s.agent_radius + 2 * cs
+    dex = np.full(walk.shape, np.inf)
+    for pts, starts, ylo, yhi in blocking:
+        raster.obstacle_distance(dex, H, pts, starts, ylo, yhi, s.max_climb, s.agent_height,
+                                 reach, x0, z0, cs)
+    lower = np.maximum(_clearance(~blocked, cs), np.float32(reach))
+    clear = np.minimum(clear, np.where(dex <= reach, dex, lower).astype(np.float32))
+    clear[~walk] = -0.5 * cs
+    return clear
+
+
 def build_layers(scene: Scene, s: NavSettings) -> tuple[list[Layer], np.ndarray]:
     """Rasterise ``scene`` into layers; returns ``(layers, island_areas)`` (m², largest first)."""
     g = _collect(scene, s)
@@ -169,15 +193,25 @@ def build_layers(scene: Scene, s: NavSettings) -> tuple[list[Layer], np.ndarray]
             use = g.walk_tri & (g.tri_hi >= lo - 1e-6) & (g.tri_lo <= hi + 1e-6)
             raster.mesh_top(H, bad, g.V, g.F, use, lo - 1e-6, hi + 1e-6, x0, z0, cs)
         blocked = np.zeros((nrows, ncols), bool)
+        blocking = []  # boxes that block every cell they overlap: exact distances
+        partial = np.zeros((nrows, ncols), bool)  # cells blocked by the other boxes
         for pts, starts, ylo, yhi in g.blocks:
-            raster.fill_block(blocked, H, pts, starts, ylo, yhi, s.max_climb, s.agent_height,
-                              x0, z0, cs)
+            n_blocked, n_missed = raster.fill_block(blocked, H, pts, starts, ylo, yhi,
+                                                    s.max_climb, s.agent_height, x0, z0, cs)
+            if n_blocked and not n_missed:
+                blocking.append((pts, starts, ylo, yhi))
+            elif n_blocked:
+                raster.fill_block(partial, H, pts, starts, ylo, yhi, s.max_climb,
+                                  s.agent_height, x0, z0, cs)
+        mesh_blocked = np.zeros((nrows, ncols), bool)
         if len(g.F):
-            raster.mesh_block(blocked, H, g.V, g.F, ~g.walk_tri, s.max_climb, s.agent_height,
-                              x0, z0, cs)
-        walk = np.isfinite(H) & ~bad & ~blocked
-        walk &= ~raster.ledge_mask(H, walk, s.max_climb)
-        clear = _clearance(walk, cs)
+            raster.mesh_block(mesh_blocked, H, g.V, g.F, ~g.walk_tri, s.max_climb,
+                              s.agent_height, x0, z0, cs)
+        walk = np.isfinite(H) & ~bad & ~blocked & ~mesh_blocked
+        other = ~(np.isfinite(H) & ~bad) | mesh_blocked
+        other |= raster.ledge_mask(H, walk, s.max_climb)
+        walk &= ~other
+        clear = _clearance_exact(walk, other | partial, blocked, blocking, H, s, x0, z0)
         nav = clear >= s.agent_radius - 1e-6
         local, n = ndimage.label(nav, structure=eight)
         areas = np.bincount(local.ravel(), minlength=n + 1)[1:] * cs * cs

@@ -94,6 +94,7 @@ class NavMesh:
             self._island_layer[ids[ids >= 0]] = li
         self._cells: dict[int | None, np.ndarray] = {}
         self._thr = settings.agent_radius - settings.los_tolerance * settings.cell_size
+        self._tile_cache: dict[int, np.ndarray] = {}
 
     # ------------------------------------------------------------------ construction
     @classmethod
@@ -296,7 +297,8 @@ class NavMesh:
         gxz = np.array([[p[0], p[2]] for p in snapped])
         length, gk, nodes = vis.astar(n.pos, n.prv, n.nxt, n.island, G.indptr, G.indices,
                                       G.weights, L.clear, L.x0, L.z0, L.cs, self._thr,
-                                      float(sa[0]), float(sa[2]), isl, gxz)
+                                      float(sa[0]), float(sa[2]), isl, gxz,
+                                      self._tiles(li), vis.TILE)
         if not math.isfinite(length):
             return self._grid_path(L, isl, sa, snapped, keep)
         pts = []
@@ -309,6 +311,12 @@ class NavMesh:
                 pts.append(np.array([n.pos[v, 0], n.y[v], n.pos[v, 1]]))
         d = float(sum(np.linalg.norm(pts[i + 1] - pts[i]) for i in range(len(pts) - 1)))
         return ShortestPath(pts, d, keep[int(gk)])
+
+    def _tiles(self, li: int) -> np.ndarray:
+        """Blocked-tile mask of layer ``li`` (:func:`visibility.blocked_tiles`), cached."""
+        if li not in self._tile_cache:
+            self._tile_cache[li] = vis.blocked_tiles(self.layers[li].clear, self._thr)
+        return self._tile_cache[li]
 
     def _grid_path(self, L: Layer, isl: int, sa: np.ndarray, snapped: list[np.ndarray],
                    keep: list[int]) -> ShortestPath:

@@ -3,7 +3,9 @@
 Grid convention (shared by the whole ``navbench.nav`` package): array index ``[row, col]``,
 ``row`` along +Z and ``col`` along +X; cell ``(r, c)`` has its centre at
 ``(x0 + (c + 0.5) * cs, z0 + (r + 0.5) * cs)`` in the Habitat XZ plane. A cell belongs to a
-polygon when its centre is inside (even-odd rule over all rings, so holes are rings too).
+polygon when its centre is inside (even-odd rule over all rings, so holes are rings too);
+obstacle footprints (:func:`fill_block`) are conservative instead: a cell is blocked when its
+square overlaps the footprint.
 Polygons are given as concatenated XZ vertices ``pts`` (N, 2) with ring offsets ``starts``.
 """
 
@@ -73,20 +75,143 @@ def fill_top(H, bad, pts, starts, y, walkable, x0, z0, cs):  # type: ignore[no-u
                     bad[r, c] = True
 
 
+#: Separation (m) below which a cell square and an obstacle only *touch* (no overlap): a wall
+#: face lying on a grid line blocks the cells it covers, not their neighbours.
+_TOUCH = 1e-6
+
+
+@nb.njit(cache=True)
+def _square_meets_convex(pts, a, b, qx, qz, half):  # type: ignore[no-untyped-def]
+    """Whether the axis-aligned square centred at (qx, qz) with half-edge ``half`` overlaps the
+    convex ring ``pts[a:b]`` by more than ``_TOUCH`` (separating-axis test over the ring's edge
+    normals; the two square axes are checked by the caller's cell window)."""
+    for i in range(a, b):
+        j = i + 1 if i + 1 < b else a
+        nx = pts[i, 1] - pts[j, 1]
+        nz = pts[j, 0] - pts[i, 0]
+        ln = np.sqrt(nx * nx + nz * nz)
+        if ln < 1e-12:
+            continue
+        nx /= ln
+        nz /= ln
+        lo = 1e300
+        hi = -1e300
+        for k in range(a, b):
+            d = pts[k, 0] * nx + pts[k, 1] * nz
+            lo = min(lo, d)
+            hi = max(hi, d)
+        c = qx * nx + qz * nz
+        e = half * (abs(nx) + abs(nz))
+        if not (c + e > lo + _TOUCH and hi > c - e + _TOUCH):
+            return False
+    return True
+
+
 @nb.njit(cache=True)
 def fill_block(blocked, H, pts, starts, ylo, yhi, climb, height, x0, z0, cs):  # type: ignore[no-untyped-def]
-    """Block cells inside the polygon whose headroom column (H+climb, H+height) meets [ylo, yhi]."""
+    """Block every cell whose *square* overlaps a convex ring of the obstacle footprint (exact
+    separating-axis test, so 0.1 m signs or walls on a 0.25 m grid always block) and whose
+    headroom column (H+climb, H+height) meets [ylo, yhi]. Rings must be convex (box footprints).
+    Returns ``(blocked, missed)``: cells it blocked, and overlapped cells with a surface that
+    it did not block (their headroom is clear of the box).
+    """
     nrows, ncols = H.shape
-    r0, r1 = _row_range(pts, z0, cs, nrows)
-    buf = np.empty(len(pts) + 2)
-    for r in range(r0, r1 + 1):
-        n = _row_crossings(pts, starts, z0 + (r + 0.5) * cs, buf)
-        for k in range(0, n - 1, 2):
-            c0, c1 = _cols(buf[k], buf[k + 1], x0, cs, ncols)
+    half = 0.5 * cs
+    count = 0
+    missed = 0
+    for k in range(len(starts) - 1):
+        a, b = starts[k], starts[k + 1]
+        if b - a < 3:
+            continue
+        xmin, xmax = pts[a:b, 0].min(), pts[a:b, 0].max()
+        zmin, zmax = pts[a:b, 1].min(), pts[a:b, 1].max()
+        # cells whose square overlaps the ring's bounding box (strictly)
+        c0 = max(0, int(np.floor((xmin + _TOUCH - x0) / cs)))
+        c1 = min(ncols - 1, int(np.ceil((xmax - _TOUCH - x0) / cs)) - 1)
+        r0 = max(0, int(np.floor((zmin + _TOUCH - z0) / cs)))
+        r1 = min(nrows - 1, int(np.ceil((zmax - _TOUCH - z0) / cs)) - 1)
+        axis = b - a == 4 and (pts[a, 0] == pts[a + 1, 0] or pts[a, 1] == pts[a + 1, 1])
+        for r in range(r0, r1 + 1):
+            qz = z0 + (r + 0.5) * cs
             for c in range(c0, c1 + 1):
                 h = H[r, c]
-                if h == h and ylo < h + height and yhi > h + climb:
+                if h != h:
+                    continue
+                if not (axis or _square_meets_convex(pts, a, b, x0 + (c + 0.5) * cs, qz, half)):
+                    continue
+                if ylo < h + height and yhi > h + climb + 1e-6:
                     blocked[r, c] = True
+                    count += 1
+                else:
+                    missed += 1
+    return count, missed
+
+
+@nb.njit(cache=True)
+def _convex_distance(pts, a, b, qx, qz):  # type: ignore[no-untyped-def]
+    """Euclidean distance (m) from (qx, qz) to the convex ring ``pts[a:b]`` (0 inside)."""
+    best = 1e300
+    pos = 0
+    neg = 0
+    for i in range(a, b):
+        j = i + 1 if i + 1 < b else a
+        ex, ez = pts[j, 0] - pts[i, 0], pts[j, 1] - pts[i, 1]
+        wx, wz = qx - pts[i, 0], qz - pts[i, 1]
+        cr = ex * wz - ez * wx
+        if cr > 0:
+            pos += 1
+        elif cr < 0:
+            neg += 1
+        ee = ex * ex + ez * ez
+        t = 0.0 if ee < 1e-24 else min(1.0, max(0.0, (wx * ex + wz * ez) / ee))
+        dx, dz = wx - t * ex, wz - t * ez
+        best = min(best, dx * dx + dz * dz)
+    if pos == 0 or neg == 0:
+        return 0.0
+    return np.sqrt(best)
+
+
+@nb.njit(cache=True)
+def _row_span(pts, a, b, zc):  # type: ignore[no-untyped-def]
+    """X interval where the line z = zc crosses the convex ring ``pts[a:b]`` (empty: lo > hi)."""
+    lo, hi = 1e300, -1e300
+    for i in range(a, b):
+        j = i + 1 if i + 1 < b else a
+        za, zb = pts[i, 1], pts[j, 1]
+        if (za > zc) != (zb > zc):
+            x = pts[i, 0] + (zc - za) / (zb - za) * (pts[j, 0] - pts[i, 0])
+            lo, hi = min(lo, x), max(hi, x)
+    return lo, hi
+
+
+@nb.njit(cache=True)
+def obstacle_distance(D, H, pts, starts, ylo, yhi, climb, height, reach, x0, z0, cs):  # type: ignore[no-untyped-def]
+    """Lower ``D`` (m) to the exact distance from each cell centre to the convex rings, for the
+    cells whose centre lies within ``reach`` of the rings' bounding box and whose headroom
+    column (H+climb, H+height) meets [ylo, yhi]; centres inside a ring are skipped (the
+    caller blocks those cells)."""
+    nrows, ncols = D.shape
+    for k in range(len(starts) - 1):
+        a, b = starts[k], starts[k + 1]
+        if b - a < 3:
+            continue
+        c0 = max(0, int(np.floor((pts[a:b, 0].min() - reach - x0) / cs)))
+        c1 = min(ncols - 1, int(np.ceil((pts[a:b, 0].max() + reach - x0) / cs)))
+        r0 = max(0, int(np.floor((pts[a:b, 1].min() - reach - z0) / cs)))
+        r1 = min(nrows - 1, int(np.ceil((pts[a:b, 1].max() + reach - z0) / cs)))
+        for r in range(r0, r1 + 1):
+            qz = z0 + (r + 0.5) * cs
+            lo, hi = _row_span(pts, a, b, qz)
+            for c in range(c0, c1 + 1):
+                qx = x0 + (c + 0.5) * cs
+                if lo < qx < hi:
+                    continue
+                h = H[r, c]
+                if not (h == h and ylo < h + height and yhi > h + climb + 1e-6):
+                    continue
+                d = _convex_distance(pts, a, b, qx, qz)
+                if d < D[r, c]:
+                    D[r, c] = d
 
 
 @nb.njit(cache=True)
@@ -139,7 +264,7 @@ def mesh_top(H, bad, V, F, use, lo, hi, x0, z0, cs):  # type: ignore[no-untyped-
 @nb.njit(cache=True)
 def _block_cell(blocked, H, r, c, ylo, yhi, climb, height):  # type: ignore[no-untyped-def]
     h = H[r, c]
-    if h == h and ylo < h + height and yhi > h + climb:
+    if h == h and ylo < h + height and yhi > h + climb + 1e-6:
         blocked[r, c] = True
 
 

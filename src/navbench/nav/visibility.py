@@ -61,6 +61,65 @@ def line_of_sight(C, x0, z0, cs, ax, az, bx, bz, thr):  # type: ignore[no-untype
         t = min(length, t + max(v / _LIP, hmin))
 
 
+#: Cells per edge of a coarse tile of :func:`blocked_tiles`.
+TILE = 8
+
+
+def blocked_tiles(C: np.ndarray, thr: float, k: int = TILE) -> np.ndarray:
+    """Coarse (ceil(R/k), ceil(C/k)) mask of tiles of k x k cells where the bilinear clearance
+    is ``< thr`` at *every* point: the largest value over the tile's cell centres and their
+    one-cell ring (all that bilinear sampling inside the tile reads) is below ``thr``."""
+    nr, nc = C.shape
+    tr, tc = -(-nr // k), -(-nc // k)
+    P = np.full((tr * k + 2, tc * k + 2), np.inf, np.float32)
+    P[1:nr + 1, 1:nc + 1] = C
+    P[1:nr + 1, 0] = C[:, 0]
+    P[1:nr + 1, nc + 1:] = C[:, -1:]
+    P[0, :] = P[1, :]
+    P[nr + 1:, :] = P[nr:nr + 1, :]
+    # max over rows [i*k - 1, i*k + k] (padded index +1) and the same for columns
+    inner = P[1:tr * k + 1, 1:tc * k + 1].reshape(tr, k, tc, k).max(axis=(1, 3))
+    lo_r = P[0:tr * k:k, 1:tc * k + 1].reshape(tr, tc, k).max(axis=2)
+    hi_r = P[k + 1:tr * k + 2:k, 1:tc * k + 1].reshape(tr, tc, k).max(axis=2)
+    lo_c = P[1:tr * k + 1, 0:tc * k:k].reshape(tr, k, tc).max(axis=1)
+    hi_c = P[1:tr * k + 1, k + 1:tc * k + 2:k].reshape(tr, k, tc).max(axis=1)
+    corners = np.maximum.reduce([P[0:tr * k:k, 0:tc * k:k], P[0:tr * k:k, k + 1:tc * k + 2:k],
+                                 P[k + 1:tr * k + 2:k, 0:tc * k:k],
+                                 P[k + 1:tr * k + 2:k, k + 1:tc * k + 2:k]])
+    m = np.maximum.reduce([inner, lo_r, hi_r, lo_c, hi_c, corners])
+    return np.ascontiguousarray(m < thr)
+
+
+@nb.njit(cache=True)
+def crosses_blocked(B, k, x0, z0, cs, ax, az, bx, bz):  # type: ignore[no-untyped-def]
+    """True when segment a→b passes through a tile of ``B`` (see :func:`blocked_tiles`):
+    then it is certainly not free (grid traversal, Amanatides–Woo)."""
+    ts = k * cs
+    u0, v0 = (ax - x0) / ts, (az - z0) / ts
+    u1, v1 = (bx - x0) / ts, (bz - z0) / ts
+    nr, nc = B.shape
+    i, j = int(np.floor(u0)), int(np.floor(v0))
+    i1, j1 = int(np.floor(u1)), int(np.floor(v1))
+    du, dv = u1 - u0, v1 - v0
+    si = 1 if du > 0 else -1
+    sj = 1 if dv > 0 else -1
+    tdu = abs(1.0 / du) if du != 0 else np.inf
+    tdv = abs(1.0 / dv) if dv != 0 else np.inf
+    tu = ((i + 1 - u0) if du > 0 else (u0 - i)) * tdu if du != 0 else np.inf
+    tv = ((j + 1 - v0) if dv > 0 else (v0 - j)) * tdv if dv != 0 else np.inf
+    n = abs(i1 - i) + abs(j1 - j)
+    for _ in range(n + 1):
+        if 0 <= j < nr and 0 <= i < nc and B[j, i]:
+            return True
+        if tu < tv:
+            i += si
+            tu += tdu
+        else:
+            j += sj
+            tv += tdv
+    return False
+
+
 @nb.njit(cache=True)
 def _tangent(pos, prv, nxt, i, qx, qz):  # type: ignore[no-untyped-def]
     """Is the line from node ``i`` towards q tangent to the boundary at ``i``?"""
@@ -111,8 +170,11 @@ def _h(x, z, goals):  # type: ignore[no-untyped-def]
 
 @nb.njit(cache=True)
 def astar(pos, prv, nxt, isl, indptr, indices, weights, C, x0, z0, cs, thr,  # type: ignore[no-untyped-def]
-          sx, sz, island, goals):
+          sx, sz, island, goals, B, k):
     """Shortest free polyline from s to the nearest of ``goals`` (K, 2).
+
+    ``B`` is the :func:`blocked_tiles` mask (tile edge ``k`` cells) of ``C`` and ``thr``: lazy
+    start and goal edges that cross a blocked tile are never pushed (they are not free).
 
     Returns ``(length, goal_index, nodes)``: ``nodes`` lists the path from start to goal,
     with ``-1`` for the start, ``-2 - k`` for goal ``k`` and node ids in between.
@@ -129,15 +191,19 @@ def astar(pos, prv, nxt, isl, indptr, indices, weights, C, x0, z0, cs, thr,  # t
     px[:n] = pos[:, 0]
     pz[:n] = pos[:, 1]
     px[start], pz[start] = sx, sz
-    for k in range(k_goals):
-        px[n + 1 + k], pz[n + 1 + k] = goals[k, 0], goals[k, 1]
+    for q in range(k_goals):
+        px[n + 1 + q], pz[n + 1 + q] = goals[q, 0], goals[q, 1]
     heap = [(0.0, 0.0, 0, 0, 0)]
     heap.pop()
-    for k in range(k_goals):
-        d = math.hypot(goals[k, 0] - sx, goals[k, 1] - sz)
-        heapq.heappush(heap, (d, d, n + 1 + k, start, 0))
+    for q in range(k_goals):
+        if crosses_blocked(B, k, x0, z0, cs, sx, sz, goals[q, 0], goals[q, 1]):
+            continue
+        d = math.hypot(goals[q, 0] - sx, goals[q, 1] - sz)
+        heapq.heappush(heap, (d, d, n + 1 + q, start, 0))
     for i in range(n):
         if isl[i] != island or not _tangent(pos, prv, nxt, i, sx, sz):
+            continue
+        if crosses_blocked(B, k, x0, z0, cs, sx, sz, pos[i, 0], pos[i, 1]):
             continue
         g = math.hypot(pos[i, 0] - sx, pos[i, 1] - sz)
         heapq.heappush(heap, (g + _h(pos[i, 0], pos[i, 1], goals), g, i, start, 0))
@@ -163,11 +229,13 @@ def astar(pos, prv, nxt, isl, indptr, indices, weights, C, x0, z0, cs, thr,  # t
             if not closed[w]:
                 g2 = g + weights[e]
                 heapq.heappush(heap, (g2 + _h(px[w], pz[w], goals), g2, w, node, 1))
-        for k in range(k_goals):
-            gi = n + 1 + k
-            if closed[gi] or not _tangent(pos, prv, nxt, node, goals[k, 0], goals[k, 1]):
+        for q in range(k_goals):
+            gi = n + 1 + q
+            if closed[gi] or not _tangent(pos, prv, nxt, node, goals[q, 0], goals[q, 1]):
                 continue
-            g2 = g + math.hypot(goals[k, 0] - ux, goals[k, 1] - uz)
+            if crosses_blocked(B, k, x0, z0, cs, ux, uz, goals[q, 0], goals[q, 1]):
+                continue
+            g2 = g + math.hypot(goals[q, 0] - ux, goals[q, 1] - uz)
             heapq.heappush(heap, (g2, g2, gi, node, 0))
     if found < 0:
         return np.inf, -1, np.empty(0, np.int64)
