@@ -6,12 +6,12 @@ facade, y up from the place's entrance height, z out of the facade towards the s
 placed with the place's ``yaw`` (the direction the facade faces) on its footprint's wall line.
 
 Sign height. Both robots must see the whole sign with their base 3-15 m from the facade
-(``sim/embodiments.py``). Spot's camera is 0.63 m up (sole 0.33 + 0.30), 0.5 m ahead of the
+(``sim/embodiments.py``). Spot's camera is 0.52 m up (sole 0.22 + 0.30), 0.5 m ahead of the
 base, pitched 10° down, 79° vertical field of view: with the base 3 m from the wall the camera
 is 2.32 m from the sign face (0.18 m out), so the top of its view there is
-``0.63 + 2.32·tan(29.5°)`` = 1.94 m. The Turtlebot's camera is 0.40 m up, 0.15 m ahead, level:
-``0.40 + 2.67·tan(39.5°)`` = 2.60 m. Both views reach the ground beyond 0.6 m. The sign
-therefore spans :data:`SIGN_BAND` = 1.20-1.85 m (0.09 m margin for Spot's pitching gait),
+``0.52 + 2.32·tan(29.5°)`` = 1.83 m. The Turtlebot's camera is 0.37 m up, 0.15 m ahead, level:
+``0.37 + 2.67·tan(39.5°)`` = 2.57 m. Both views reach the ground beyond 0.6 m. The sign
+therefore spans :data:`SIGN_BAND` = 1.12-1.72 m (0.1 m margin for Spot's pitching gait),
 across the shop front above the windows and over the door's upper part (the door stands in
 front of the place's entrance point, the PlaceNav goal); ``scene/procgen/buildings.py`` puts
 the matching collision box there.
@@ -30,7 +30,7 @@ from navbench.visual.mesh import Part, box, transform
 from navbench.visual.signs import sign_image, sign_style
 
 #: Bottom and top of the sign above the entrance level (m); see the module docstring.
-SIGN_BAND = (1.2, 1.85)
+SIGN_BAND = (1.12, 1.72)
 #: Sign depth out of the facade: its face is at 0.18 m (inside the 0.3 m place footprint).
 SIGN_Z = (0.12, 0.18)
 DOOR_WIDTH = 1.0
@@ -130,7 +130,7 @@ def storefront_parts(place: Place, rng: np.random.Generator, sign: Box | None = 
     parts += [
         _slab(dx0 - 0.08, dx1 + 0.08, 0.0, door_h + 0.08, 0.01, 0.1, frame),  # door frame
         _slab(dx0, dx1, 0.0, door_h, 0.02, 0.11, "door_wood" if rng.random() < 0.5 else "shop_window"),
-        _slab(dx1 - 0.15, dx1 - 0.1, 0.95, 1.15, 0.11, 0.15, "chrome"),  # handle
+        _slab(dx1 - 0.15, dx1 - 0.1, 0.88, 1.05, 0.11, 0.15, "chrome"),  # handle
         _slab(sx0 - 0.02, sx1 + 0.02, y0 - 0.02, y1 + 0.02, SIGN_Z[0], SIGN_Z[1] - 0.002,
               tinted("shop_frame", np.array(st.fg) / 255.0)),
         _face(sx0, sx1, y0, y1, SIGN_Z[1], sign_material(place)),

@@ -24,7 +24,7 @@ import numpy as np
 from navbench.rng import derive
 
 #: Bump when a generator's output changes (invalidates cached images).
-TEXTURE_VERSION = "1"
+TEXTURE_VERSION = "2"
 
 TextureFn = Callable[[np.random.Generator, int], np.ndarray]
 

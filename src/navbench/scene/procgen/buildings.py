@@ -160,25 +160,25 @@ def storefront(b: Building, category: str, pid: str, sidewalk: float, rng: np.ra
     u0, u1 = mid - width / 2, mid + width / 2
     depth = 0.3  # the shop front protrudes 0.3 m from the facade
     n = nx if axis == "z" else nz  # outward normal component along the fixed axis
-    # The sign (visual/storefront.py draws it over this box): 1.20-1.85 m up, where both robots'
+    # The sign (visual/storefront.py draws it over this box): 1.12-1.72 m up, where both robots'
     # cameras see all of it from 3-15 m, across the front between the 0.25 m piers.
     s0, s1 = u0 + 0.25, u1 - 0.25
     smid = (s0 + s1) / 2
     if axis == "x":
         fp = (u0, min(c, c + n * depth), u1, max(c, c + n * depth))
         entrance = (mid, SIDEWALK_Y, c + n * 1.0)
-        sign_c = (smid, SIDEWALK_Y + 1.525, c + n * 0.15)
+        sign_c = (smid, SIDEWALK_Y + 1.42, c + n * 0.15)
         clear = (u0, min(c, c + n * sidewalk), u1, max(c, c + n * sidewalk))
     else:
         fp = (min(c, c + n * depth), u0, max(c, c + n * depth), u1)
         entrance = (c + n * 1.0, SIDEWALK_Y, mid)
-        sign_c = (c + n * 0.15, SIDEWALK_Y + 1.525, smid)
+        sign_c = (c + n * 0.15, SIDEWALK_Y + 1.42, smid)
         clear = (min(c, c + n * sidewalk), u0, max(c, c + n * sidewalk), u1)
     yaw = yaw_of_direction(nx, nz)
     name = f"{_NAMES[int(rng.integers(len(_NAMES)))]} {category.title()}"
     x0, z0, x1, z1 = fp
     place = Place(pid, category, name, entrance, ((x0, z1), (x1, z1), (x1, z0), (x0, z0)), yaw, b.id)
-    sign = Box(f"{pid}_sign", "sign", sign_c, (s1 - s0, 0.65, 0.06), yaw, label=category, ref=pid)
+    sign = Box(f"{pid}_sign", "sign", sign_c, (s1 - s0, 0.6, 0.06), yaw, label=category, ref=pid)
     return Storefront(place, sign, clear)
 
 
