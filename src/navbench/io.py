@@ -7,6 +7,7 @@ import gzip
 import json
 import math
 import os
+import shutil
 import tempfile
 import zlib
 from collections.abc import Callable
@@ -63,6 +64,18 @@ def atomic_write_with(path: str | Path, writer: Callable[[Path], None]) -> Path:
             os.unlink(tmp)
         raise
     return path
+
+
+def publish_dir(tmp: str | Path, out: str | Path) -> Path:
+    """Move a fully written temporary folder ``tmp`` to ``out`` (replacing an old ``out``), mode
+    0755. Callers write everything into ``tmp`` first and remove it on failure, so ``out`` is
+    never half-written."""
+    out = Path(out)
+    if out.exists():
+        shutil.rmtree(out)
+    os.replace(tmp, out)
+    os.chmod(out, 0o755)
+    return out
 
 
 def dumps_json(obj: Any, *, indent: int | None = 1) -> str:

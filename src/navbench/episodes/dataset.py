@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-import os
 import shutil
 import tempfile
 from collections import Counter
@@ -39,6 +38,7 @@ from navbench.episodes.layout import (  # noqa: F401  (re-exported: the dataset'
 from navbench.episodes.model import Episode
 from navbench.episodes.route import RouteEpisodeSettings
 from navbench.errors import ConfigError
+from navbench.io import publish_dir
 from navbench.paths import check_id, inside
 from navbench.rng import child_seed, derive
 from navbench.scene.model import Scene
@@ -451,10 +451,7 @@ def build_dataset(
         if scene_ids is not None:
             results = [with_scene_ids(r, scene_ids) for r in results]
         manifest = write_dataset(tmp, scene_list, results, tasks, splits, seed, s, fractions)
-        if out.exists():
-            shutil.rmtree(out)
-        os.replace(tmp, out)
-        os.chmod(out, 0o755)
+        publish_dir(tmp, out)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import hashlib
 import math
-import os
 import shutil
 import tempfile
 from collections.abc import Sequence
@@ -31,7 +30,7 @@ import numpy as np
 
 from navbench.errors import ConfigError
 from navbench.export.gltf import GltfMaterial, Primitive, glb_bytes
-from navbench.io import read_json, write_json
+from navbench.io import publish_dir, read_json, write_json
 from navbench.scene.model import Box, Scene
 
 DATASET_CONFIG = "navbench.scene_dataset_config.json"
@@ -183,10 +182,7 @@ def export_habitat(scenes: Sequence[Scene], out: str | Path, *, seed: int = 0, c
         write_json(tmp / DATASET_CONFIG, dataset_config())
         index = {"schema": EXPORT_SCHEMA, "seed": seed, "scenes": entries}
         write_json(tmp / EXPORT_INDEX, index)
-        if out.exists():
-            shutil.rmtree(out)
-        os.replace(tmp, out)
-        os.chmod(out, 0o755)
+        publish_dir(tmp, out)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
