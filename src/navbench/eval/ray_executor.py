@@ -207,20 +207,11 @@ class RayExecutor(Executor):
                     started.pop(key, None)
                     try:
                         ray.get(ref)
-                    except ray.exceptions.RayActorError as e:
-                        release(key)
-                        why = cancelled.pop(key, "crashed")
-                        detail = f"{type(e).__name__}: {str(e).splitlines()[0]}"
-                        results, retry = book.died(key, why, detail)
-                        yield from results
-                        if retry is not None:
-                            submit(retry)
-                        continue
-                    except ray.exceptions.RayTaskError as e:
+                    except ray.exceptions.RayTaskError as e:  # the shard code raised: a bug, not a crash
                         raise NavbenchError(
                             f"evaluation worker failed on scene {book.shard(key).scene_id!r}: {e.cause!r}"
                         ) from e
-                    except ray.exceptions.RayError as e:
+                    except ray.exceptions.RayError as e:  # actor died, node lost, object lost
                         release(key)
                         why = cancelled.pop(key, "crashed")
                         detail = f"{type(e).__name__}: {str(e).splitlines()[0]}"
