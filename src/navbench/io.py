@@ -9,10 +9,19 @@ import math
 import os
 import shutil
 import tempfile
+import tokenize
+import zipfile
 import zlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+#: Everything numpy may raise while reading a damaged ``.npy``/``.npz`` (truncated or altered
+#: bytes, a corrupt zip member, a header that is not a Python literal, a shape too big to
+#: allocate). Readers catch this tuple and raise a :class:`~navbench.errors.FormatError`.
+ARRAY_READ_ERRORS: tuple[type[BaseException], ...] = (
+    OSError, EOFError, ValueError, SyntaxError, tokenize.TokenError, zipfile.BadZipFile,
+    zlib.error, MemoryError, OverflowError)
 
 
 def _umask_mode() -> int:

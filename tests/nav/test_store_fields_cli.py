@@ -55,6 +55,26 @@ def test_load_rejects_bad_files(u_mesh: NavMesh, tmp_path: Path) -> None:
         NavMesh.load(cut)
 
 
+@pytest.mark.parametrize("header", [
+    b"{'descr': '<f4', 'fortran_order': False, 'shape': (3,",  # unclosed: tokenize.TokenError
+    b"{'descr': '<f4', 'fortran_order': False, 'shape': (3,)) }",  # not a literal: SyntaxError
+    b"{'descr': '<f4', 'fortran_order': False, 'shape': (10**30,), }",  # not a literal either
+])
+def test_load_rejects_damaged_npy_header(u_mesh: NavMesh, tmp_path: Path, header: bytes) -> None:
+    """A member whose .npy header is not a valid literal (found by CI's fuzzer) is a FormatError
+    naming the member, not a tokenizer traceback."""
+    good = tmp_path / "good.npz"
+    u_mesh.save(good)
+    npy = b"\x93NUMPY\x01\x00" + len(header + b"\n").to_bytes(2, "little") + header + b"\n"
+    bad = tmp_path / "hdr.npz"
+    with zipfile.ZipFile(good) as zin, zipfile.ZipFile(bad, "w") as zout:
+        for item in zin.infolist():
+            data = npy if item.filename == "island_areas.npy" else zin.read(item.filename)
+            zout.writestr(item.filename, data)
+    with pytest.raises(FormatError, match="island_areas"):
+        NavMesh.load(bad)
+
+
 def test_distance_field_matches_geodesic(u_mesh: NavMesh) -> None:
     goal = (0.5, 0.0, 3.0)
     f = u_mesh.distance_field(goal)

@@ -18,7 +18,6 @@ import io
 import json
 import math
 import zipfile
-import zlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from navbench.errors import EpisodeFormatError
-from navbench.io import atomic_write_bytes, dumps_json, read_json, write_json_gz
+from navbench.io import ARRAY_READ_ERRORS, atomic_write_bytes, dumps_json, read_json, write_json_gz
 from navbench.scene.validate import MAX_COORD
 
 SCHEMA = "navbench.trajectories/1"
@@ -306,7 +305,7 @@ def load_trajectories(path: str | Path) -> list[Trajectory]:
                             d[name] = z[f"t{i}.{name}"]
                     out.append(Trajectory.from_dict(d, file, f"trajectories[{i}]"))
                 return out
-        except (OSError, EOFError, KeyError, ValueError, zipfile.BadZipFile, zlib.error) as e:
+        except (KeyError, *ARRAY_READ_ERRORS) as e:
             if isinstance(e, EpisodeFormatError):
                 raise
             raise EpisodeFormatError(file, "<file>", "a navbench trajectory .npz", str(e)) from e

@@ -10,14 +10,13 @@ from __future__ import annotations
 import io
 import json
 import zipfile
-import zlib
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from navbench.errors import ConfigError, FormatError
-from navbench.io import atomic_write_bytes
+from navbench.io import ARRAY_READ_ERRORS, atomic_write_bytes
 from navbench.nav.grid import Layer
 from navbench.nav.polygons import Nodes
 from navbench.nav.settings import NavSettings
@@ -68,7 +67,7 @@ def _get(z: np.lib.npyio.NpzFile, path: Path, name: str, kind: str, ndim: int) -
         a = z[name]
     except ValueError as e:
         raise FormatError(path, name, "a plain numpy array (no pickles)", str(e)) from None
-    except (OSError, EOFError, zlib.error, zipfile.BadZipFile) as e:  # damaged member
+    except ARRAY_READ_ERRORS as e:  # damaged member (bytes, zip entry or .npy header)
         raise FormatError(path, name, "an undamaged archive member", str(e) or type(e).__name__) from None
     if a.dtype.kind not in kind or a.ndim != ndim:
         raise FormatError(path, name, f"a {ndim}-d array of kind {kind!r}", f"{a.dtype} {a.shape}")
@@ -85,7 +84,7 @@ def load_parts(path: str | Path) -> tuple[NavSettings, str, list[Layer], np.ndar
         z = np.load(path, allow_pickle=False)
     except FileNotFoundError:
         raise FormatError(path, "<file>", "an existing .npz navmesh file", "missing") from None
-    except (OSError, EOFError, ValueError, zipfile.BadZipFile) as e:
+    except ARRAY_READ_ERRORS as e:
         raise FormatError(path, "<file>", f"a {FORMAT} .npz archive", str(e) or "empty file") from None
     with z:
         try:

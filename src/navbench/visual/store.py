@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from navbench.io import ARRAY_READ_ERRORS
 from navbench.visual.materials import Material
 from navbench.visual.mesh import Part
 
@@ -74,7 +75,7 @@ def load_visuals(path: Path, cls: type, geom_cls: type, light_cls: type) -> Any 
             meshes = {k: Part(v[ov[i]:ov[i + 1]], f[of[i]:of[i + 1]], u[ov[i]:ov[i + 1]], mat)
                       for i, (k, mat) in enumerate(meta["meshes"])}
             textures = {k: z[f"t{i}"] for i, k in enumerate(meta["textures"])}
-    except (OSError, ValueError, KeyError):
+    except (KeyError, *ARRAY_READ_ERRORS):  # an unreadable cache is rebuilt
         return None
     geoms = [geom_cls(g[0], g[1], g[2], tuple(g[3]), *g[4:]) for g in meta["geoms"]]
     mats = {k: Material(tuple(m[0]), *m[1:]) for k, m in meta["materials"].items()}

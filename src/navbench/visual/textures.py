@@ -21,6 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
+from navbench.io import ARRAY_READ_ERRORS
 from navbench.rng import derive
 
 #: Bump when a generator's output changes (invalidates cached images).
@@ -179,7 +180,7 @@ def texture(key: str, seed: int, size: int = 256, *, cache: str | Path | None = 
             img = np.load(path, allow_pickle=False)
             if img.shape == (size, size, 3) and img.dtype == np.uint8:
                 return img
-        except (OSError, ValueError):
+        except ARRAY_READ_ERRORS:
             pass  # a corrupt file is regenerated below
     img = np.ascontiguousarray(fn(derive(seed, "texture", key), size), dtype=np.uint8)
     if img.shape != (size, size, 3):
