@@ -43,8 +43,8 @@ def _score(agents: list[str], houses: list[int], per_house: int) -> tuple[dict, 
             for name in agents:
                 agent = load_agent(name)
                 for ep in eps:
-                    sim.tau = ep.navbench["success_distance"]
-                    o = run_episode(sim, agent, ep, max_steps=1500, navmesh=nm)
+                    o = run_episode(sim, agent, ep, max_steps=1500, navmesh=nm,
+                                    tau=ep.navbench["success_distance"])
                     assert o.privileged
                     row = compute_episode_metrics(outcome_trajectory(o), EpisodeFacts.from_episode(ep))
                     row["chose_correct"] = o.extra.get("branch_index") == ep.navbench["branch_index"]

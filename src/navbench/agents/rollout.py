@@ -142,7 +142,7 @@ def _call(pool: concurrent.futures.ThreadPoolExecutor | None, fn: Callable[..., 
 
 def run_episode(sim: Any, agent: Any, episode: Any, *, max_steps: int | None = None,
                 wall_timeout_s: float | None = None,
-                navmesh: Any | Callable[[], Any] = None) -> EpisodeOutcome:
+                navmesh: Any | Callable[[], Any] = None, tau: float | None = None) -> EpisodeOutcome:
     """Run one episode of ``agent`` in ``sim`` (see module docs).
 
     Args:
@@ -153,13 +153,15 @@ def run_episode(sim: Any, agent: Any, episode: Any, *, max_steps: int | None = N
         wall_timeout_s: wall-clock limit for the whole episode (s).
         navmesh: the scene's navmesh (or a zero-argument function building it) for agents that
             declare ``"navmesh"``.
+        tau: success distance τ of this episode (m), passed to ``sim.reset(episode, tau=tau)``;
+            ``None``: the simulator's default (``SimSettings.success_distance`` or 1.0 + r_robot).
     """
     check_agent(agent)
     t0 = time.monotonic()
     deadline = math.inf if wall_timeout_s is None else t0 + float(wall_timeout_s)
     privileged = bool(getattr(agent, "privileged", frozenset()))
     task = make_task(episode, agent, scene=getattr(sim, "scene", None), navmesh=navmesh)
-    raw = sim.reset(episode)
+    raw = sim.reset(episode, tau=tau)
     labels = getattr(sim, "segmentation_labels", {})
     info: dict[str, Any] = {"distance_to_goal": sim.distance_to_goal()}
     pool = None if wall_timeout_s is None else concurrent.futures.ThreadPoolExecutor(

@@ -58,10 +58,10 @@ def build_cmd(
     task_list = [t.strip() for t in tasks.split(",") if t.strip()]
     scene_ids = None
     if habitat_scenes is not None:
-        from navbench.episodes.dataset import _load_scenes
+        from navbench.episodes.dataset import load_scenes
         from navbench.export.habitat import habitat_scene_ids
 
-        scene_ids = habitat_scene_ids(habitat_scenes, [s.id for s in _load_scenes(scenes)], habitat_prefix)
+        scene_ids = habitat_scene_ids(habitat_scenes, [s.id for s in load_scenes(scenes)], habitat_prefix)
     elif habitat_prefix is not None:
         raise ConfigError("--habitat-prefix: only with --habitat-scenes")
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),

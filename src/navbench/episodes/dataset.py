@@ -195,7 +195,10 @@ def assign_splits(scene_ids: Sequence[str], split: dict[str, float], seed: int) 
     return out
 
 
-def _load_scenes(scenes: str | Path | Iterable[Scene]) -> list[Scene]:
+def load_scenes(scenes: str | Path | Iterable[Scene]) -> list[Scene]:
+    """The scenes of a dataset build: every ``scene.json`` under a folder (else its ``*.json``
+    but ``index.json``), in path order, or the given scenes; raises ``ConfigError`` for a missing
+    folder, no scene files, or duplicate scene ids."""
     from navbench.scene.io import load
 
     if isinstance(scenes, (str, Path)):
@@ -342,8 +345,8 @@ def verify_episodes(scene: Scene, eps: list[Episode], embodiment: str, drop: Cou
     out = []
     for e in eps:
         # τ of the task (NavVerse 1.0 + r_robot, route VLN too), goal extent from its size
-        sim.tau = float(e.navbench.get("success_distance", 1.0 + emb.radius))
-        r = verify_episode(scene, e, emb, simulator=sim)
+        tau = float(e.navbench.get("success_distance", 1.0 + emb.radius))
+        r = verify_episode(scene, e, emb, simulator=sim, tau=tau)
         if r.accepted:
             info = dict(e.info)
             info["navbench"] = {**e.navbench, "verify": {"duration": round(r.duration, 3),
@@ -428,7 +431,7 @@ def build_dataset(
     out = Path(out)
     if out.exists() and any(out.iterdir()) and not overwrite:
         raise ConfigError(f"--out {out}: directory exists and is not empty (use --force to replace it)")
-    scene_list = _load_scenes(scenes)
+    scene_list = load_scenes(scenes)
     splits = assign_splits([sc.id for sc in scene_list], fractions, seed)
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))

@@ -262,10 +262,9 @@ def run_one(sim: Any, agent: Any, ep: Any, scene_id: str, *, navmesh: Any = None
     tau = episode_tau(ep)
     if tau is None:  # SPEC §5: 1.0 m + r_robot unless the episode has its own τ
         tau = default_tau if default_tau is not None else 1.0 + float(sim.embodiment.radius)
-    sim.tau = tau  # τ is per episode, while SimSettings is fixed per world build
     t0 = time.monotonic()
-    try:
-        outcome = run_episode(sim, agent, ep, navmesh=navmesh_fn, max_steps=max_steps)
+    try:  # τ is per episode (SimSettings is fixed per world build): it goes through reset
+        outcome = run_episode(sim, agent, ep, navmesh=navmesh_fn, max_steps=max_steps, tau=tau)
     except EpisodeTimeout as e:
         try:
             records = sim.records()
@@ -300,7 +299,7 @@ def run_shard(shard: ShardSpec, emit: Callable[[EpisodeResult], None]) -> None:
                                             friction_override=dict(kw.get("friction_override", {})),
                                             visuals=bool(kw.get("visuals", True)),
                                             rgb=bool(kw.get("visuals", True))))
-    default_tau = sim.tau
+    default_tau = sim.default_tau
     has_nm = "navmesh" in ds.manifest.scenes.get(shard.scene_id, {})
     cache: dict[str, Any] = {}
 

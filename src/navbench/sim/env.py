@@ -46,6 +46,7 @@ class NavEnv(gym.Env[dict[str, np.ndarray], Any]):
         self.success_reward = success_reward
         self._next = 0
         self._dtg = 0.0
+        self._frame: np.ndarray | None = None  # RGB of the last observation (served by render)
         s = self.sim.settings
         obs: dict[str, spaces.Space[Any]] = {
             "pose": spaces.Box(-np.inf, np.inf, (4,), np.float64)}
@@ -64,6 +65,7 @@ class NavEnv(gym.Env[dict[str, np.ndarray], Any]):
             self.action_space = spaces.Box(-np.inf, np.inf, (4,), np.float64)
 
     def _obs(self, raw: dict[str, Any]) -> dict[str, np.ndarray]:
+        self._frame = raw.get("rgb")
         out = {"pose": np.asarray(raw["pose"], np.float64)}
         if "rgb" in raw:
             out.update(rgb=raw["rgb"], depth=raw["depth"][..., None], semantic=raw["semantic"])
@@ -72,10 +74,12 @@ class NavEnv(gym.Env[dict[str, np.ndarray], Any]):
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[dict[str, np.ndarray], dict]:
         super().reset(seed=seed)
-        idx = (options or {}).get("index", self._next)
+        opts = options or {}
+        idx = opts.get("index", self._next)
         ep = self.episodes[int(idx) % len(self.episodes)]
         self._next = int(idx) + 1
-        raw = self.sim.reset(ep)
+        tau = opts.get("tau")
+        raw = self.sim.reset(ep, tau=None if tau is None else float(tau))
         self._dtg = self.sim.distance_to_goal()
         return self._obs(raw), {"episode_id": ep.episode_id, "distance_to_goal": self._dtg}
 
@@ -101,10 +105,10 @@ class NavEnv(gym.Env[dict[str, np.ndarray], Any]):
         return self._obs(raw), float(reward), done and label != "timeout", label == "timeout", info
 
     def render(self) -> np.ndarray | None:
-        """The last RGB frame (``rgb_array``), when rendering is on."""
-        if not self.sim.settings.render:
-            return None
-        return self.sim._observe()["rgb"]
+        """The RGB frame of the last observation (``rgb_array``, H x W x 3 uint8), or ``None``
+        when the settings do not render RGB. It is the frame :meth:`reset`/:meth:`step` already
+        rendered: nothing is rendered again."""
+        return self._frame
 
     def close(self) -> None:
         self.sim.close()

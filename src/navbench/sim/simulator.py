@@ -28,6 +28,7 @@ from typing import Any, Protocol
 import mujoco
 import numpy as np
 
+from navbench.errors import ConfigError
 from navbench.geometry import goal_surface_distance, quaternion_to_yaw
 from navbench.scene.model import Scene
 from navbench.sim.actions import (
@@ -147,7 +148,9 @@ class Simulator:
         fs = s.follower or FollowerSettings(
             vx_max=embodiment.vx_max, vy_max=embodiment.vy_max, omega_max=embodiment.omega_max)
         self.follower = WaypointFollower(fs, holonomic=embodiment.holonomic)
-        self.tau = s.success_distance if s.success_distance is not None else 1.0 + embodiment.radius
+        #: τ used when :meth:`reset` gets none: ``success_distance``, else 1.0 + r_robot (m).
+        self.default_tau = s.success_distance if s.success_distance is not None else 1.0 + embodiment.radius
+        self._tau = self.default_tau
         self._is_robot = np.zeros(m.ngeom, bool)
         self._is_robot[self.world.robot_geoms] = True
         if len(self.world.static_geoms) and \
@@ -215,15 +218,70 @@ class Simulator:
         """NavVerse DTG from the base ground point (m); ``inf`` without goals."""
         return goal_surface_distance(self.pose()[:3], *self._goals)
 
+    @property
+    def tau(self) -> float:
+        """Success distance τ of the current episode (m): the ``tau`` given to :meth:`reset`,
+        else :attr:`default_tau`. Read-only: pass a per-episode τ through ``reset``."""
+        return self._tau
+
     # ------------------------------------------------------------------ episode
-    def reset(self, episode: EpisodeLike) -> dict[str, Any]:
-        """Place the robot at the episode start, settle it, and return the first observation."""
+    def reset(self, episode: EpisodeLike, *, tau: float | None = None) -> dict[str, Any]:
+        """Place the robot at the episode start, settle it, and return the first observation.
+
+        Parameters
+        ----------
+        episode : EpisodeLike
+            Start position ``(x, y, z)`` (m, Habitat frame), start rotation ``[x, y, z, w]`` and
+            goals (positions and sizes or radii, see ``SimSettings.goal_radius``).
+        tau : float, optional
+            Success distance τ of this episode (m): ``stop`` with DTG ≤ τ is ``success``.
+            ``None`` (default) uses :attr:`default_tau` (``SimSettings.success_distance``, else
+            1.0 + r_robot). It holds until the next reset; see :attr:`tau`.
+
+        Returns
+        -------
+        dict
+            The first observation: ``pose`` ``(x, y, z, yaw)``, ``time`` (0.0 s),
+            ``cam_to_body`` (4x4), ``robot_radius`` (m), and, when the settings render,
+            ``rgb``, ``depth``, ``semantic``, ``intrinsics``.
+
+        Raises
+        ------
+        navbench.errors.ConfigError
+            If ``tau`` is negative or not finite.
+
+        Examples
+        --------
+        A robot that stops where it starts, 2 m from a point goal: with Spot's default
+        τ = 1.0 + 0.6 m that is a miss, with ``tau=2.5`` a success.
+
+        >>> from navbench.episodes import Episode, Goal
+        >>> from navbench.scene import Box, Scene
+        >>> from navbench.sim import SPOT, Simulator
+        >>> from navbench.sim.actions import StopAction
+        >>> floor = Box("floor", "floor", (0.0, -0.05, 0.0), (10.0, 0.1, 10.0), label="floor")
+        >>> sim = Simulator(Scene("flat", "indoor", "handmade", boxes=(floor,)), SPOT)
+        >>> ep = Episode("e0", "flat", (0.0, 0.0, 0.0), (0.0, 0.0, 0.0, 1.0),
+        ...              (Goal((0.0, 0.0, -2.0)),))
+        >>> obs = sim.reset(ep)
+        >>> round(sim.tau, 2), round(obs["time"], 1)
+        (1.6, 0.0)
+        >>> sim.step(StopAction())[2]["label"]
+        'perception_error'
+        >>> _ = sim.reset(ep, tau=2.5)
+        >>> sim.step(StopAction())[2]["label"]
+        'success'
+        """
         return self.reset_to(episode.start_position, quaternion_to_yaw(episode.start_rotation),
-                             episode.goals)
+                             episode.goals, tau=tau)
 
     def reset_to(self, position: Sequence[float], yaw: float,
-                 goals: Sequence[Any] = ()) -> dict[str, Any]:
-        """Like :meth:`reset` from an explicit start ``(x, y, z)``, yaw and goal records."""
+                 goals: Sequence[Any] = (), *, tau: float | None = None) -> dict[str, Any]:
+        """Like :meth:`reset` from an explicit start ``(x, y, z)`` (m), yaw (rad) and goal
+        records, with the same per-episode ``tau`` (m; ``None``: :attr:`default_tau`)."""
+        if tau is not None and not (math.isfinite(tau) and tau >= 0.0):
+            raise ConfigError(f"Simulator.reset: tau must be a finite distance >= 0 m, got {tau!r}")
+        self._tau = self.default_tau if tau is None else float(tau)
         m, d = self.model, self.data
         mujoco.mj_resetData(m, d)
         # The force caps live in the model: restore them, so that no episode depends on the

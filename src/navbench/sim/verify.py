@@ -62,13 +62,14 @@ def verify_episode(scene: Scene, episode: EpisodeLike, embodiment: Embodiment = 
                    settings: SimSettings | None = None, max_duration: float = 100.0,
                    min_duration: float = 5.0, min_travel: float = 5.0, max_travel: float = 50.0,
                    stuck_time: float = 10.0, allow_collisions: bool = False,
-                   simulator: Simulator | None = None) -> VerifyResult:
-    """Run the verification rollout of ``episode`` (``simulator`` may be reused per scene)."""
+                   simulator: Simulator | None = None, tau: float | None = None) -> VerifyResult:
+    """Run the verification rollout of ``episode`` (``simulator`` may be reused per scene) with
+    success distance ``tau`` (m; ``None``: the simulator's :attr:`~Simulator.default_tau`)."""
     ref = getattr(episode, "reference_path", None)
     if ref is None or len(ref) < 2:
         return VerifyResult(False, "no_reference_path", 0.0, 0.0, False, math.inf)
     sim = simulator or Simulator(scene, embodiment, settings or SimSettings(render=False))
-    sim.reset(episode)
+    sim.reset(episode, tau=tau)
     wps = reference_waypoints(np.asarray(ref, float))
     sim.step(WaypointAction(tuple(wps)))
     limit = max_duration + 1.0
