@@ -48,26 +48,71 @@ def compute_episode_metrics(
 ) -> dict[str, Any]:
     """Score one trajectory against its episode facts.
 
-    Args:
-        traj: the recorded trajectory (row 0 = start).
-        facts: goals, L, reference path, subgoals and branch goals of the episode.
-        tau: success distance τ (m); default ``facts.success_distance``.
-        strict: compare with ``d < τ`` (VLN-CE) instead of ``d ≤ τ`` (SPEC default).
-        require_stop: success needs a STOP call (SPEC default True).
-        goal_distances: per-step geodesic distance to the goal (m), computed by the caller on a
-            navmesh; when ``None`` the NavVerse form (3D Euclidean minus goal radius) is used.
-        dtw_method: ``"exact"`` or ``"fastdtw"`` (VLN-CE's approximation); recorded.
-        ndtw_threshold: ``d_th`` of nDTW (m).
-        ce_cell, ce_eps: CE grid cell size (m) and ε of ``max(P, ε)`` (m); ε defaults to one
-            cell so that an agent that barely moves does not get an unbounded CE.
-        valid_surfaces: surface classes counted by NSR when the trajectory has no per-step
-            ``preferred`` flags (the simulator records them; they win).
-        stage_labels: ``(T,)`` ``"indoor"``/``"outdoor"`` per step (stage metrics), or ``None``.
+    Parameters
+    ----------
+    traj : Trajectory
+        The recorded trajectory (row 0 = start; positions in m, world frame).
+    facts : EpisodeFacts
+        Goals, L, reference path, subgoals and branch goals of the episode.
+    tau : float, optional
+        Success distance τ (m); default ``facts.success_distance``.
+    strict : bool, default False
+        Compare with ``d < τ`` (VLN-CE) instead of ``d ≤ τ`` (SPEC default).
+    require_stop : bool, default True
+        Success needs a STOP call (SPEC default).
+    goal_distances : numpy.ndarray, optional
+        ``(T,)`` geodesic distance to the goal per step (m), computed by the caller on a
+        navmesh; when ``None`` the NavVerse form (3D Euclidean minus goal radius) is used and
+        ``dtg_kind`` is ``"euclidean"``.
+    dtw_method : {"exact", "fastdtw"}, default "exact"
+        nDTW/SDTW alignment (``fastdtw`` is VLN-CE's approximation); recorded in the result.
+    ndtw_threshold : float, default 3.0
+        ``d_th`` of nDTW (m).
+    ce_cell, ce_eps : float, default 1.0
+        CE grid cell size (m) and ε of ``max(P, ε)`` (m); ε defaults to one cell so that an
+        agent that barely moves does not get an unbounded CE.
+    valid_surfaces : collection of str
+        Surface classes counted by NSR when the trajectory has no per-step ``preferred`` flags
+        (the simulator records them; they win).
+    stage_labels : numpy.ndarray, optional
+        ``(T,)`` ``"indoor"``/``"outdoor"`` per step (stage metrics), or ``None``.
 
-    Every key of :data:`~navbench.metrics.spec.METRICS` is in the result, plus ``reachable``,
-    ``subgoals_reached``/``subgoals_total``, ``branch_outcome``, ``termination``, ``steps``,
-    ``tau``, ``strict``, ``dtg_kind``, ``dtw_method``, ``reference_kind`` (and
-    ``post_exit_failure`` for a failed episode that left the building).
+    Returns
+    -------
+    dict
+        Every key of :data:`~navbench.metrics.spec.METRICS` (rates as 0.0/1.0, ``None`` where a
+        metric does not apply: no reference path, no collision record, ...), plus
+        ``reachable``, ``subgoals_reached``/``subgoals_total``, ``branch_outcome``,
+        ``termination``, ``steps``, ``tau``, ``strict``, ``dtg_kind``, ``dtw_method``,
+        ``reference_kind`` (and ``post_exit_failure`` for a failed episode that left the
+        building).
+
+    Raises
+    ------
+    ValueError
+        If ``goal_distances`` or ``stage_labels`` do not have one entry per step.
+
+    Examples
+    --------
+    A detour through (1, 0, -1.5) to 0.5 m short of a point goal at L = 3.5 m: path length
+    P = 2·√(1² + 1.5²) = 3.606 m, d_T = 0.5 m ≤ τ = 1.0 m, so SPL = L / max(P, L) = 0.971 and
+    SoftSPL = (1 − d_T / L) · L / max(P, L) = 0.832.
+
+    >>> import numpy as np
+    >>> from navbench.metrics import EpisodeFacts, Trajectory, compute_episode_metrics
+    >>> traj = Trajectory("e0", np.array([[0.0, 0.0, 0.0], [1.0, 0.0, -1.5], [0.0, 0.0, -3.0]]))
+    >>> facts = EpisodeFacts("e0", np.zeros(3), goal_positions=np.array([[0.0, 0.0, -3.5]]),
+    ...                      goal_radii=np.zeros(1), success_distance=1.0, geodesic_distance=3.5)
+    >>> m = compute_episode_metrics(traj, facts)
+    >>> m["success"], m["ne"], round(m["path_length"], 3), round(m["spl"], 3), round(m["soft_spl"], 3)
+    (1.0, 0.5, 3.606, 0.971, 0.832)
+    >>> m["ndtw"] is None, m["termination"], m["dtg_kind"]  # no reference path: nDTW does not apply
+    (True, 'success', 'euclidean')
+
+    With VLN-CE's strict comparison and τ = 0.5 m the same stop is a failure:
+
+    >>> compute_episode_metrics(traj, facts, tau=0.5, strict=True)["success"]
+    0.0
     """
     t = facts.success_distance if tau is None else float(tau)
     pos = traj.positions

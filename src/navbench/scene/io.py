@@ -167,7 +167,33 @@ def dumps(scene: Scene, base: Path | None = None) -> str:
 
 def save(scene: Scene, path: str | Path) -> Path:
     """Write ``scene`` to ``path`` atomically (canonical bytes); meshes read from files stay in
-    those files, referenced by their path relative to ``path``'s folder and their sha256."""
+    those files, referenced by their path relative to ``path``'s folder and their sha256.
+
+    Parameters
+    ----------
+    scene : Scene
+        The scene to write.
+    path : str or Path
+        Output ``scene.json``; written to a temporary name in the same folder and renamed.
+
+    Returns
+    -------
+    Path
+        ``path``.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from navbench.scene import Room, Scene, SceneObject, load, save
+    >>> room = Room("r0", "kitchen", ((0, 0), (4, 0), (4, -4), (0, -4)), 0.0, 2.7)
+    >>> sofa = SceneObject("o0", "sofa", (2.0, 0.4, -3.5), "r0", size=(2.0, 0.8, 0.8))
+    >>> scene = Scene("flat", "indoor", "handmade", rooms=(room,), objects=(sofa,))
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     path = save(scene, Path(tmp) / "scene.json")
+    ...     load(path) == scene
+    True
+    """
     path = Path(path)
     return atomic_write_text(path, dumps(scene, path.parent))
 
@@ -502,7 +528,38 @@ def loads(text: str, file: str = "<memory>") -> Scene:
 
 
 def load(path: str | Path) -> Scene:
-    """Load and validate a ``scene.json`` file."""
+    """Load and validate a ``scene.json`` file (the format of :func:`save`, SPEC §1).
+
+    Parameters
+    ----------
+    path : str or Path
+        A ``scene.json`` file (UTF-8); mesh side files are read relative to its folder.
+
+    Returns
+    -------
+    Scene
+        The validated scene (simple polygons, acyclic parents, extent within ±100 km).
+
+    Raises
+    ------
+    navbench.errors.SceneFormatError
+        If the file is missing, not UTF-8 JSON, or a field is wrong; the message names the
+        file, the JSON path of the field (``objects[12].center``) and what was expected.
+
+    Examples
+    --------
+    >>> from navbench.scene import load, loads
+    >>> load("no/such/scene.json")
+    Traceback (most recent call last):
+    ...
+    navbench.errors.SceneFormatError: no/such/scene.json: field '$': expected an existing scene.json file, got 'no such file'
+    >>> doc = '''{"schema": "navbench.scene/1", "id": "x", "kind": "indoor", "source": "t",
+    ...          "objects": [{"id": "o", "label": "sofa", "center": [0, 0]}]}'''
+    >>> loads(doc, "x.json")
+    Traceback (most recent call last):
+    ...
+    navbench.errors.SceneFormatError: x.json: field 'objects[0].center': expected a list of 3 numbers, got [0, 0]
+    """
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")

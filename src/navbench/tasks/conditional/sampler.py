@@ -300,9 +300,57 @@ def generate_instructions(
     Same scene, ``n``, ``seed`` and settings → identical instructions. Ids are
     ``f"{scene.id}:{start_index + i}"``.
 
-    Raises:
-        ConfigError: unknown category or negative ``n``.
-        SamplingError: the scene cannot support a category (too few referable objects/rooms).
+    Parameters
+    ----------
+    scene : Scene
+        Rooms and objects to refer to.
+    n : int
+        Number of instructions (≥ 0).
+    seed : int
+        Seed; outcomes are balanced per category in shuffled blocks (see the module docs).
+    categories : sequence of str, optional
+        Some of :data:`CATEGORIES` (``simple``, ``nested``, ``deep_nested``, ``chain``,
+        ``long_chain``, ``nested_chain``); default all of them.
+    settings : GraphSettings, optional
+        Scene-graph thresholds when ``graph`` is not given.
+    graph : SceneGraph, optional
+        A prebuilt :func:`~navbench.graph.build_scene_graph` of ``scene``.
+    instruction_settings : InstructionSettings, optional
+        Sampling probabilities (relations, subgoals), attempts.
+    start_index : int, default 0
+        First id number.
+
+    Returns
+    -------
+    list of Instruction
+        Each with its ``text``, ``program`` (AST), the ``truths`` of its conditions in this
+        scene, the selected ``branch_index`` of ``n_branches``, the ``goal_id`` of the object
+        that branch leads to, and ``linear_text`` (the oracle linearisation).
+
+    Raises
+    ------
+    navbench.errors.ConfigError
+        Unknown category or negative ``n``.
+    SamplingError
+        The scene cannot support a category (too few referable objects or rooms).
+
+    Examples
+    --------
+    >>> from navbench.scene.procgen.indoor import generate_house
+    >>> from navbench.tasks.conditional.sampler import generate_instructions
+    >>> house = generate_house(0, n_rooms=3)
+    >>> inst = generate_instructions(house, 1, seed=0, categories=["simple"])[0]
+    >>> inst.id, inst.category
+    ('house_0_3:0', 'simple')
+    >>> inst.text
+    'If there is a tv in the living room, walk to the sink in the bathroom; if not, walk to the book in the bedroom.'
+
+    The living room has a tv, so the condition holds and the first branch is the one to follow:
+
+    >>> "tv" in [o.label for o in house.objects_in("room_0")], inst.truths, inst.branch_index
+    (True, {'c0': True}, 0)
+    >>> inst.linear_text, inst.n_branches
+    ('Go to the sink in the bathroom.', 2)
     """
     cats = list(categories or CATEGORIES)
     bad = [c for c in cats if c not in CATEGORIES]
