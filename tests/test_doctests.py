@@ -19,6 +19,7 @@ import navbench
 
 MODULES = (
     "navbench.agents",
+    "navbench.agents.rollout",
     "navbench.agents.scene_graph.reasoning",
     "navbench.agents.scene_graph_agent",
     "navbench.eval.pipeline",
@@ -28,6 +29,7 @@ MODULES = (
     "navbench.scene.io",
     "navbench.scene.procgen.indoor",
     "navbench.sim",
+    "navbench.sim.env",
     "navbench.sim.simulator",
     "navbench.tasks.conditional.sampler",
 )

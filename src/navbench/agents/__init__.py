@@ -2,7 +2,10 @@
 
 >>> from navbench.agents import load_agent, run_episode
 >>> agent = load_agent("oracle-path")                     # or "module:Class", "http://host:port"
->>> outcome = run_episode(sim, agent, episode)            # doctest: +SKIP
+>>> agent.name, sorted(agent.privileged)
+('oracle-path', ['reference_path'])
+
+``run_episode(sim, agent, episode)`` runs it (an example is in its docstring).
 
 Agents are imported only when chosen (no registry imports them all).
 """

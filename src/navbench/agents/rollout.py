@@ -145,16 +145,55 @@ def run_episode(sim: Any, agent: Any, episode: Any, *, max_steps: int | None = N
                 navmesh: Any | Callable[[], Any] = None, tau: float | None = None) -> EpisodeOutcome:
     """Run one episode of ``agent`` in ``sim`` (see module docs).
 
-    Args:
-        sim: a :class:`navbench.sim.Simulator` (or anything with its reset/step/records API).
-        agent: a :class:`~navbench.agents.base.Agent` (or duck-typed equivalent).
-        episode: a :class:`navbench.episodes.Episode`.
-        max_steps: agent-step limit (``None``: only the simulator's timeout).
-        wall_timeout_s: wall-clock limit for the whole episode (s).
-        navmesh: the scene's navmesh (or a zero-argument function building it) for agents that
-            declare ``"navmesh"``.
-        tau: success distance τ of this episode (m), passed to ``sim.reset(episode, tau=tau)``;
-            ``None``: the simulator's default (``SimSettings.success_distance`` or 1.0 + r_robot).
+    Parameters
+    ----------
+    sim : Simulator
+        A :class:`navbench.sim.Simulator` (or anything with its reset/step/records API).
+    agent : Agent
+        A :class:`~navbench.agents.base.Agent` (or duck-typed equivalent).
+    episode : Episode
+        A :class:`navbench.episodes.Episode`.
+    max_steps : int, optional
+        Agent-step limit (``None``: only the simulator's timeout); reaching it is ``timeout``.
+    wall_timeout_s : float, optional
+        Wall-clock limit for the whole episode (s); past it: ``agent_error``.
+    navmesh : NavMesh or callable, optional
+        The scene's navmesh (or a zero-argument function building it) for agents that declare
+        ``"navmesh"``.
+    tau : float, optional
+        Success distance τ of this episode (m), passed to ``sim.reset(episode, tau=tau)``;
+        ``None``: the simulator's default (``SimSettings.success_distance`` or 1.0 + r_robot).
+
+    Returns
+    -------
+    EpisodeOutcome
+        Label, per-step records, error, steps, times and the agent's diagnostics. Agent
+        exceptions and timeouts become ``agent_error`` with the message in ``error``; they are
+        not raised.
+
+    Raises
+    ------
+    navbench.errors.ConfigError
+        If ``agent`` does not declare a valid action space, sensors or privileged facts.
+
+    Examples
+    --------
+    VLN-CE's forward agent without its random turns: four 0.25 m steps north, then stop,
+    2.0 m short of the goal. Spot's default τ is 1.6 m; this episode's τ is 2.5 m.
+
+    >>> from navbench.agents import run_episode
+    >>> from navbench.agents.baselines import ForwardAgent
+    >>> from navbench.episodes import Episode, Goal
+    >>> from navbench.scene import Box, Scene
+    >>> from navbench.sim import SPOT, Simulator
+    >>> floor = Box("floor", "floor", (0.0, -0.05, 0.0), (10.0, 0.1, 10.0), label="floor")
+    >>> sim = Simulator(Scene("flat", "indoor", "handmade", boxes=(floor,)), SPOT)
+    >>> ep = Episode("e0", "flat", (0.0, 0.0, 0.0), (0.0, 0.0, 0.0, 1.0), (Goal((0.0, 0.0, -3.0)),))
+    >>> o = run_episode(sim, ForwardAgent(forward_steps=4, max_turns=0), ep)
+    >>> o.label, o.steps, bool(abs(o.records["dtg"][-1] - 2.0) < 0.05)
+    ('perception_error', 5, True)
+    >>> run_episode(sim, ForwardAgent(forward_steps=4, max_turns=0), ep, tau=2.5).label
+    'success'
     """
     check_agent(agent)
     t0 = time.monotonic()

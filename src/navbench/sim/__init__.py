@@ -1,9 +1,20 @@
 """Physical execution (NavVerse App. 6): MuJoCo world, embodiments, control, sensors, episodes.
 
->>> from navbench.sim import Simulator, SimSettings, SPOT
->>> sim = Simulator(scene, embodiment=SPOT, settings=SimSettings(render=False))  # doctest: +SKIP
->>> obs = sim.reset(episode)                                                       # doctest: +SKIP
->>> obs, done, info = sim.step(DiscreteAction("forward"))                          # doctest: +SKIP
+>>> from navbench.episodes import Episode, Goal
+>>> from navbench.scene import Box, Scene
+>>> from navbench.sim import SPOT, SimSettings, Simulator
+>>> from navbench.sim.actions import DiscreteAction
+>>> floor = Box("floor", "floor", (0.0, -0.05, 0.0), (10.0, 0.1, 10.0), label="floor")
+>>> scene = Scene("flat", "indoor", "handmade", boxes=(floor,))
+>>> episode = Episode("e0", "flat", (0.0, 0.0, 0.0), (0.0, 0.0, 0.0, 1.0), (Goal((0.0, 0.0, -2.0)),))
+>>> sim = Simulator(scene, embodiment=SPOT, settings=SimSettings(render=False))
+>>> obs = sim.reset(episode)                      # per-episode τ: sim.reset(episode, tau=2.5)
+>>> obs, done, info = sim.step(DiscreteAction("forward"))
+>>> sorted(info)
+['collision', 'distance_to_goal', 'label', 'primitive_completed', 'time']
+
+See :meth:`Simulator.reset`, :meth:`Simulator.step` and :class:`navbench.sim.env.NavEnv` (the
+Gymnasium environment).
 """
 
 from __future__ import annotations

@@ -29,7 +29,32 @@ ACTION_TYPES = ("discrete", "velocity", "waypoint")
 
 
 class NavEnv(gym.Env[dict[str, np.ndarray], Any]):
-    """Episodes of one scene; ``reset`` cycles through ``episodes`` (or picks ``options["index"]``)."""
+    """Episodes of one scene; ``reset`` cycles through ``episodes`` (or picks ``options["index"]``).
+
+    Examples
+    --------
+    Stop (discrete id 0) at the start, 2.0 m from a point goal: Spot's default τ (1.6 m) calls
+    it a miss, a per-episode ``options={"tau": 2.5}`` a success (reward 2.5, no progress).
+
+    >>> from navbench.episodes import Episode, Goal
+    >>> from navbench.scene import Box, Scene
+    >>> from navbench.sim import SPOT, NavEnv
+    >>> floor = Box("floor", "floor", (0.0, -0.05, 0.0), (10.0, 0.1, 10.0), label="floor")
+    >>> ep = Episode("e0", "flat", (0.0, 0.0, 0.0), (0.0, 0.0, 0.0, 1.0), (Goal((0.0, 0.0, -2.0)),))
+    >>> env = NavEnv(Scene("flat", "indoor", "handmade", boxes=(floor,)), [ep], SPOT)
+    >>> obs, info = env.reset(seed=0)
+    >>> info["episode_id"], round(info["distance_to_goal"], 1), obs["pose"].shape
+    ('e0', 2.0, (4,))
+    >>> obs, reward, terminated, truncated, info = env.step(0)
+    >>> terminated, truncated, info["label"]
+    (True, False, 'perception_error')
+    >>> _ = env.reset(options={"tau": 2.5})
+    >>> _, reward, terminated, _, info = env.step(0)
+    >>> info["label"], round(reward, 1)
+    ('success', 2.5)
+    >>> env.render() is None  # no images without SimSettings(render=True)
+    True
+    """
 
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["rgb_array"]}
 
@@ -73,6 +98,24 @@ class NavEnv(gym.Env[dict[str, np.ndarray], Any]):
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[dict[str, np.ndarray], dict]:
+        """Start the next episode (Gymnasium API).
+
+        Parameters
+        ----------
+        seed : int, optional
+            Seeds ``self.np_random`` (the simulator itself is deterministic).
+        options : dict, optional
+            ``"index"``: the episode to start (default: the one after the last); ``"tau"``:
+            this episode's success distance τ (m), passed to ``Simulator.reset(ep, tau=...)``
+            (default: the simulator's :attr:`~navbench.sim.Simulator.default_tau`).
+
+        Returns
+        -------
+        observation : dict
+            ``pose`` (x, y, z, yaw) and, when rendering, ``rgb``, ``depth``, ``semantic``.
+        info : dict
+            ``episode_id`` and ``distance_to_goal`` (m).
+        """
         super().reset(seed=seed)
         opts = options or {}
         idx = opts.get("index", self._next)
@@ -95,6 +138,22 @@ class NavEnv(gym.Env[dict[str, np.ndarray], Any]):
         return WaypointAction(((float(v[0]), float(v[1]), yaw),))
 
     def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool, dict]:
+        """Apply one action (Gymnasium API); see the module docs for the action spaces.
+
+        Returns
+        -------
+        observation : dict
+            As from :meth:`reset`.
+        reward : float
+            Decrease of the distance to goal (m) during the step, + ``success_reward`` on
+            success (0 where the distance is not finite).
+        terminated : bool
+            ``success``, ``perception_error``, ``fall`` or ``stopped``.
+        truncated : bool
+            ``timeout`` (simulated time limit).
+        info : dict
+            The simulator's step info (``label``, ``time``, ``distance_to_goal``, ...).
+        """
         raw, done, info = self.sim.step(self._action(action))
         dtg = info["distance_to_goal"]
         reward = 0.0 if not (math.isfinite(dtg) and math.isfinite(self._dtg)) else self._dtg - dtg

@@ -313,7 +313,59 @@ class Simulator:
         return self._observe()
 
     def step(self, action: Action) -> tuple[dict[str, Any], bool, dict[str, Any]]:
-        """Apply one agent action; returns ``(observation, done, info)``."""
+        """Apply one agent action; returns ``(observation, done, info)``.
+
+        Parameters
+        ----------
+        action : Action
+            ``StopAction()`` or ``DiscreteAction("stop")`` ends the episode (``success`` when
+            DTG ≤ :attr:`tau`, else ``perception_error``; ``stopped`` without goals);
+            ``VelocityAction(vx, vy, omega)`` (body frame, m/s and rad/s, clipped to the
+            embodiment) runs one agent step (``agent_dt``, 0.1 s); ``WaypointAction`` streams
+            world-frame waypoints to the follower and runs one agent step;
+            ``DiscreteAction("forward" | "left" | "right")`` runs whole agent steps until the
+            primitive (0.25 m, 15°) is reached or ``discrete.timeout`` passes.
+
+        Returns
+        -------
+        observation : dict
+            As from :meth:`reset`, after the action.
+        done : bool
+            Whether the episode ended (see :attr:`label`).
+        info : dict
+            ``label`` (``None`` while running), ``time`` (s), ``distance_to_goal`` (m),
+            ``collision`` (during this step), plus ``reached`` (waypoints) or
+            ``primitive_completed`` (discrete actions).
+
+        Raises
+        ------
+        RuntimeError
+            If the episode has already ended (call :meth:`reset`).
+        TypeError
+            For an object that is not one of the actions above.
+
+        Examples
+        --------
+        >>> from navbench.episodes import Episode, Goal
+        >>> from navbench.scene import Box, Scene
+        >>> from navbench.sim import SPOT, Simulator
+        >>> from navbench.sim.actions import DiscreteAction, StopAction
+        >>> floor = Box("floor", "floor", (0.0, -0.05, 0.0), (10.0, 0.1, 10.0), label="floor")
+        >>> sim = Simulator(Scene("flat", "indoor", "handmade", boxes=(floor,)), SPOT)
+        >>> _ = sim.reset(Episode("e0", "flat", (0.0, 0.0, 0.0), (0.0, 0.0, 0.0, 1.0),
+        ...                       (Goal((0.0, 0.0, -2.0)),)))
+        >>> obs, done, info = sim.step(DiscreteAction("forward"))  # 0.25 m towards -Z (north)
+        >>> done, info["primitive_completed"], bool(abs(obs["pose"][2] + 0.25) < 0.05)
+        (False, True, True)
+        >>> bool(abs(info["distance_to_goal"] - 1.75) < 0.05)
+        True
+        >>> sim.step(StopAction())[1:3][0], sim.label  # 1.75 m > τ = 1.6 m
+        (True, 'perception_error')
+        >>> sim.step(StopAction())
+        Traceback (most recent call last):
+        ...
+        RuntimeError: the episode has ended; call reset() first
+        """
         if self._label is not None:
             raise RuntimeError("the episode has ended; call reset() first")
         info: dict[str, Any] = {}
