@@ -407,18 +407,66 @@ def build_dataset(
 ) -> Any:
     """Generate a dataset directory (see the module docstring) and return its :class:`Manifest`.
 
-    Args:
-        scenes: a directory of ``scene.json`` files (searched recursively) or Scene objects.
-        out: output directory; built in a temporary sibling and renamed at the end.
-        tasks: any of :data:`TASKS` (``conditional`` also writes ``conditional_oracle``).
-        split: split fractions by scene (dict or ``"train=0.8,eval=0.2"``).
-        seed: master seed.
-        workers: processes (1 = in this process).
-        overwrite: replace an existing non-empty ``out``.
-        progress: called as ``progress(done_scenes, total_scenes)``.
-        scene_ids: episode ``scene_id`` per scene id (e.g. habitat GLB stages from
-            ``navbench.export.habitat.habitat_scene_ids``); the scene id stays in
-            ``info.navbench.scene``. Default: ``scenes/<id>/scene.json``.
+    Parameters
+    ----------
+    scenes : str, Path or iterable of Scene
+        A directory of ``scene.json`` files (searched recursively, see :func:`load_scenes`) or
+        Scene objects.
+    out : str or Path
+        Output directory; built in a temporary sibling and renamed at the end.
+    tasks : sequence of str, default ("conditional",)
+        Any of :data:`TASKS` (``conditional`` also writes ``conditional_oracle``).
+    split : dict or str, default "train=0.8,eval=0.2"
+        Split fractions by scene (a scene's episodes all go to one split).
+    seed : int, default 0
+        Master seed: the same scenes, settings and seed give byte-identical files.
+    workers : int, default 1
+        Processes (1 = in this process).
+    settings : DatasetSettings, optional
+        Episodes per scene, categories, embodiment, navmesh presets, ``--verify``, ...
+    overwrite : bool, default False
+        Replace an existing non-empty ``out``.
+    progress : callable, optional
+        Called as ``progress(done_scenes, total_scenes)``.
+    scene_ids : dict, optional
+        Episode ``scene_id`` per scene id (e.g. habitat GLB stages from
+        ``navbench.export.habitat.habitat_scene_ids``); the scene id stays in
+        ``info.navbench.scene``. Default: ``scenes/<id>/scene.json``.
+
+    Returns
+    -------
+    Manifest
+        What ``manifest.json`` holds: ``seed``, ``tasks``, ``splits`` (scene ids per split),
+        ``files``, ``scenes``, ``counts`` (episodes per task and split, with statistics) and
+        ``dropped`` (rejected draws by reason).
+
+    Raises
+    ------
+    navbench.errors.ConfigError
+        Unknown task, bad split, no scenes or duplicate scene ids, or a non-empty ``out``
+        without ``overwrite``.
+
+    Examples
+    --------
+    Two ObjectNav episodes on a two-room house, all in the ``eval`` split:
+
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from navbench.episodes.dataset import DatasetSettings, build_dataset
+    >>> from navbench.scene.procgen.indoor import generate_house
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     m = build_dataset([generate_house(0, n_rooms=2)], Path(tmp) / "ds", tasks=["objectnav"],
+    ...                       split="eval=1", settings=DatasetSettings(episodes_per_scene=2))
+    ...     files = sorted(str(f.relative_to(Path(tmp) / "ds")) for f in Path(tmp, "ds").rglob("*.*"))
+    >>> m.counts["objectnav"]["eval"]["total"], m.counts["objectnav"]["eval"]["by_object_category"]
+    (2, {'speaker': 1, 'trash can': 1})
+    >>> files  # doctest: +NORMALIZE_WHITESPACE
+    ['manifest.json', 'navmeshes/house_0_2.npz', 'objectnav/eval/content/house_0_2.json.gz',
+     'objectnav/eval/eval.json.gz', 'scenes/house_0_2/scene.json']
+    >>> build_dataset([generate_house(0, n_rooms=2)], "unused", tasks=["pointnav"])
+    Traceback (most recent call last):
+    ...
+    navbench.errors.ConfigError: --tasks: expected some of ['conditional', 'objectnav', 'placenav', 'route'], got ['pointnav']
     """
     from navbench.episodes.writer import write_dataset
 

@@ -472,19 +472,68 @@ def evaluate(dataset: str | Path, agent: str, out: str | Path, settings: EvalSet
              progress: bool = True, warn: Callable[[str], None] | None = None) -> RunSummary:
     """Evaluate ``agent`` on a dataset split into the run folder ``out`` (resumable).
 
-    Args:
-        dataset: dataset directory (``manifest.json``, see :mod:`navbench.episodes.dataset`).
-        agent: built-in agent name, ``"module:Class"`` or ``"http://host:port"``.
-        out: run folder; results go to ``out/results.sqlite`` (one run per agent + settings).
-        settings: :class:`EvalSettings` (task, split, episode filter, embodiment, ...).
-        workers: worker processes (one world build per scene per worker).
-        executor: ``local`` (processes) or ``ray``.
-        progress: show a progress bar with ETA and running SR/SPL (on a terminal).
-        warn: receives warnings (an ``--embodiment`` other than the dataset's); default
-            :func:`warnings.warn`.
+    Parameters
+    ----------
+    dataset : str or Path
+        Dataset directory (``manifest.json``, see :func:`navbench.episodes.dataset.build_dataset`).
+    agent : str
+        Built-in agent name (:data:`navbench.agents.BUILTINS`), ``"module:Class"`` or
+        ``"http://host:port"``.
+    out : str or Path
+        Run folder; results go to ``out/results.sqlite`` (one run per agent + settings).
+    settings : EvalSettings, optional
+        Task, split, episode filter, embodiment, rendering, limits, distance, seed, friction.
+    workers : int, default 1
+        Worker processes (one world build per scene per worker).
+    executor : {"local", "ray"}, default "local"
+        Local processes or a Ray cluster (``ray_address``).
+    progress : bool, default True
+        Show a progress bar with ETA and running SR/SPL (on a terminal).
+    warn : callable, optional
+        Receives warnings (an ``--embodiment`` other than the dataset's); default
+        :func:`warnings.warn`.
 
-    Returns:
-        The :class:`~navbench.eval.RunSummary` (``run_id``, counts, labels, SR/SPL).
+    Returns
+    -------
+    RunSummary
+        ``run_id``, ``total``, ``skipped`` (finished before this call: a re-run resumes),
+        ``completed``, ``labels`` (label → count) and ``summary`` (SR, SPL, errors).
+
+    Raises
+    ------
+    navbench.errors.ConfigError
+        Bad dataset, task, split, episode filter, agent or settings (one line, before any
+        episode runs).
+    navbench.errors.InterruptedRunError
+        On Ctrl-C; finished episodes are saved, the same call resumes.
+
+    Examples
+    --------
+    Build a two-episode ObjectNav dataset, run the privileged ``oracle-path`` agent on it,
+    run again (nothing left to do: the run resumes) and read the rows (the report of the run:
+    :func:`navbench.report.build.build_report`):
+
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from navbench.episodes.dataset import DatasetSettings, build_dataset
+    >>> from navbench.eval import ResultsDB
+    >>> from navbench.eval.pipeline import EvalSettings, evaluate
+    >>> from navbench.scene.procgen.indoor import generate_house
+    >>> tmp = tempfile.TemporaryDirectory()
+    >>> ds, run = Path(tmp.name) / "ds", Path(tmp.name) / "run"
+    >>> _ = build_dataset([generate_house(0, n_rooms=2)], ds, tasks=["objectnav"], split="eval=1",
+    ...                   settings=DatasetSettings(episodes_per_scene=2))
+    >>> s = evaluate(ds, "oracle-path", run, EvalSettings(task="objectnav"), progress=False)
+    >>> s.total, s.completed, dict(s.labels), s.summary["SR"]
+    (2, 2, {'success': 2}, 1.0)
+    >>> again = evaluate(ds, "oracle-path", run, EvalSettings(task="objectnav"), progress=False)
+    >>> again.run_id == s.run_id, again.skipped, again.completed
+    (True, 2, 0)
+    >>> with ResultsDB(run) as db:
+    ...     rows = db.rows(s.run_id)
+    >>> [(r["episode_id"], r["label"], r["metrics"]["tau"]) for r in rows]  # Turtlebot τ = 1.18 m
+    [('0', 'success', 1.18), ('1', 'success', 1.18)]
+    >>> tmp.cleanup()
     """
     from navbench.eval.db import ResultsDB
     from navbench.eval.executors import make_executor
