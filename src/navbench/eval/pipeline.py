@@ -507,6 +507,11 @@ def evaluate(dataset: str | Path, agent: str, out: str | Path, settings: EvalSet
     navbench.errors.InterruptedRunError
         On Ctrl-C; finished episodes are saved, the same call resumes.
 
+    Notes
+    -----
+    Workers are *spawned* processes that import the caller's main module: in a script, call
+    ``evaluate`` under ``if __name__ == "__main__":``.
+
     Examples
     --------
     Build a two-episode ObjectNav dataset, run the privileged ``oracle-path`` agent on it,
