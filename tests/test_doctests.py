@@ -19,12 +19,14 @@ import navbench
 
 MODULES = (
     "navbench.agents",
+    "navbench.agents.loading",
     "navbench.agents.rollout",
     "navbench.agents.scene_graph.reasoning",
     "navbench.agents.scene_graph_agent",
     "navbench.episodes.dataset",
     "navbench.eval.pipeline",
     "navbench.graph.scene_graph",
+    "navbench.metrics.aggregate",
     "navbench.metrics.episode",
     "navbench.nav.navmesh",
     "navbench.report.build",
@@ -33,6 +35,7 @@ MODULES = (
     "navbench.sim",
     "navbench.sim.env",
     "navbench.sim.simulator",
+    "navbench.tasks.conditional.parser",
     "navbench.tasks.conditional.sampler",
 )
 FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE

@@ -80,9 +80,37 @@ def load_agent(name_or_path: str, **kwargs: Any) -> Agent:
     subclasses but have ``act`` are wrapped in :class:`HabitatAgentAdapter`. The agent's
     declarations are checked with :func:`~navbench.agents.base.check_agent`.
 
-    Raises:
-        ConfigError: unknown name, unimportable path, bad constructor arguments, a constructor
-            that raised, or bad declarations (unknown sensors, privileged facts, action space).
+    Parameters
+    ----------
+    name_or_path : str
+        A key of :data:`BUILTINS` (imported only when chosen), ``"package.module:Class"``
+        (modules in the working folder are found) or the URL of a ``navbench serve-agent``.
+    **kwargs
+        Constructor arguments (``seed``, ``forward_steps``, ... ; ``timeout_s`` for URLs).
+
+    Returns
+    -------
+    Agent
+        The constructed, checked agent.
+
+    Raises
+    ------
+    navbench.errors.ConfigError
+        Unknown name, unimportable path, bad constructor arguments, a constructor that
+        raised, or bad declarations (unknown sensors, privileged facts, action space).
+
+    Examples
+    --------
+    >>> from navbench.agents import load_agent
+    >>> a = load_agent("forward", forward_steps=3)
+    >>> type(a).__name__, a.action_space, a.forward_steps
+    ('ForwardAgent', 'discrete', 3)
+    >>> type(load_agent("navbench.agents.baselines:RandomAgent", seed=1)).__name__
+    'RandomAgent'
+    >>> load_agent("forward", speed=2)
+    Traceback (most recent call last):
+    ...
+    navbench.errors.ConfigError: agent 'forward': bad arguments ['speed'] (...)
     """
     s = name_or_path.strip()
     if s.startswith(("http://", "https://")):

@@ -23,8 +23,32 @@ Row = Mapping[str, Any]
 def aggregate(rows: Sequence[Row], metrics: Sequence[str] = METRIC_KEYS) -> dict[str, Any]:
     """Plain means over included episodes, with counts.
 
-    Returns ``{"episodes": N, "unreachable": U, "metrics": {name: {"mean", "n", "excluded"}}}``
-    where ``n + excluded = N − U`` for every metric.
+    Unreachable episodes (``reachable`` false) are left out of every metric; a ``None`` value
+    (the metric does not apply to that episode) is counted as ``excluded``, never as 0.
+
+    Parameters
+    ----------
+    rows : sequence of dict
+        Per-episode rows of :func:`~navbench.metrics.compute_episode_metrics`.
+    metrics : sequence of str
+        Keys to average; default every key of :data:`~navbench.metrics.spec.METRICS`.
+
+    Returns
+    -------
+    dict
+        ``{"episodes": N, "unreachable": U, "metrics": {name: {"mean", "n", "excluded"}}}``
+        where ``n + excluded = N − U`` for every metric; ``mean`` is ``None`` when ``n = 0``.
+
+    Examples
+    --------
+    >>> from navbench.metrics import aggregate
+    >>> rows = [{"success": 1.0, "ndtw": 0.8}, {"success": 0.0, "ndtw": None},
+    ...         {"success": 0.0, "ndtw": 0.1, "reachable": False}]
+    >>> agg = aggregate(rows, ["success", "ndtw"])
+    >>> agg["episodes"], agg["unreachable"]
+    (3, 1)
+    >>> agg["metrics"]["success"], agg["metrics"]["ndtw"]
+    ({'mean': 0.5, 'n': 2, 'excluded': 0}, {'mean': 0.8, 'n': 1, 'excluded': 1})
     """
     included = [r for r in rows if r.get("reachable", True)]
     out: dict[str, Any] = {

@@ -348,12 +348,41 @@ class _Parser:
 def parse(text: str, vocabulary: Iterable[str] | None = None) -> Program:
     """Parse an instruction (or an oracle-linear instruction) into a :class:`Program`.
 
-    Args:
-        text: the instruction (any case, Unicode punctuation allowed).
-        vocabulary: the scene's object and room labels; when given, every label must be one of
-            them or a :data:`SYNONYMS` entry for one of them (else :class:`ParseError`).
+    Parameters
+    ----------
+    text : str
+        The instruction (any case, Unicode punctuation allowed).
+    vocabulary : iterable of str, optional
+        The scene's object and room labels; when given, every label must be one of them or a
+        :data:`SYNONYMS` entry for one of them (else :class:`ParseError`).
 
-    Raises:
-        ParseError: text outside the grammar, naming the fragment and what was expected.
+    Returns
+    -------
+    Program
+        The AST (``Go``, ``Seq``, ``If`` with ``Presence`` / ``Relation`` conditions); its
+        references carry labels and rooms, not scene object ids.
+
+    Raises
+    ------
+    ParseError
+        Text outside the grammar, naming the fragment and what was expected.
+
+    Examples
+    --------
+    >>> from navbench.tasks.conditional import linearize, parse
+    >>> p = parse("If the kitchen has a coffee table, go to the stool in the kitchen. "
+    ...           "Otherwise, go to the sofa in the living room.")
+    >>> type(p).__name__, p.cond.label, p.then.target.label, p.else_.target.room
+    ('If', 'coffee table', 'stool', 'living room')
+
+    The oracle linearisation keeps the branch the facts select (condition ids ``c0``, ``c1``,
+    ... in pre-order):
+
+    >>> linearize(p, {"c0": True}), linearize(p, {"c0": False})
+    ('Go to the stool in the kitchen.', 'Go to the sofa in the living room.')
+    >>> parse("Go to the sofa in the garden.", vocabulary=["sofa", "kitchen"])
+    Traceback (most recent call last):
+    ...
+    navbench.tasks.conditional.parser.ParseError: cannot parse instruction: expected a room name known in this scene ('garden' is not) at 'the sofa in the garden'
     """
     return _Parser(text, vocabulary).program(normalise(text))
