@@ -223,6 +223,7 @@ def astar(pos, prv, nxt, isl, indptr, indices, weights, C, x0, z0, cs, thr,  # t
     start = n
     closed = np.zeros(total, np.bool_)
     parent = np.full(total, -1, np.int64)
+    best = np.full(n, np.inf)  # smallest g of a pushed graph-edge (verified) entry per corner
     px = np.empty(total)
     pz = np.empty(total)
     px[:n] = pos[:, 0]
@@ -265,6 +266,9 @@ def astar(pos, prv, nxt, isl, indptr, indices, weights, C, x0, z0, cs, thr,  # t
             w = indices[e]
             if not closed[w]:
                 g2 = g + weights[e]
+                if g2 > best[w]:  # pops after a verified entry for w, then discarded
+                    continue
+                best[w] = g2
                 heapq.heappush(heap, (g2 + _h(px[w], pz[w], goals), g2, w, node, 1))
         for q in range(k_goals):
             gi = n + 1 + q
