@@ -18,6 +18,7 @@ graph). Coordinates are XZ metres (Habitat frame), lengths metres.
 
 from __future__ import annotations
 
+import heapq
 import math
 
 import numba as nb
@@ -164,22 +165,24 @@ def tree_query(pos, prv, nxt, isl, C, x0, z0, cs, thr, sx, sz, island, goals, B,
     """
     n = len(pos)
     n_goals = len(goals)
-    f = np.empty(n + n_goals)
     cand = np.empty(n + n_goals, np.int64)
+    heap = [(0.0, 0)]  # (|s v| + dist[v], position in cand): ties keep the candidate order
+    heap.pop()
     m = 0
     for q in range(n_goals):
-        f[m] = math.hypot(goals[q, 0] - sx, goals[q, 1] - sz)
+        heap.append((math.hypot(goals[q, 0] - sx, goals[q, 1] - sz), m))
         cand[m] = -2 - q
         m += 1
     for i in range(n):
         if isl[i] != island or dist[i] == np.inf or not _tangent(pos, prv, nxt, i, sx, sz):
             continue
-        f[m] = math.hypot(pos[i, 0] - sx, pos[i, 1] - sz) + dist[i]
+        heap.append((math.hypot(pos[i, 0] - sx, pos[i, 1] - sz) + dist[i], m))
         cand[m] = i
         m += 1
-    order = np.argsort(f[:m], kind="mergesort")
-    for j in range(m):
-        c = cand[order[j]]
+    heapq.heapify(heap)
+    while len(heap) > 0:
+        fc, j = heapq.heappop(heap)
+        c = cand[j]
         if c < 0:
             bx, bz = goals[-2 - c, 0], goals[-2 - c, 1]
         else:
@@ -200,5 +203,5 @@ def tree_query(pos, prv, nxt, isl, C, x0, z0, cs, thr, sx, sz, island, goals, B,
             nodes[t] = cur
             if cur >= 0:
                 cur = hop[cur]
-        return f[order[j]], -2 - nodes[count - 1], nodes
+        return fc, -2 - nodes[count - 1], nodes
     return np.inf, -1, np.empty(0, np.int64)
