@@ -4,6 +4,7 @@ brute-force search (every corner pair, start and goal edge checked eagerly, netw
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import networkx as nx
 import numpy as np
@@ -36,7 +37,7 @@ class Brute:
     def __init__(self, nm: NavMesh) -> None:
         self.nm, self.L, self.n = nm, nm.layers[0], nm.graphs[0].nodes
         self.B = nm._tiles(0)
-        self.g = nx.Graph()
+        self.g: nx.Graph[Any] = nx.Graph()
         pos = self.n.pos
         for i in range(len(pos)):
             for j in range(i + 1, len(pos)):

@@ -159,8 +159,9 @@ class NavMesh:
             return (*(loc if loc is not None else (-1, 0, 0)), -1 if isl is None else isl)
         H, C, lab, ylo, yhi = self._stacked()
         L = self.layers[0]
-        return vis.point_info(H, C, lab, ylo, yhi, L.x0, L.z0, L.cs, self.settings.agent_radius,
-                              MAX_Y_DELTA, x, y, z)
+        out = vis.point_info(H, C, lab, ylo, yhi, L.x0, L.z0, L.cs, self.settings.agent_radius,
+                             MAX_Y_DELTA, x, y, z)
+        return int(out[0]), int(out[1]), int(out[2]), int(out[3])
 
     def is_navigable(self, p: Sequence[float] | np.ndarray) -> bool:
         """True if (x, y, z) lies on the navigable area (within 0.5 m above/below the surface)."""
