@@ -6,13 +6,18 @@ block grid (buildings as boxes on a ground slab) with the ``outdoor`` preset, an
 *generated* 500 m city (``generate_city(0)``: curbs, crosswalks, parks, 1,000 sidewalk objects,
 200 parked cars) with the ``outdoor`` preset and with ``los_tolerance=0`` — query times and
 how far its paths cut into the agent radius around the scene's blocking boxes (shapely).
+On the generated city, every query also runs the previous release's A* (``astar_before``,
+kept here as the same-run reference) and the lengths are compared; a second workload asks
+``--steps`` starts to each of ``--goals`` goals (an episode's per-step distance to goal)
+through ``NavMesh.geodesic_distances`` (goal table built at the first start, then cached).
 
-Reference, computed in the same run: the exact free space from the scene's boxes with
-shapely (floor footprints minus every box that meets the headroom column, eroded by the agent
-radius with round joins) and a brute-force visibility graph over *all* its vertices (every
-pair checked with ``covers``), Dijkstra by networkx. Run:
+Reference for the house and the block grid, computed in the same run: the exact free space
+from the scene's boxes with shapely (floor footprints minus every box that meets the headroom
+column, eroded by the agent radius with round joins) and a brute-force visibility graph over
+*all* its vertices (every pair checked with ``covers``), Dijkstra by networkx. Run:
 
     .venv/bin/python benchmarks/bench_nav.py [--queries 200] [--ref-queries 40]
+    .venv/bin/python benchmarks/bench_nav.py --skip-house --skip-city --skip-strict  # city only
 """
 
 from __future__ import annotations
