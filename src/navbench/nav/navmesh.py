@@ -88,6 +88,13 @@ class NavMesh:
                               layers[0].cs, layers[0].height.shape) for L in layers)
         self._grid: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
 
+    def __getstate__(self) -> dict[str, object]:
+        """Pickle without the query caches (stacked views, goal tables): rebuilt on demand."""
+        state = dict(self.__dict__)
+        state["_grid"] = None
+        state["_goal_trees"] = OrderedDict()
+        return state
+
     # ------------------------------------------------------------------ construction
     @classmethod
     def build(cls, scene: Scene, settings: NavSettings | None = None) -> NavMesh:
