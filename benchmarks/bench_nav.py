@@ -6,30 +6,39 @@ block grid (buildings as boxes on a ground slab) with the ``outdoor`` preset, an
 *generated* 500 m city (``generate_city(0)``: curbs, crosswalks, parks, 1,000 sidewalk objects,
 200 parked cars) with the ``outdoor`` preset and with ``los_tolerance=0`` — query times and
 how far its paths cut into the agent radius around the scene's blocking boxes (shapely).
+On the generated city, every query also runs the previous release's A* (``astar_before``,
+kept here as the same-run reference) and the lengths are compared; a second workload asks
+``--steps`` starts to each of ``--goals`` goals (an episode's per-step distance to goal)
+through ``NavMesh.geodesic_distances`` (goal table built at the first start, then cached).
 
-Reference, computed in the same run: the exact free space from the scene's boxes with
-shapely (floor footprints minus every box that meets the headroom column, eroded by the agent
-radius with round joins) and a brute-force visibility graph over *all* its vertices (every
-pair checked with ``covers``), Dijkstra by networkx. Run:
+Reference for the house and the block grid, computed in the same run: the exact free space
+from the scene's boxes with shapely (floor footprints minus every box that meets the headroom
+column, eroded by the agent radius with round joins) and a brute-force visibility graph over
+*all* its vertices (every pair checked with ``covers``), Dijkstra by networkx. Run:
 
     .venv/bin/python benchmarks/bench_nav.py [--queries 200] [--ref-queries 40]
+    .venv/bin/python benchmarks/bench_nav.py --skip-house --skip-city --skip-strict  # city only
 """
 
 from __future__ import annotations
 
 import argparse
+import heapq
 import itertools
 import math
 import time
 
 import networkx as nx
+import numba as nb
 import numpy as np
 import shapely
 import shapely.ops
 from shapely.geometry import LineString, Polygon
 
 from navbench.geometry import box_corners_xz
-from navbench.nav import NavMesh, NavSettings
+from navbench.nav import NavMesh, NavSettings, query
+from navbench.nav import visibility as vis
+from navbench.nav.visibility import _h, _tangent, crosses_blocked, line_of_sight
 from navbench.scene import Box, Scene
 
 
@@ -185,14 +194,124 @@ def run(name: str, scene: Scene, s: NavSettings, queries: int, ref_queries: int)
           f"navmesh is {pct(rt, 50) / pct(times, 50):.0f}x faster")
 
 
-def generated_city(size: float, queries: int) -> None:
-    """Query times and clearance of paths on a generated city (see the module docstring)."""
+@nb.njit(cache=True)
+def astar_before(pos, prv, nxt, isl, indptr, indices, weights, C, x0, z0, cs, thr,  # type: ignore[no-untyped-def]
+          sx, sz, island, goals, B, k):
+    """The A* of the previous release (tile pre-check at push time, every improving and
+    non-improving push kept): the benchmark-only reference for query times.
+
+    ``B`` is the :func:`blocked_tiles` mask (tile edge ``k`` cells) of ``C`` and ``thr``: lazy
+    start and goal edges that cross a blocked tile are never pushed (they are not free).
+
+    Returns ``(length, goal_index, nodes)``: ``nodes`` lists the path from start to goal,
+    with ``-1`` for the start, ``-2 - k`` for goal ``k`` and node ids in between.
+    ``length`` is ``inf`` (goal ``-1``) when no goal is reachable.
+    """
+    n = len(pos)
+    k_goals = len(goals)
+    total = n + 1 + k_goals
+    start = n
+    closed = np.zeros(total, np.bool_)
+    parent = np.full(total, -1, np.int64)
+    px = np.empty(total)
+    pz = np.empty(total)
+    px[:n] = pos[:, 0]
+    pz[:n] = pos[:, 1]
+    px[start], pz[start] = sx, sz
+    for q in range(k_goals):
+        px[n + 1 + q], pz[n + 1 + q] = goals[q, 0], goals[q, 1]
+    heap = [(0.0, 0.0, 0, 0, 0)]
+    heap.pop()
+    for q in range(k_goals):
+        if crosses_blocked(B, k, x0, z0, cs, sx, sz, goals[q, 0], goals[q, 1]):
+            continue
+        d = math.hypot(goals[q, 0] - sx, goals[q, 1] - sz)
+        heapq.heappush(heap, (d, d, n + 1 + q, start, 0))
+    for i in range(n):
+        if isl[i] != island or not _tangent(pos, prv, nxt, i, sx, sz):
+            continue
+        if crosses_blocked(B, k, x0, z0, cs, sx, sz, pos[i, 0], pos[i, 1]):
+            continue
+        g = math.hypot(pos[i, 0] - sx, pos[i, 1] - sz)
+        heapq.heappush(heap, (g + _h(pos[i, 0], pos[i, 1], goals), g, i, start, 0))
+    closed[start] = True
+    found = -1
+    length = np.inf
+    while len(heap) > 0:
+        _f, g, node, par, verified = heapq.heappop(heap)
+        if closed[node]:
+            continue
+        if verified == 0 and not line_of_sight(C, x0, z0, cs, px[par], pz[par], px[node],
+                                               pz[node], thr):
+            continue
+        closed[node] = True
+        parent[node] = par
+        if node > n:
+            found = node
+            length = g
+            break
+        ux, uz = px[node], pz[node]
+        for e in range(indptr[node], indptr[node + 1]):
+            w = indices[e]
+            if not closed[w]:
+                g2 = g + weights[e]
+                heapq.heappush(heap, (g2 + _h(px[w], pz[w], goals), g2, w, node, 1))
+        for q in range(k_goals):
+            gi = n + 1 + q
+            if closed[gi] or not _tangent(pos, prv, nxt, node, goals[q, 0], goals[q, 1]):
+                continue
+            if crosses_blocked(B, k, x0, z0, cs, ux, uz, goals[q, 0], goals[q, 1]):
+                continue
+            g2 = g + math.hypot(goals[q, 0] - ux, goals[q, 1] - uz)
+            heapq.heappush(heap, (g2, g2, gi, node, 0))
+    if found < 0:
+        return np.inf, -1, np.empty(0, np.int64)
+    count = 0
+    cur = found
+    while cur != -1:
+        count += 1
+        cur = parent[cur] if cur != start else -1
+    nodes = np.empty(count, np.int64)
+    cur = found
+    for i in range(count - 1, -1, -1):
+        if cur == start:
+            nodes[i] = -1
+        elif cur > n:
+            nodes[i] = -2 - (cur - n - 1)
+        else:
+            nodes[i] = cur
+        cur = parent[cur] if cur != start else -1
+    return length, found - n - 1, nodes
+
+
+def _find_path_before(nm: NavMesh, a: np.ndarray, b: np.ndarray) -> float:
+    """``NavMesh.find_path(a, b).geodesic_distance`` with :func:`astar_before` as the search."""
+    q = query._prepare(nm, a, np.asarray(b, float).reshape(-1, 3))
+    if q is None:
+        return math.inf
+    L, G = nm.layers[q.li], nm.graphs[q.li]
+    n = G.nodes
+    r = astar_before(n.pos, n.prv, n.nxt, n.island, G.indptr, G.indices, G.weights, L.clear, L.x0,
+                     L.z0, L.cs, nm._thr, float(q.sa[0]), float(q.sa[2]), q.isl, q.gxz,
+                     nm._tiles(q.li), vis.TILE)
+    return query._finish(nm, q, *r).geodesic_distance
+
+
+def _same(d: float, r: float) -> bool:
+    return (math.isinf(d) and math.isinf(r)) or abs(d - r) <= 1e-6 * max(r, 1.0)
+
+
+def generated_city(size: float, queries: int, goals: int, steps: int, strict: bool = True) -> None:
+    """Query times and clearance of paths on a generated city (see the module docstring);
+    ``strict``: also with ``los_tolerance=0``."""
     from navbench.scene.procgen.outdoor import OutdoorSettings, generate_city
 
     scene = generate_city(0, OutdoorSettings(size=(size, size)))
     ground = ("sidewalk", "road", "crosswalk", "green", "ground", "water")
-    for label, s in (("outdoor preset", NavSettings.preset("outdoor")),
-                     ("outdoor, los_tolerance=0", NavSettings.preset("outdoor", los_tolerance=0.0))):
+    variants = [("outdoor preset", NavSettings.preset("outdoor"))]
+    if strict:
+        variants.append(("outdoor, los_tolerance=0", NavSettings.preset("outdoor", los_tolerance=0.0)))
+    for label, s in variants:
         # blocking at sidewalk level (y = 0): bottom below the headroom, top above the climb
         blocks = shapely.union_all([Polygon(box_corners_xz(b.center, b.size, b.yaw)) for b in scene.boxes
                                     if b.kind not in ground and b.center[1] - b.size[1] / 2 < s.agent_height
@@ -205,12 +324,17 @@ def generated_city(size: float, queries: int) -> None:
         rng = np.random.default_rng(1)
         pairs = [(nm.sample_point(rng), nm.sample_point(rng)) for _ in range(queries)]
         nm.geodesic_distance(*pairs[0])
-        times, cut, n_inf, lengths = [], [], 0, []
+        _find_path_before(nm, *pairs[0])
+        # one-off queries: find_path, interleaved with the previous release's search
+        times, old_t, cut, n_inf, same = [], [], [], 0, 0
         for a, b in pairs:
             t = time.perf_counter()
             sp = nm.find_path(a, b)
             times.append(time.perf_counter() - t)
-            lengths.append(sp.geodesic_distance)
+            t = time.perf_counter()
+            d_old = _find_path_before(nm, a, b)
+            old_t.append(time.perf_counter() - t)
+            same += _same(sp.geodesic_distance, d_old)
             if sp.points is None:
                 n_inf += 1
                 continue
@@ -218,23 +342,40 @@ def generated_city(size: float, queries: int) -> None:
                 line = LineString([(p[0], p[2]) for p in sp.points])
                 cut.append(s.agent_radius - line.distance(blocks))
         cut_a = np.array(cut)
-        print(f"geodesic query: median {pct(times, 50) * 1e3:.3f} ms, p95 {pct(times, 95) * 1e3:.3f} ms, "
+        print(f"find_path (one-off pairs): median {pct(times, 50) * 1e3:.3f} ms, p95 {pct(times, 95) * 1e3:.3f} ms, "
               f"{n_inf} unreachable")
-        # the same queries without the blocked-tile prefilter of lazy start/goal edges (old method)
-        tiles = nm._tiles(0)
-        nm._tile_cache[0] = np.zeros_like(tiles)
-        old_t, same = [], 0
-        for (a, b), d in zip(pairs, lengths, strict=True):
-            t = time.perf_counter()
-            d_old = nm.geodesic_distance(a, b)
-            old_t.append(time.perf_counter() - t)
-            same += d_old == d or (math.isinf(d) and math.isinf(d_old))
-        nm._tile_cache[0] = tiles
-        print(f"without blocked tiles (old): median {pct(old_t, 50) * 1e3:.3f} ms, "
-              f"p95 {pct(old_t, 95) * 1e3:.3f} ms -> median x{pct(old_t, 50) / pct(times, 50):.1f}, "
-              f"p95 x{pct(old_t, 95) / pct(times, 95):.1f}; identical lengths {same}/{len(pairs)}")
+        print(f"previous release's search, same run: median {pct(old_t, 50) * 1e3:.3f} ms, "
+              f"p95 {pct(old_t, 95) * 1e3:.3f} ms -> median x{pct(old_t, 50) / pct(times, 50):.2f}, "
+              f"p95 x{pct(old_t, 95) / pct(times, 95):.2f}; same lengths (1e-6) {same}/{len(pairs)}")
         print(f"paths cutting into the radius by more than half a cell: {(cut_a > s.cell_size / 2).sum()} of "
               f"{len(cut_a)}, worst {cut_a.max() * 100:.1f} cm")
+        # an episode's per-step distances: `steps` starts to one goal, `goals` episodes
+        nm.geodesic_distances(pairs[0][:1], pairs[0][1])  # JIT warm-up
+        build_t, per_q, old_q, worst, same = [], [], [], 0.0, 0
+        for _ in range(goals):
+            g = nm.sample_point(rng)
+            starts = [nm.sample_point(rng) for _ in range(steps)]
+            t = time.perf_counter()
+            ds = [float(nm.geodesic_distances(starts[:1], g)[0])]
+            build_t.append(time.perf_counter() - t)
+            for p in starts[1:]:
+                t = time.perf_counter()
+                ds.append(float(nm.geodesic_distances([p], g)[0]))
+                per_q.append(time.perf_counter() - t)
+            for p, d in zip(starts, ds, strict=True):
+                t = time.perf_counter()
+                r = _find_path_before(nm, p, g)
+                old_q.append(time.perf_counter() - t)
+                same += _same(d, r)
+                if math.isfinite(r) and r > 0:
+                    worst = max(worst, abs(d - r) / r)
+        new_mean = (sum(build_t) + sum(per_q)) / (goals * steps)
+        print(f"geodesic_distances, {goals} goals x {steps} starts: goal table (first start) median "
+              f"{pct(build_t, 50) * 1e3:.1f} ms; later starts median {pct(per_q, 50) * 1e3:.3f} ms, "
+              f"p95 {pct(per_q, 95) * 1e3:.3f} ms; previous search median {pct(old_q, 50) * 1e3:.3f} ms, "
+              f"p95 {pct(old_q, 95) * 1e3:.3f} ms -> median x{pct(old_q, 50) / pct(per_q, 50):.1f}, "
+              f"p95 x{pct(old_q, 95) / pct(per_q, 95):.1f}, mean with tables x{np.mean(old_q) / new_mean:.1f}; "
+              f"same lengths {same}/{len(old_q)}, worst rel. diff {worst:.1e}")
 
 
 def main() -> None:
@@ -243,19 +384,24 @@ def main() -> None:
     ap.add_argument("--ref-queries", type=int, default=40)
     ap.add_argument("--skip-city", action="store_true")
     ap.add_argument("--generated-size", type=float, default=500.0, help="generated city side (m); 0 = skip")
+    ap.add_argument("--goals", type=int, default=10, help="generated city: goals of the per-step workload")
+    ap.add_argument("--steps", type=int, default=100, help="generated city: starts per goal")
+    ap.add_argument("--skip-house", action="store_true")
+    ap.add_argument("--skip-strict", action="store_true", help="generated city: only the outdoor preset")
     args = ap.parse_args()
     hs, how = house()
     t = time.perf_counter()
     NavMesh.build(hs, NavSettings.preset("indoor"))  # JIT warm-up (numba cache)
     print(f"warm-up build (includes JIT on a fresh machine): {time.perf_counter() - t:.2f} s")
-    print(f"house: {how}")
-    run("6-room house, indoor preset", hs, NavSettings.preset("indoor"), args.queries,
-        args.ref_queries)
+    if not args.skip_house:
+        print(f"house: {how}")
+        run("6-room house, indoor preset", hs, NavSettings.preset("indoor"), args.queries,
+            args.ref_queries)
     if not args.skip_city:
         run("1 km² block grid, outdoor preset", city(), NavSettings.preset("outdoor"),
             args.queries, args.ref_queries)
     if args.generated_size > 0:
-        generated_city(args.generated_size, args.queries)
+        generated_city(args.generated_size, args.queries, args.goals, args.steps, not args.skip_strict)
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@ world frame (metres, +Y up); ``y`` selects the floor layer. Unreachable goals gi
 from __future__ import annotations
 
 import math
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,9 +16,11 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from navbench.nav import query
 from navbench.nav import visibility as vis
 from navbench.nav.grid import Layer, build_layers
 from navbench.nav.polygons import Nodes, boundary_rings, reflex_nodes
+from navbench.nav.query import ShortestPath
 from navbench.nav.settings import NavSettings
 from navbench.scene.model import Scene
 
@@ -26,21 +29,6 @@ if TYPE_CHECKING:
 
 #: Largest vertical offset (m) between a query point and the surface it is on.
 MAX_Y_DELTA = 0.5
-
-
-@dataclass(frozen=True)
-class ShortestPath:
-    """Result of :meth:`NavMesh.find_path`.
-
-    Attributes:
-        points: polyline (x, y, z) from the snapped start to the snapped goal, or ``None``.
-        geodesic_distance: 3D length of ``points`` (m); ``math.inf`` when unreachable.
-        goal_index: index of the goal reached (multi-goal queries), or ``None``.
-    """
-
-    points: list[np.ndarray] | None
-    geodesic_distance: float
-    goal_index: int | None
 
 
 @dataclass
@@ -95,6 +83,17 @@ class NavMesh:
         self._cells: dict[int | None, np.ndarray] = {}
         self._thr = settings.agent_radius - settings.los_tolerance * settings.cell_size
         self._tile_cache: dict[int, np.ndarray] = {}
+        self._goal_trees: OrderedDict[bytes, tuple[np.ndarray, np.ndarray]] = OrderedDict()
+        self._same_grid = all((L.x0, L.z0, L.cs, L.height.shape) == (layers[0].x0, layers[0].z0,
+                              layers[0].cs, layers[0].height.shape) for L in layers)
+        self._grid: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
+
+    def __getstate__(self) -> dict[str, object]:
+        """Pickle without the query caches (stacked views, goal tables): rebuilt on demand."""
+        state = dict(self.__dict__)
+        state["_grid"] = None
+        state["_goal_trees"] = OrderedDict()
+        return state
 
     # ------------------------------------------------------------------ construction
     @classmethod
@@ -175,6 +174,31 @@ class NavMesh:
                 best, best_d = (li, r, c), d
         return best
 
+    def _stacked(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Layers' (height, clear, labels) stacked (views for one layer) and (y_lo, y_hi)."""
+        if self._grid is None:
+            def stack(name: str) -> np.ndarray:
+                arrs = [getattr(L, name) for L in self.layers]
+                return arrs[0][None] if len(arrs) == 1 else np.stack(arrs)
+
+            self._grid = (stack("height"), stack("clear"), stack("labels"),
+                          np.array([L.y_lo for L in self.layers], np.float64),
+                          np.array([L.y_hi for L in self.layers], np.float64))
+        return self._grid
+
+    def _info(self, x: float, y: float, z: float) -> tuple[int, int, int, int]:
+        """(layer, row, col, island) of (x, y, z): layer ``-1`` where :meth:`_locate` finds
+        nothing, island ``-1`` where :meth:`island_of` is None (one numba call)."""
+        if not self.layers or not self._same_grid:
+            loc = self._locate(x, y, z)
+            isl = self._island_of_slow(x, y, z)
+            return (*(loc if loc is not None else (-1, 0, 0)), -1 if isl is None else isl)
+        H, C, lab, ylo, yhi = self._stacked()
+        L = self.layers[0]
+        out = vis.point_info(H, C, lab, ylo, yhi, L.x0, L.z0, L.cs, self.settings.agent_radius,
+                             MAX_Y_DELTA, x, y, z)
+        return int(out[0]), int(out[1]), int(out[2]), int(out[3])
+
     def is_navigable(self, p: Sequence[float] | np.ndarray) -> bool:
         """True if (x, y, z) lies on the navigable area (within 0.5 m above/below the surface)."""
         x, y, z = float(p[0]), float(p[1]), float(p[2])
@@ -198,9 +222,13 @@ class NavMesh:
 
     def island_of(self, p: Sequence[float] | np.ndarray) -> int | None:
         """Island id of a navigable point, else None."""
-        if not self.is_navigable(p):
+        isl = self._info(float(p[0]), float(p[1]), float(p[2]))[3]
+        return None if isl < 0 else isl
+
+    def _island_of_slow(self, x: float, y: float, z: float) -> int | None:
+        """:meth:`island_of` in Python (layers on different grids)."""
+        if not self.is_navigable((x, y, z)):
             return None
-        x, y, z = float(p[0]), float(p[1]), float(p[2])
         li, r, c = self._locate(x, y, z)  # type: ignore[misc]
         lab = self.layers[li].labels
         best, best_d = None, math.inf
@@ -222,9 +250,8 @@ class NavMesh:
         """
         x, y, z = float(p[0]), float(p[1]), float(p[2])
         if island is None or 0 <= island < len(self._areas):
-            own = self.island_of((x, y, z))
-            if own is not None and (island is None or own == island):
-                li, r, c = self._locate(x, y, z)  # type: ignore[misc]
+            li, r, c, own = self._info(x, y, z)
+            if own >= 0 and (island is None or own == island):
                 return np.array([x, float(self.layers[li].height[r, c]), z])
         if island is not None:
             if not 0 <= island < len(self._areas):
@@ -356,82 +383,13 @@ class NavMesh:
         >>> nm.find_path((1.0, 0.0, -1.0), (20.0, 0.0, -1.0))
         ShortestPath(points=None, geodesic_distance=inf, goal_index=None)
         """
-        none = ShortestPath(None, math.inf, None)
-        goals = np.asarray(b_or_many, dtype=np.float64)
-        if goals.ndim == 1:
-            goals = goals.reshape(1, -1)
-        if goals.ndim != 2 or goals.shape[1] != 3 or len(goals) == 0:
-            return none
-        ia = self.island_of(a)
-        if ia is None:
-            for g in goals:
-                ia = self.island_of(g)
-                if ia is not None:
-                    break
-        sa = self.snap_point(a, ia) if ia is not None else None
-        if sa is None:
-            sa = self.snap_point(a)
-        if sa is None:
-            return none
-        isl = self.island_of(sa)
-        if isl is None:
-            return none
-        keep, snapped = [], []
-        for k, g in enumerate(goals):
-            sg = self.snap_point(g, isl)
-            if sg is not None:
-                keep.append(k)
-                snapped.append(sg)
-        if not keep:
-            return none
-        li = int(self._island_layer[isl])
-        L, G = self.layers[li], self.graphs[li]
-        n = G.nodes
-        gxz = np.array([[p[0], p[2]] for p in snapped])
-        length, gk, nodes = vis.astar(n.pos, n.prv, n.nxt, n.island, G.indptr, G.indices,
-                                      G.weights, L.clear, L.x0, L.z0, L.cs, self._thr,
-                                      float(sa[0]), float(sa[2]), isl, gxz,
-                                      self._tiles(li), vis.TILE)
-        if not math.isfinite(length):
-            return self._grid_path(L, isl, sa, snapped, keep)
-        pts = []
-        for v in nodes:
-            if v == -1:
-                pts.append(sa)
-            elif v <= -2:
-                pts.append(snapped[-2 - int(v)])
-            else:
-                pts.append(np.array([n.pos[v, 0], n.y[v], n.pos[v, 1]]))
-        d = float(sum(np.linalg.norm(pts[i + 1] - pts[i]) for i in range(len(pts) - 1)))
-        return ShortestPath(pts, d, keep[int(gk)])
+        return query.find_path(self, a, b_or_many)
 
     def _tiles(self, li: int) -> np.ndarray:
         """Blocked-tile mask of layer ``li`` (:func:`visibility.blocked_tiles`), cached."""
         if li not in self._tile_cache:
             self._tile_cache[li] = vis.blocked_tiles(self.layers[li].clear, self._thr)
         return self._tile_cache[li]
-
-    def _grid_path(self, L: Layer, isl: int, sa: np.ndarray, snapped: list[np.ndarray],
-                   keep: list[int]) -> ShortestPath:
-        """Fallback when the visibility graph finds no path between points of one island:
-        8-connected grid A* (:mod:`navbench.nav.gridpath`) shortened by line of sight."""
-        from navbench.nav.gridpath import grid_astar, string_pull
-
-        def cell(p: np.ndarray) -> tuple[int, int]:
-            return int((p[2] - L.z0) // L.cs), int((p[0] - L.x0) // L.cs)
-
-        sr, sc = cell(sa)
-        goal_rc = np.array([cell(g) for g in snapped], dtype=np.int64)
-        cells, gk = grid_astar(L.labels, isl, sr, sc, goal_rc)
-        if gk < 0:
-            return ShortestPath(None, math.inf, None)
-        mid = [np.array([L.x0 + (c + 0.5) * L.cs, float(L.height[r, c]), L.z0 + (r + 0.5) * L.cs])
-               for r, c in cells[1:-1]]
-        pts = [sa, *mid, snapped[int(gk)]]
-        xz = np.array([[p[0], p[2]] for p in pts])
-        pts = [pts[i] for i in string_pull(xz, L.clear, L.x0, L.z0, L.cs, self._thr)]
-        d = float(sum(np.linalg.norm(pts[i + 1] - pts[i]) for i in range(len(pts) - 1)))
-        return ShortestPath(pts, d, keep[int(gk)])
 
     def geodesic_distance(self, a: Sequence[float] | np.ndarray, b_or_many: Any) -> float:
         """Geodesic distance (m) from ``a`` to ``b`` or to the nearest of many goals.
@@ -464,6 +422,12 @@ class NavMesh:
         inf
         """
         return self.find_path(a, b_or_many).geodesic_distance
+
+    def geodesic_distances(self, points: Any, b_or_many: Any) -> np.ndarray:
+        """(N,) geodesic distances (m) from each of ``points`` (N, 3) to ``b`` or the nearest of
+        many goals; exact like :meth:`geodesic_distance`, built for many starts to the same
+        goals (the goal set's distance table is cached: :mod:`navbench.nav.query`)."""
+        return query.geodesic_distances(self, points, b_or_many)
 
     def distance_field(self, goal_or_goals: Any) -> DistanceField:
         """Per-goal geodesic distance field (scikit-fmm) over the goals' island; see ``fields``."""

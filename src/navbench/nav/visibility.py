@@ -61,6 +61,43 @@ def line_of_sight(C, x0, z0, cs, ax, az, bx, bz, thr):  # type: ignore[no-untype
         t = min(length, t + max(v / _LIP, hmin))
 
 
+@nb.njit(cache=True)
+def point_info(H, C, lab, ylo, yhi, x0, z0, cs, radius, max_dy, x, y, z):  # type: ignore[no-untyped-def]
+    """(layer, row, col, island) of point (x, y, z) on layers stacked as (L, R, C) arrays.
+
+    The layer is the one whose surface is vertically nearest (``-1``: outside every grid);
+    the island is ``-1`` unless the surface is within ``max_dy`` of ``y`` and the clearance
+    there is at least ``radius``, then the label of the cell or of its nearest labelled
+    8-neighbour (order: same cell, then rows/cols 0, -1, +1)."""
+    best, br, bc = -1, 0, 0
+    best_d = np.inf
+    nr, nc = H.shape[1], H.shape[2]
+    r = int((z - z0) // cs)  # floor division as in Python (NavMesh._locate)
+    c = int((x - x0) // cs)
+    if not (0 <= r < nr and 0 <= c < nc):
+        return -1, 0, 0, -1
+    for li in range(H.shape[0]):
+        h = H[li, r, c]
+        d = abs(y - h) if h == h else abs(y - min(max(y, ylo[li]), yhi[li])) + max_dy
+        if d < best_d:
+            best, br, bc, best_d = li, r, c, d
+    h = H[best, br, bc]
+    if not (h == h and abs(y - h) <= max_dy):
+        return best, br, bc, -1
+    if not bilinear(C[best], x0, z0, cs, x, z) >= radius - 1e-6:
+        return best, br, bc, -1
+    isl = -1
+    bd = 99
+    for dr in (0, -1, 1):
+        for dc in (0, -1, 1):
+            rr, cc = br + dr, bc + dc
+            if 0 <= rr < nr and 0 <= cc < nc and lab[best, rr, cc] >= 0:
+                d2 = dr * dr + dc * dc
+                if d2 < bd:
+                    isl, bd = lab[best, rr, cc], d2
+    return best, br, bc, isl
+
+
 #: Cells per edge of a coarse tile of :func:`blocked_tiles`.
 TILE = 8
 
@@ -186,6 +223,7 @@ def astar(pos, prv, nxt, isl, indptr, indices, weights, C, x0, z0, cs, thr,  # t
     start = n
     closed = np.zeros(total, np.bool_)
     parent = np.full(total, -1, np.int64)
+    best = np.full(n, np.inf)  # smallest g of a pushed graph-edge (verified) entry per corner
     px = np.empty(total)
     pz = np.empty(total)
     px[:n] = pos[:, 0]
@@ -228,6 +266,9 @@ def astar(pos, prv, nxt, isl, indptr, indices, weights, C, x0, z0, cs, thr,  # t
             w = indices[e]
             if not closed[w]:
                 g2 = g + weights[e]
+                if g2 > best[w]:  # pops after a verified entry for w, then discarded
+                    continue
+                best[w] = g2
                 heapq.heappush(heap, (g2 + _h(px[w], pz[w], goals), g2, w, node, 1))
         for q in range(k_goals):
             gi = n + 1 + q
