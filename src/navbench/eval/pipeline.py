@@ -191,9 +191,10 @@ def episode_tau(ep: Any) -> float | None:
 
 
 def geodesic_distances(navmesh: Any, ep: Any, positions: np.ndarray) -> np.ndarray:
-    """Geodesic distance (m) from every position to the nearest goal of ``ep`` (inf if none)."""
+    """Geodesic distance (m) from every position to the nearest goal of ``ep`` (inf if none);
+    one cached goal table serves all positions (:meth:`NavMesh.geodesic_distances`)."""
     goals = np.array([g.position for g in ep.goals], float).reshape(-1, 3)
-    return np.array([navmesh.geodesic_distance(p, goals) for p in np.asarray(positions)], float)
+    return np.asarray(navmesh.geodesic_distances(np.asarray(positions, float).reshape(-1, 3), goals), float)
 
 
 def score_outcome(outcome: Any, ep: Any, scene_id: str, *, navmesh: Any = None,

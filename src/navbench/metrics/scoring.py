@@ -313,8 +313,8 @@ class NavmeshGeodesic:
 
     def __call__(self, ep: Episode, positions: np.ndarray) -> np.ndarray:
         nm = self.navmesh(ep)
-        goals = [g.position for g in ep.goals]
-        return np.array([nm.geodesic_distance(p, goals) for p in np.asarray(positions)], dtype=float)
+        goals = np.array([g.position for g in ep.goals], float).reshape(-1, 3)
+        return np.asarray(nm.geodesic_distances(np.asarray(positions, float).reshape(-1, 3), goals), float)
 
     def start_length(self, ep: Episode) -> float:
         """L from the start, decided once per episode (:func:`~navbench.episodes.reachability.start_geodesic`)."""
