@@ -9,6 +9,13 @@ triangle gets the mean colour of its vertices (quantised to 5 bits per channel; 
 triangle), painted in a 4x4-texel block of a square palette image, and its UVs point at the
 block's centre.
 
+Tiles: a piece of more than :data:`TILE_MIN_TRIANGLES` triangles is cut into square tiles of
+:data:`TILE_M` m on the ground plane (XZ, Habitat frame; each triangle goes to the tile of its
+centroid, keeping its own vertices and UVs, so textures stay continuous across tile seams), one
+MuJoCo mesh each, so that the camera's distance and view-frustum culling (``sim.sensors``) drop
+what is out of view: on the 200k-triangle room of ``benchmarks/bench_export.py`` a head camera
+draws about a quarter of the triangles.
+
 Downgrades (logged as warnings, never errors): a material whose image is missing or cannot be
 decoded (e.g. KTX2/Basis textures of HM3D ``.basis.glb``) is drawn untextured in its base
 colour; a piece without UVs drops its texture.
@@ -18,6 +25,7 @@ Frames: the file's up axis is converted to the Habitat frame as for the collisio
 from __future__ import annotations
 
 import logging
+import math
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +41,12 @@ log = logging.getLogger(__name__)
 PALETTE_BLOCK = 4
 #: Largest texture side kept for imported images (larger ones are downsampled).
 MAX_TEXTURE_PX = 2048
+#: Side of a ground-plane tile of a large imported piece (m) ...
+TILE_M = 3.0
+#: ... pieces with at most this many triangles stay whole ...
+TILE_MIN_TRIANGLES = 4096
+#: ... and the tile side grows so that one piece gives at most this many tiles.
+MAX_TILES = 256
 
 
 def _rgba01(c: Any) -> tuple[float, float, float, float]:
@@ -81,6 +95,28 @@ def _palette(colors: np.ndarray, faces: np.ndarray, vertices: np.ndarray
     verts = vertices[faces.reshape(-1)]
     new_faces = np.arange(len(verts), dtype=np.int32).reshape(-1, 3)
     return verts, new_faces, uv, img
+
+
+def tiles(part: Part, cell: float = TILE_M) -> list[Part]:
+    """``part`` cut into ground-plane tiles (XZ squares of ``cell`` m, grown to at most
+    :data:`MAX_TILES` tiles), in row-major tile order; each triangle keeps its vertices and UVs.
+    Pieces of at most :data:`TILE_MIN_TRIANGLES` triangles are returned whole."""
+    f = np.asarray(part.faces, dtype=np.int64)
+    if len(f) <= TILE_MIN_TRIANGLES:
+        return [part]
+    cen = part.vertices[f].mean(axis=1)[:, [0, 2]]
+    lo, span = cen.min(axis=0), np.ptp(cen, axis=0)
+    cell = max(cell, math.sqrt(float(span[0] + cell) * float(span[1] + cell) / MAX_TILES))
+    ij = np.floor((cen - lo) / cell).astype(np.int64)
+    code = ij[:, 1] * (int(ij[:, 0].max()) + 1) + ij[:, 0]
+    order = np.argsort(code, kind="stable")
+    starts = np.flatnonzero(np.r_[True, np.diff(code[order]) != 0])
+    out = []
+    for a, b in zip(starts, [*starts[1:], len(order)], strict=True):
+        sub = f[order[a:b]]
+        used, inv = np.unique(sub, return_inverse=True)
+        out.append(Part(part.vertices[used], inv.reshape(-1, 3).astype(np.int32), part.uv[used], part.material))
+    return out
 
 
 def unsupported_images(path: Path) -> list[str]:
@@ -181,6 +217,7 @@ def add_imported(vis: Any, meshes: tuple[Mesh, ...]) -> dict[str, Material]:
             mats[part.material] = mat
             if img is not None:
                 vis.textures[part.material] = img
-            vis.add(part, ref=m.ref, label=m.label or m.kind, kind=m.kind, layer="structure",
-                    mesh_key=f"imported:{part.material}")
+            for t, tile in enumerate(tiles(part)):
+                vis.add(tile, ref=m.ref, label=m.label or m.kind, kind=m.kind, layer="structure",
+                        mesh_key=f"imported:{part.material}:{t}")
     return mats
