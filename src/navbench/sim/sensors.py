@@ -170,12 +170,13 @@ class Camera:
         shadows = [g for g in self._static if world.geoms[g].layer == "shadow"]
         self._first_shadow = min(shadows) if shadows else m.ngeom + 1
         # View frustum (camera frame: looks along -z, y up): inward normals of the four side
-        # planes through the camera; exact for pictures unless geoms out of view can show up in
-        # shadow maps or reflections, then off.
+        # planes and of the camera's own plane (facing forward), all through the camera; exact for
+        # pictures unless geoms out of view can show up in shadow maps or reflections, then off.
         self._centre, self._half = (self._lo + self._hi) / 2.0, (self._hi - self._lo) / 2.0 + 0.01
         ty = math.tan(math.radians(float(m.cam_fovy[self.cam_id])) / 2.0)
         tx = ty * width / height
-        self._planes = np.array([[1.0, 0.0, -tx], [-1.0, 0.0, -tx], [0.0, 1.0, -ty], [0.0, -1.0, -ty]])
+        self._planes = np.array([[1.0, 0.0, -tx], [-1.0, 0.0, -tx], [0.0, 1.0, -ty], [0.0, -1.0, -ty],
+                                 [0.0, 0.0, -1.0]])
         ortho = bool(getattr(m, "cam_projection", np.zeros(m.ncam))[self.cam_id])
         shadowed = bool(np.any(m.light_castshadow)) or bool(np.any(m.mat_reflectance > 0))
         self._frustum = cull_distance is not None and not ortho and not shadowed
@@ -205,7 +206,7 @@ class Camera:
         d2 = np.einsum("ij,ij->i", gap, gap)
         far = (d2 > self._limit2) | (d2 < self._near2)
         if self._frustum:  # AABB wholly on the outer side of a side plane
-            n = self._planes @ data.cam_xmat[self.cam_id].reshape(3, 3).T  # world normals (4, 3)
+            n = self._planes @ data.cam_xmat[self.cam_id].reshape(3, 3).T  # world normals (5, 3)
             reach = (self._centre - p) @ n.T + self._half @ np.abs(n).T
             far |= (reach < 0.0).any(axis=1)
         if not far.any():
