@@ -95,7 +95,7 @@ def test_tiled_floor_renders_like_the_whole_mesh_with_right_colours(floor_glb: P
                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     scene = import_scene(floor_glb)
     tiled = build_visuals(scene, use_cache=False)
-    assert len(tiled.geoms) == 4
+    assert [g.layer for g in tiled.geoms] == ["tile_near", "tile_far"] * 4
     monkeypatch.setattr(imported, "TILE_MIN_TRIANGLES", 10**9)
     whole = build_visuals(scene, use_cache=False)
     assert len(whole.geoms) == 1
@@ -125,7 +125,7 @@ def test_frustum_hides_only_tiles_out_of_view(floor_glb: Path) -> None:
     p, rot = data.cam_xpos[cam.cam_id], data.cam_xmat[cam.cam_id].reshape(3, 3)
     ty = math.tan(math.radians(float(m.cam_fovy[cam.cam_id])) / 2)
     tx = ty * W / H
-    tiles = [g for g in range(m.ngeom) if world.geoms[g].visual]
+    tiles = [g for g in range(m.ngeom) if world.geoms[g].visual and world.geoms[g].layer == "tile_near"]
     assert len(tiles) == 4
     in_view, behind = set(), set()
     for g in tiles:
@@ -143,3 +143,38 @@ def test_frustum_hides_only_tiles_out_of_view(floor_glb: Path) -> None:
     assert in_view <= drawn and in_view  # every tile with a vertex in view is drawn
     assert behind and not behind & drawn  # column 0 (x <= 3.01 m) lies behind: hidden
     assert drawn0 >= set(tiles)
+
+
+def test_coarse_tile_stays_on_the_surface_with_linear_uvs() -> None:
+    v, f, uv = _grid()
+    tile = imported.tiles(Part(v, f.astype(np.int32), uv, "m"))[0]  # 3.01 x 3.01 m, 3,698 triangles
+    far = imported.coarse(tile, cell=0.15)
+    assert far is not None and len(far.faces) <= imported.LOD_MAX_SHARE * len(tile.faces)
+    np.testing.assert_allclose(far.vertices[:, 1], 0.0, atol=1e-12)  # still the floor plane
+    np.testing.assert_allclose(far.uv, far.vertices[:, [0, 2]] / SIDE, atol=1e-12)  # means of a linear map
+    t = far.vertices[far.faces]
+    n = np.cross(t[:, 1] - t[:, 0], t[:, 2] - t[:, 0])
+    assert (n[:, 1] > 0).all()  # no flipped triangles
+    area = n[:, 1].sum() / 2
+    assert 0.8 * 3.01**2 < area <= 3.01**2 + 1e-9  # covered up to about half a cell at the rim
+    # a second UV chart on the same positions (u + 10) is not merged into the first
+    two = Part(np.vstack([tile.vertices] * 2), np.vstack([tile.faces, tile.faces + len(tile.vertices)]).astype(np.int32),
+               np.vstack([tile.uv, tile.uv + np.array([10.0, 0.0])]), "m")
+    far2 = imported.coarse(two, cell=0.15)
+    assert far2 is not None
+    u = far2.uv[:, 0]
+    assert ((u <= 3.1 / SIDE) | (u >= 10.0)).all() and (u >= 10.0).any() and (u < 1.0).any()
+
+
+def test_far_tiles_are_drawn_by_their_coarse_versions(floor_glb: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import navbench.sim.sensors as sensors
+
+    monkeypatch.setattr(sensors, "LOD_DISTANCE_M", 1.0)
+    scene = import_scene(floor_glb)
+    vis = build_visuals(scene, use_cache=False)
+    rgb, _, seg, drawn, world, *_ = _render(scene, vis, (3.3, 0.0, 1.5), -math.pi / 2)
+    layers = sorted((world.geoms[g].name, world.geoms[g].layer) for g in drawn if world.geoms[g].visual)
+    # camera in tile (row 0, col 1): near; tile (row 1, col 1) starts 1.52 m away in z: coarse;
+    # column 0 lies behind the camera
+    assert [la for _, la in layers] == ["tile_near", "tile_far"], layers
+    assert _dominant(rgb[H - 4, W // 2]) == "b" and (seg > 0).mean() > 0.3

@@ -36,6 +36,7 @@ from navbench.sim.embodiments import (
     GROUP_VISUAL,
 )
 from navbench.sim.world import World
+from navbench.visual.imported import LOD_DISTANCE_M
 
 _APT = {
     "osmesa": "apt-get install libosmesa6",
@@ -165,8 +166,10 @@ class Camera:
         layers = np.array([i.layer for i in infos], dtype=object)
         hi = np.where(layers == "near", np.minimum(hi, lod_distance), hi)
         lo = np.where(layers == "far", lod_distance, 0.0)
+        hi = np.where(layers == "tile_near", np.minimum(hi, LOD_DISTANCE_M), hi)  # imported-mesh tiles
+        lo = np.where(layers == "tile_far", LOD_DISTANCE_M, lo)
         self._limit2, self._near2 = hi**2, lo**2
-        self._lod = bool((layers == "far").any())
+        self._lod = bool(np.isin(layers, ("far", "tile_far")).any())
         shadows = [g for g in self._static if world.geoms[g].layer == "shadow"]
         self._first_shadow = min(shadows) if shadows else m.ngeom + 1
         # View frustum (camera frame: looks along -z, y up): inward normals of the four side

@@ -14,7 +14,9 @@ Tiles: a piece of more than :data:`TILE_MIN_TRIANGLES` triangles is cut into squ
 centroid, keeping its own vertices and UVs, so textures stay continuous across tile seams), one
 MuJoCo mesh each, so that the camera's distance and view-frustum culling (``sim.sensors``) drop
 what is out of view: on the 200k-triangle room of ``benchmarks/bench_export.py`` a head camera
-draws about a quarter of the triangles.
+draws about a third of the triangles. Each tile also gets a coarse version (vertex clustering
+on a :data:`LOD_CELL_M` grid, kept apart by UV chart and normal direction) drawn instead of it
+beyond :data:`LOD_DISTANCE_M` (layers ``"tile_near"`` / ``"tile_far"``; the camera swaps them).
 
 Downgrades (logged as warnings, never errors): a material whose image is missing or cannot be
 decoded (e.g. KTX2/Basis textures of HM3D ``.basis.glb``) is drawn untextured in its base
@@ -47,6 +49,13 @@ TILE_M = 3.0
 TILE_MIN_TRIANGLES = 4096
 #: ... and the tile side grows so that one piece gives at most this many tiles.
 MAX_TILES = 256
+#: Tiles farther than this (m, camera to the tile's box) are drawn by their coarse version ...
+LOD_DISTANCE_M = 6.0
+#: ... whose vertices are merged on a grid of this side (m): 2.5 % of the distance, ~7 px
+#: at 640 px and 79° field of view.
+LOD_CELL_M = 0.15
+#: A coarse version is kept only when it has at most this share of the tile's triangles.
+LOD_MAX_SHARE = 0.6
 
 
 def _rgba01(c: Any) -> tuple[float, float, float, float]:
@@ -117,6 +126,47 @@ def tiles(part: Part, cell: float = TILE_M) -> list[Part]:
         used, inv = np.unique(sub, return_inverse=True)
         out.append(Part(part.vertices[used], inv.reshape(-1, 3).astype(np.int32), part.uv[used], part.material))
     return out
+
+
+def coarse(part: Part, cell: float = LOD_CELL_M) -> Part | None:
+    """A coarse version of ``part`` by vertex clustering: vertices sharing a ``cell``-m grid
+    cell, a UV cell (about two grid cells of texture, so UV charts stay apart) and their normal's
+    dominant axis are merged into their mean (position and UV); collapsed and repeated triangles
+    are dropped. ``None`` when that keeps more than :data:`LOD_MAX_SHARE` of the triangles."""
+    f = np.asarray(part.faces, dtype=np.int64)
+    v, uv = part.vertices, part.uv
+    t = v[f]
+    fn = np.cross(t[:, 1] - t[:, 0], t[:, 2] - t[:, 0])
+    vn = np.zeros_like(v)
+    for k in range(3):
+        np.add.at(vn, f[:, k], fn)
+    axis = np.argmax(np.abs(vn), axis=1) * 2 + (vn[np.arange(len(v)), np.argmax(np.abs(vn), axis=1)] < 0)
+    edge_m = np.linalg.norm(t[:, 1] - t[:, 0], axis=1)
+    edge_uv = np.linalg.norm(uv[f[:, 1]] - uv[f[:, 0]], axis=1)
+    ok = edge_m > 1e-9
+    per_m = float(np.median(edge_uv[ok] / edge_m[ok])) if ok.any() else 0.0
+    uv_cell = max(2.0 * cell * per_m, 1e-6)
+    key = np.column_stack([np.floor(v / cell), np.floor(uv / uv_cell), axis]).astype(np.int64)
+    _, cluster, counts = np.unique(key, axis=0, return_inverse=True, return_counts=True)
+    cluster = cluster.ravel()
+    pos = np.zeros((len(counts), 3))
+    tex = np.zeros((len(counts), 2))
+    np.add.at(pos, cluster, v)
+    np.add.at(tex, cluster, uv)
+    pos /= counts[:, None]
+    tex /= counts[:, None]
+    nf = cluster[f]
+    keep = (nf[:, 0] != nf[:, 1]) & (nf[:, 1] != nf[:, 2]) & (nf[:, 0] != nf[:, 2])
+    nf = nf[keep]
+    if len(nf):
+        first = np.argmin(nf, axis=1)
+        rolled = np.take_along_axis(nf, (first[:, None] + np.arange(3)[None, :]) % 3, axis=1)
+        _, idx = np.unique(rolled, axis=0, return_index=True)
+        nf = nf[np.sort(idx)]
+    if len(nf) == 0 or len(nf) > LOD_MAX_SHARE * len(f):
+        return None
+    used, inv = np.unique(nf, return_inverse=True)
+    return Part(pos[used], inv.reshape(-1, 3).astype(np.int32), tex[used], part.material)
 
 
 def unsupported_images(path: Path) -> list[str]:
@@ -217,7 +267,13 @@ def add_imported(vis: Any, meshes: tuple[Mesh, ...]) -> dict[str, Material]:
             mats[part.material] = mat
             if img is not None:
                 vis.textures[part.material] = img
-            for t, tile in enumerate(tiles(part)):
-                vis.add(tile, ref=m.ref, label=m.label or m.kind, kind=m.kind, layer="structure",
-                        mesh_key=f"imported:{part.material}:{t}")
+            pieces = tiles(part)
+            for t, tile in enumerate(pieces):
+                far = coarse(tile) if len(pieces) > 1 else None
+                key = f"imported:{part.material}:{t}"
+                vis.add(tile, ref=m.ref, label=m.label or m.kind, kind=m.kind,
+                        layer="tile_near" if far else "structure", mesh_key=key)
+                if far is not None:
+                    vis.add(far, ref=m.ref, label=m.label or m.kind, kind=m.kind, layer="tile_far",
+                            mesh_key=f"{key}:far")
     return mats
