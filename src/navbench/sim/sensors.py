@@ -181,7 +181,10 @@ class Camera:
         self._planes = np.array([[1.0, 0.0, -tx], [-1.0, 0.0, -tx], [0.0, 1.0, -ty], [0.0, -1.0, -ty],
                                  [0.0, 0.0, -1.0]])
         ortho = bool(getattr(m, "cam_projection", np.zeros(m.ncam))[self.cam_id])
-        shadowed = bool(np.any(m.light_castshadow)) or bool(np.any(m.mat_reflectance > 0))
+        # MuJoCo mirrors the scene only in reflective planes and boxes
+        mirror = np.isin(m.geom_type, (mujoco.mjtGeom.mjGEOM_PLANE, mujoco.mjtGeom.mjGEOM_BOX)) & (m.geom_matid >= 0)
+        mirror[mirror] = m.mat_reflectance[m.geom_matid[mirror]] > 0
+        shadowed = bool(np.any(m.light_castshadow)) or bool(mirror.any())
         self._frustum = cull_distance is not None and not ortho and not shadowed
 
     @property
