@@ -2,12 +2,17 @@
 
 1. A 200k-triangle textured GLB (a 20 x 20 m room: floor and walls as fine grids, two textured
    materials) built here: import + first 640x480 RGB-D-S render (target <= 10 s), then RGB-D-S
-   fps on it (target >= 15), against the flat-box 6-room house measured in the same run.
+   fps on it (target >= 15), against the flat-box 6-room house measured in the same run; and the
+   rendering variants, interleaved over ``--rounds`` rounds of 8 frames (ms/frame, median and best round, and
+   triangles drawn per frame): the mesh whole / cut into tiles / tiles with coarse far versions,
+   frustum culling off / on, MuJoCo's default 4x multisampled offscreen buffer / none
+   (``model.vis.quality.offsamples = 0``).
 2. Habitat export of a 6-room house (target <= 2 s; cold texture cache and warm) and of a city
    (``--city-size`` m square; target 1 km² <= 60 s); GLB sizes; our GLB writer against
    ``trimesh``'s GLB export of the same primitives (speed and size).
 
-Usage: python benchmarks/bench_export.py [--frames 20] [--city-size 1000] [--no-city]
+Usage: python benchmarks/bench_export.py [--frames 20] [--rounds 5] [--city-size 1000] [--no-city]
+[--no-export]
 """
 
 from __future__ import annotations
@@ -77,11 +82,66 @@ def render_fps(scene, poses, frames: int, w: int, h: int, visuals: bool = True) 
     return frames / dt, first
 
 
+def variants(scene, poses, frames: int, rounds: int, w: int, h: int) -> None:
+    """ms/frame (RGB-D-S) of the rendering variants of the big GLB, interleaved over rounds."""
+    import mujoco
+
+    import navbench.visual.imported as imported
+    from navbench.sim import SPOT
+    from navbench.sim.sensors import Camera
+    from navbench.sim.world import build_world
+    from navbench.visual.build import build_visuals
+
+    saved = imported.TILE_MIN_TRIANGLES, imported.LOD_MAX_SHARE
+    vis = {}
+    imported.TILE_MIN_TRIANGLES = 10**12
+    vis["whole"] = build_visuals(scene, use_cache=False)
+    imported.TILE_MIN_TRIANGLES, imported.LOD_MAX_SHARE = saved[0], -1.0
+    vis["tiles"] = build_visuals(scene, use_cache=False)
+    imported.TILE_MIN_TRIANGLES, imported.LOD_MAX_SHARE = saved
+    vis["tiles+lod"] = build_visuals(scene, use_cache=False)
+    rigs = {}
+    for name, v in vis.items():
+        for samples in (4, 0):
+            world = build_world(scene, SPOT, offscreen=(w, h), visuals=v)
+            world.model.vis.quality.offsamples = samples
+            for frustum in ((False, True) if name != "whole" else (False,)):
+                cam = Camera(world, width=w, height=h)
+                cam._frustum = cam._frustum and frustum
+                rigs[(name, frustum, samples)] = (world, cam, mujoco.MjData(world.model))
+    times: dict[tuple[str, bool, int], list[float]] = {k: [] for k in rigs}
+    tris: dict[tuple[str, bool, int], float] = {}
+    for _ in range(rounds):
+        for key, (world, cam, data) in rigs.items():
+            m, n = world.model, 0
+            t0 = time.perf_counter()
+            for i in range(frames):
+                pos, yaw = poses[i % len(poses)]
+                data.qpos[:4] = [*pos, yaw]
+                mujoco.mj_forward(m, data)
+                cam.render(data)
+                n += sum(int(m.mesh_facenum[m.geom_dataid[cam._scn.geoms[j].objid]]) for j in range(cam._scn.ngeom)
+                         if cam._scn.geoms[j].objtype == mujoco.mjtObj.mjOBJ_GEOM and m.geom_dataid[cam._scn.geoms[j].objid] >= 0)
+            times[key].append((time.perf_counter() - t0) / frames * 1e3)
+            tris[key] = n / frames
+    base, base_min = float(np.median(times[("whole", False, 4)])), min(times[("whole", False, 4)])
+    print(f"{'variant (median / best of rounds)':<38} {'ms/frame':>12} {'fps':>11} {'vs whole':>13} {'triangles':>9}")
+    for (name, frustum, samples), ts in times.items():
+        ms, best = float(np.median(ts)), min(ts)
+        label = f"{name}, frustum {'on' if frustum else 'off'}, offsamples {samples}"
+        print(f"{label:<38} {ms:6.0f} /{best:5.0f} {1e3 / ms:5.1f} /{1e3 / best:5.1f} {base / ms:5.2f}x /{base_min / best:5.2f}x "
+              f"{tris[(name, frustum, samples)]:9.0f}")
+    for _, cam, _ in rigs.values():
+        cam.close()
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--frames", type=int, default=20)
     ap.add_argument("--city-size", type=float, default=1000.0)
+    ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--no-city", action="store_true")
+    ap.add_argument("--no-export", action="store_true", help="only the big-GLB rendering part")
     args = ap.parse_args()
     w, h = 640, 480
     from navbench.export.habitat import export_habitat, scene_primitives
@@ -107,6 +167,9 @@ def main() -> None:
             hposes += [((float(cx), r.floor_y, float(cz)), k * math.pi / 2) for k in range(4)]
         f_flat, _ = render_fps(house, hposes, args.frames, w, h, visuals=False)
         print(f"reference: flat-box 6-room house {f_flat:.1f} fps -> big GLB / reference = {f_big / f_flat:.2f}")
+        variants(scene, poses, 8, args.rounds, w, h)
+        if args.no_export:
+            return
 
         cache = tmp / "cache"
         t0 = time.perf_counter()

@@ -34,10 +34,12 @@ def write_dataset(root: Path, scenes: Sequence[Scene], results: Sequence[SceneRe
     from navbench.episodes.conditional import oracle_linear
     from navbench.episodes.loader import Manifest
     from navbench.scene.io import save
+    from navbench.scene.meshfile import copy_side_files
 
     for sc in scenes:
         check_id(sc.id, "scenes", f"scene {sc.id!r}: id")
-        save(sc, inside(root, "scenes", sc.id, "scene.json"))
+        path = inside(root, "scenes", sc.id, "scene.json")
+        save(copy_side_files(sc, path.parent), path)  # mesh side files beside it: the folder can move
     by_scene = {r.scene_id: r for r in results}
     out_tasks = [t for t in ("conditional", "conditional_oracle", "objectnav", "placenav", "route")
                  if t in tasks or (t == "conditional_oracle" and "conditional" in tasks)]

@@ -74,7 +74,7 @@ def scene_primitives(scene: Scene, vis: Any) -> tuple[list[Primitive], list[Gltf
     """The GLB content of a scene: one primitive per material (world frame, metres)."""
     groups: dict[str, list[tuple[np.ndarray, np.ndarray, np.ndarray | None]]] = {}
     for g in vis.geoms:
-        if g.layer == "far":
+        if g.layer in ("far", "tile_far"):
             continue
         p = vis.meshes[g.mesh]
         v = p.vertices @ _yaw_matrix(g.yaw).T + np.asarray(g.pos, float)

@@ -66,10 +66,14 @@ def _mesh_dict(m: Mesh, base: Path | None) -> dict[str, Any]:
     if m.file is None:
         return {"id": m.id, "kind": m.kind, "vertices": _poly(np.asarray(m.vertices).tolist()),
                 "faces": np.asarray(m.faces, dtype=np.int64).tolist(), "label": m.label, "ref": m.ref}
-    f = Path(m.file)
-    rel = Path(os.path.relpath(f.resolve(), base.resolve())).as_posix() if base is not None else f.as_posix()
-    return {"id": m.id, "kind": m.kind, "file": rel, "sha256": m.sha256, "up": m.up,
-            "label": m.label, "ref": m.ref}
+    def rel(f: Path) -> str:
+        return Path(os.path.relpath(f.resolve(), base.resolve())).as_posix() if base is not None else f.as_posix()
+
+    out = {"id": m.id, "kind": m.kind, "file": rel(Path(m.file)), "sha256": m.sha256, "up": m.up,
+           "label": m.label, "ref": m.ref}
+    if m.assets:
+        out["assets"] = [{"file": rel(Path(a)), "sha256": h} for a, h in m.assets]
+    return out
 
 
 def scene_to_dict(scene: Scene, base: Path | None = None) -> dict[str, Any]:
@@ -495,7 +499,7 @@ def _array(rd: _Reader, v: Any, p: str, dtype: type) -> np.ndarray:
 def _side_mesh(rd: _Reader, m: dict[str, Any], p: str) -> Mesh:
     """A mesh entry referencing a side file: resolve it beside the scene file, check its
     sha256, read it (:func:`navbench.scene.meshfile.load_mesh`)."""
-    from navbench.scene.meshfile import check_up, load_mesh, sha256_file
+    from navbench.scene.meshfile import check_assets, check_up, load_mesh, sha256_file
 
     rel = rd.str_(m, "file", p)
     digest = rd.str_(m, "sha256", p)
@@ -510,6 +514,15 @@ def _side_mesh(rd: _Reader, m: dict[str, Any], p: str) -> Mesh:
     if sha256_file(path) != digest:
         raise SceneFormatError(rd.file, f"{p}.sha256", f"{digest} (the file {path} changed since "
                                "the import; re-import the scene)", "a different sha256")
+    raw = rd.get(m, "assets", p, required=False) or []
+    if not isinstance(raw, list):
+        raise rd.fail(f"{p}.assets", "a list of {file, sha256} objects")
+    assets = []
+    for k, a in enumerate(raw):
+        if not isinstance(a, dict):
+            raise rd.fail(f"{p}.assets[{k}]", "an object with 'file' and 'sha256'")
+        assets.append((base / str(rd.str_(a, "file", f"{p}.assets[{k}]")), str(rd.str_(a, "sha256", f"{p}.assets[{k}]"))))
+    check_assets(rd.file, f"{p}.assets", assets)
     mesh = load_mesh(path, check_up(up), mesh_id=rd.str_(m, "id", p) or "mesh0", kind=rd.str_(m, "kind", p) or "mesh",
                      label=rd.str_(m, "label", p, required=False, nonempty=False) or "",
                      ref=rd.str_(m, "ref", p, required=False))

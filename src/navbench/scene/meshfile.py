@@ -1,6 +1,8 @@
 """Reading one mesh file (GLB / glTF / OBJ / PLY / STL / OFF) into a Habitat-frame
 :class:`~navbench.scene.model.Mesh`, with the checks every caller needs (triangle budget, finite
-vertices, degenerate triangles, plausible extent) and the sha256 of mesh side files.
+vertices, degenerate triangles, plausible extent), the sha256 of mesh side files and of the
+files they reference (*assets*: an OBJ's ``.mtl`` files and their ``map_*`` images, a glTF's
+external buffers and images), and :func:`copy_side_files` that makes a scene folder self-contained.
 
 Used by ``scene.io`` (side files referenced from ``scene.json``) and by the importers in
 ``scene.sources``; it imports neither.
@@ -13,14 +15,20 @@ meshes, which habitat-sim's dataset configs declare ``"up": [0, 0, 1]``).
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
+import os
+import shutil
+import struct
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Literal
+from urllib.parse import unquote
 
 import numpy as np
 
 from navbench.errors import ConfigError, SceneFormatError
-from navbench.scene.model import Mesh
+from navbench.scene.model import Mesh, Scene
 
 UpAxis = Literal["y", "z"]
 
@@ -45,6 +53,103 @@ def sha256_file(path: str | Path) -> str:
         for block in iter(lambda: f.read(1 << 20), b""):
             h.update(block)
     return h.hexdigest()
+
+
+def _obj_assets(path: Path) -> list[Path]:
+    """``mtllib`` files of an OBJ (beside it) and the images their ``map_*`` / ``bump`` lines name."""
+    out: list[Path] = []
+    with open(path, encoding="utf-8", errors="replace") as f:
+        libs = [line.split(None, 1)[1].strip() for line in f if line.startswith("mtllib") and len(line.split()) > 1]
+    for lib in libs:
+        names = [lib] if (path.parent / lib).is_file() else lib.split()
+        for name in names:
+            mtl = path.parent / name
+            if not mtl.is_file():
+                continue
+            out.append(mtl)
+            for line in mtl.read_text(encoding="utf-8", errors="replace").splitlines():
+                tok = line.split()
+                if len(tok) > 1 and (tok[0].lower().startswith("map_") or tok[0].lower() in ("bump", "disp", "decal", "refl")):
+                    img = mtl.parent / tok[-1]
+                    if img.is_file():
+                        out.append(img)
+    return out
+
+
+def _gltf_assets(path: Path) -> list[Path]:
+    """External (non-``data:``) buffer and image URIs of a glTF / GLB file, resolved beside it."""
+    try:
+        if path.suffix.lower() == ".glb":
+            with open(path, "rb") as f:
+                head = f.read(20)
+                doc = json.loads(f.read(struct.unpack("<I", head[12:16])[0]))
+        else:
+            doc = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError, struct.error):
+        return []  # the mesh reader reports unreadable files
+    out = []
+    for key in ("buffers", "images"):
+        for item in doc.get(key, []) if isinstance(doc, dict) else []:
+            uri = item.get("uri") if isinstance(item, dict) else None
+            if isinstance(uri, str) and uri and not uri.startswith("data:") and (path.parent / unquote(uri)).is_file():
+                out.append(path.parent / unquote(uri))
+    return out
+
+
+def mesh_assets(path: str | Path) -> list[Path]:
+    """Existing files a mesh file references (sorted, no duplicates): an OBJ's ``.mtl`` files and
+    their texture images, a glTF's / GLB's external buffers and images; empty for PLY / STL / OFF.
+    Missing references are left out (the visual layer draws those materials untextured)."""
+    path = Path(path)
+    suffix = path.suffix.lower()
+    found = _obj_assets(path) if suffix == ".obj" else _gltf_assets(path) if suffix in (".gltf", ".glb") else []
+    return sorted({p.resolve() for p in found})
+
+
+def check_assets(scene_file: str | Path, field: str, assets: list[tuple[Path, str]]) -> None:
+    """Raise a :class:`SceneFormatError` naming the first asset that is missing or whose sha256
+    differs from the one recorded at import."""
+    for k, (p, digest) in enumerate(assets):
+        if not p.is_file():
+            raise SceneFormatError(str(scene_file), f"{field}[{k}].file", f"the mesh asset {p} (move it back "
+                                   "beside the mesh file, or re-import the scene)", "missing")
+        if sha256_file(p) != digest:
+            raise SceneFormatError(str(scene_file), f"{field}[{k}].sha256", f"{digest} (the file {p} changed "
+                                   "since the import; re-import the scene)", "a different sha256")
+
+
+def copy_side_files(scene: Scene, folder: str | Path) -> Scene:
+    """Copy the side files of ``scene``'s file-backed meshes (mesh + assets, keeping the assets'
+    paths relative to the mesh file) into ``folder`` and return the scene pointing at the copies,
+    so that a ``scene.json`` saved in ``folder`` keeps loading after the folder moves.
+
+    One file-backed mesh goes directly into ``folder``; several go into ``folder/<mesh id>/``.
+    Raises a :class:`ConfigError` when an asset lies outside its mesh file's folder.
+    """
+    folder = Path(folder)
+    backed = [m for m in scene.meshes if m.file is not None]
+    if not backed:
+        return scene
+    new: dict[str, Mesh] = {}
+    for m in backed:
+        src = Path(str(m.file))
+        dest = folder if len(backed) == 1 else folder / m.id
+        dest.mkdir(parents=True, exist_ok=True)
+        target = dest / src.name
+        assets = []
+        for a, digest in m.assets:
+            rel = Path(os.path.relpath(a, src.parent))
+            if rel.parts and rel.parts[0] == "..":
+                raise ConfigError(f"mesh {src.name}: its asset {a} lies outside the mesh's folder; move it "
+                                  "beside the mesh (and fix the reference) to copy the scene")
+            (dest / rel).parent.mkdir(parents=True, exist_ok=True)
+            if (dest / rel).resolve() != Path(a).resolve():
+                shutil.copyfile(a, dest / rel)
+            assets.append((str((dest / rel).resolve()), digest))
+        if target.resolve() != src.resolve():
+            shutil.copyfile(src, target)
+        new[m.id] = replace(m, file=str(target.resolve()), assets=tuple(assets))
+    return replace(scene, meshes=tuple(new.get(m.id, m) for m in scene.meshes))
 
 
 def check_mesh(path: str | Path, vertices: np.ndarray, faces: np.ndarray) -> np.ndarray:
@@ -133,5 +238,6 @@ def load_mesh(path: str | Path, up: UpAxis = "y", *, mesh_id: str = "mesh0",
     faces = check_mesh(path, v, np.asarray(tm.faces, dtype=np.int64))
     if transform is not None:  # arrays no longer match the file: keep them inline
         return Mesh(mesh_id, kind, v, faces, label, ref)
+    assets = tuple((str(a), sha256_file(a)) for a in mesh_assets(path))
     return Mesh(mesh_id, kind, v, faces, label, ref, file=str(Path(path).resolve()),
-                sha256=sha256_file(path), up=up)
+                sha256=sha256_file(path), up=up, assets=assets)

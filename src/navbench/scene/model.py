@@ -233,6 +233,8 @@ class Mesh:
             its path relative to itself + ``sha256`` instead of the arrays; ``None`` = inline).
         sha256: hex digest of ``file``'s bytes (checked at load).
         up: up axis of ``file`` (``"y"`` or ``"z"``, see ``scene.sources.mesh``).
+        assets: ``(absolute path, sha256)`` of the files ``file`` references (``.mtl``, texture
+            images, glTF buffers), stored relative to ``scene.json`` and checked at load.
     """
 
     id: str
@@ -244,6 +246,7 @@ class Mesh:
     file: str | None = None
     sha256: str | None = None
     up: str = "y"
+    assets: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)

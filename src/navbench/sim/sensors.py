@@ -8,7 +8,7 @@ Segmentation pixels hold *segment ids* (0 = nothing / the robot): one id per sce
 them to ``(scene id, label)``. Culling is size-aware: a static geom whose AABB diagonal is
 ``s`` metres is hidden (geom group 5) when it is farther than ``min(max_cull, s · cull_distance)``
 from the camera (``cull_distance`` = the limit for a 1 m object; buildings stay to 300 m; flat
-ground pieces to 120 m, storefronts to 80 m).
+ground pieces to 120 m, storefronts to 80 m), or out of the view frustum (see ``Camera._cull``).
 With a visual layer (:attr:`World.appearance`) the visual meshes are drawn (and segmented, with
 their scene ids) instead of the collision geoms; ceilings only for the head camera.
 
@@ -36,6 +36,7 @@ from navbench.sim.embodiments import (
     GROUP_VISUAL,
 )
 from navbench.sim.world import World
+from navbench.visual.imported import LOD_DISTANCE_M
 
 _APT = {
     "osmesa": "apt-get install libosmesa6",
@@ -165,10 +166,26 @@ class Camera:
         layers = np.array([i.layer for i in infos], dtype=object)
         hi = np.where(layers == "near", np.minimum(hi, lod_distance), hi)
         lo = np.where(layers == "far", lod_distance, 0.0)
+        hi = np.where(layers == "tile_near", np.minimum(hi, LOD_DISTANCE_M), hi)  # imported-mesh tiles
+        lo = np.where(layers == "tile_far", LOD_DISTANCE_M, lo)
         self._limit2, self._near2 = hi**2, lo**2
-        self._lod = bool((layers == "far").any())
+        self._lod = bool(np.isin(layers, ("far", "tile_far")).any())
         shadows = [g for g in self._static if world.geoms[g].layer == "shadow"]
         self._first_shadow = min(shadows) if shadows else m.ngeom + 1
+        # View frustum (camera frame: looks along -z, y up): inward normals of the four side
+        # planes and of the camera's own plane (facing forward), all through the camera; exact for
+        # pictures unless geoms out of view can show up in shadow maps or reflections, then off.
+        self._centre, self._half = (self._lo + self._hi) / 2.0, (self._hi - self._lo) / 2.0 + 0.01
+        ty = math.tan(math.radians(float(m.cam_fovy[self.cam_id])) / 2.0)
+        tx = ty * width / height
+        self._planes = np.array([[1.0, 0.0, -tx], [-1.0, 0.0, -tx], [0.0, 1.0, -ty], [0.0, -1.0, -ty],
+                                 [0.0, 0.0, -1.0]])
+        ortho = bool(getattr(m, "cam_projection", np.zeros(m.ncam))[self.cam_id])
+        # MuJoCo mirrors the scene only in reflective planes and boxes
+        mirror = np.isin(m.geom_type, (mujoco.mjtGeom.mjGEOM_PLANE, mujoco.mjtGeom.mjGEOM_BOX)) & (m.geom_matid >= 0)
+        mirror[mirror] = m.mat_reflectance[m.geom_matid[mirror]] > 0
+        shadowed = bool(np.any(m.light_castshadow)) or bool(mirror.any())
+        self._frustum = cull_distance is not None and not ortho and not shadowed
 
     @property
     def geom_segments(self) -> np.ndarray:
@@ -185,12 +202,19 @@ class Camera:
                          [0.0, 0.0, 1.0]])
 
     def _cull(self, data: mujoco.MjData) -> np.ndarray | None:
+        """Hide (geom group 5) static geoms beyond their distance limit or whose AABB lies wholly
+        outside the view frustum (perspective cameras without shadow-casting lights or reflective
+        materials); returns the saved ``geom_group`` to restore, or ``None`` if nothing is hidden."""
         if (self.cull_distance is None and not self._lod) or len(self._static) == 0:
             return None
         p = data.cam_xpos[self.cam_id]
         gap = np.maximum(np.maximum(self._lo - p, p - self._hi), 0.0)
         d2 = np.einsum("ij,ij->i", gap, gap)
         far = (d2 > self._limit2) | (d2 < self._near2)
+        if self._frustum:  # AABB wholly on the outer side of a side plane
+            n = self._planes @ data.cam_xmat[self.cam_id].reshape(3, 3).T  # world normals (5, 3)
+            reach = (self._centre - p) @ n.T + self._half @ np.abs(n).T
+            far |= (reach < 0.0).any(axis=1)
         if not far.any():
             return None
         m = self.world.model

@@ -9,6 +9,15 @@ triangle gets the mean colour of its vertices (quantised to 5 bits per channel; 
 triangle), painted in a 4x4-texel block of a square palette image, and its UVs point at the
 block's centre.
 
+Tiles: a piece of more than :data:`TILE_MIN_TRIANGLES` triangles is cut into square tiles of
+:data:`TILE_M` m on the ground plane (XZ, Habitat frame; each triangle goes to the tile of its
+centroid, keeping its own vertices and UVs, so textures stay continuous across tile seams), one
+MuJoCo mesh each, so that the camera's distance and view-frustum culling (``sim.sensors``) drop
+what is out of view: on the 200k-triangle room of ``benchmarks/bench_export.py`` a head camera
+draws about a third of the triangles. Each tile also gets a coarse version (vertex clustering
+on a :data:`LOD_CELL_M` grid, kept apart by UV chart and normal direction) drawn instead of it
+beyond :data:`LOD_DISTANCE_M` (layers ``"tile_near"`` / ``"tile_far"``; the camera swaps them).
+
 Downgrades (logged as warnings, never errors): a material whose image is missing or cannot be
 decoded (e.g. KTX2/Basis textures of HM3D ``.basis.glb``) is drawn untextured in its base
 colour; a piece without UVs drops its texture.
@@ -18,6 +27,7 @@ Frames: the file's up axis is converted to the Habitat frame as for the collisio
 from __future__ import annotations
 
 import logging
+import math
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +43,19 @@ log = logging.getLogger(__name__)
 PALETTE_BLOCK = 4
 #: Largest texture side kept for imported images (larger ones are downsampled).
 MAX_TEXTURE_PX = 2048
+#: Side of a ground-plane tile of a large imported piece (m) ...
+TILE_M = 3.0
+#: ... pieces with at most this many triangles stay whole ...
+TILE_MIN_TRIANGLES = 4096
+#: ... and the tile side grows so that one piece gives at most this many tiles.
+MAX_TILES = 256
+#: Tiles farther than this (m, camera to the tile's box) are drawn by their coarse version ...
+LOD_DISTANCE_M = 6.0
+#: ... whose vertices are merged on a grid of this side (m): 2.5 % of the distance, ~7 px
+#: at 640 px and 79° field of view.
+LOD_CELL_M = 0.15
+#: A coarse version is kept only when it has at most this share of the tile's triangles.
+LOD_MAX_SHARE = 0.6
 
 
 def _rgba01(c: Any) -> tuple[float, float, float, float]:
@@ -81,6 +104,76 @@ def _palette(colors: np.ndarray, faces: np.ndarray, vertices: np.ndarray
     verts = vertices[faces.reshape(-1)]
     new_faces = np.arange(len(verts), dtype=np.int32).reshape(-1, 3)
     return verts, new_faces, uv, img
+
+
+def tiles(part: Part, cell: float = TILE_M) -> list[Part]:
+    """``part`` cut into ground-plane tiles (XZ squares of ``cell`` m, grown to at most
+    :data:`MAX_TILES` tiles), in row-major tile order; each triangle keeps its vertices and UVs.
+    Pieces of at most :data:`TILE_MIN_TRIANGLES` triangles are returned whole."""
+    f = np.asarray(part.faces, dtype=np.int64)
+    if len(f) <= TILE_MIN_TRIANGLES:
+        return [part]
+    cen = part.vertices[f].mean(axis=1)[:, [0, 2]]
+    lo, span = cen.min(axis=0), np.ptp(cen, axis=0)
+    cell = max(cell, math.sqrt(float(span[0] + cell) * float(span[1] + cell) / MAX_TILES))
+    ij = np.floor((cen - lo) / cell).astype(np.int64)
+    code = ij[:, 1] * (int(ij[:, 0].max()) + 1) + ij[:, 0]
+    order = np.argsort(code, kind="stable")
+    starts = np.flatnonzero(np.r_[True, np.diff(code[order]) != 0])
+    out = []
+    for a, b in zip(starts, [*starts[1:], len(order)], strict=True):
+        sub = f[order[a:b]]
+        used, inv = np.unique(sub, return_inverse=True)
+        out.append(Part(part.vertices[used], inv.reshape(-1, 3).astype(np.int32), part.uv[used], part.material))
+    return out
+
+
+def _row_codes(rows: np.ndarray) -> np.ndarray:
+    """One int64 per row of an (N, K) int64 array, equal iff the rows are equal (mixed radix
+    over each column's range; ``np.unique(axis=0)`` is several times slower)."""
+    lo = rows.min(axis=0)
+    span = rows.max(axis=0) - lo + 1
+    if float(np.prod(span.astype(np.float64))) >= 2.0**62:  # too wide for one int64: dense ranks
+        return np.unique(rows, axis=0, return_inverse=True)[1].ravel().astype(np.int64)
+    code = np.zeros(len(rows), np.int64)
+    for k in range(rows.shape[1]):
+        code = code * span[k] + (rows[:, k] - lo[k])
+    return code
+
+
+def coarse(part: Part, cell: float = LOD_CELL_M) -> Part | None:
+    """A coarse version of ``part`` by vertex clustering: vertices sharing a ``cell``-m grid
+    cell, a UV cell (about two grid cells of texture, so UV charts stay apart) and their normal's
+    dominant axis are merged into their mean (position and UV); collapsed and repeated triangles
+    are dropped. ``None`` when that keeps more than :data:`LOD_MAX_SHARE` of the triangles."""
+    f = np.asarray(part.faces, dtype=np.int64)
+    v, uv = part.vertices, part.uv
+    t = v[f]
+    fn = np.cross(t[:, 1] - t[:, 0], t[:, 2] - t[:, 0])
+    vn = np.column_stack([np.bincount(f.ravel(), np.repeat(fn[:, c], 3), len(v)) for c in range(3)])
+    axis = np.argmax(np.abs(vn), axis=1) * 2 + (vn[np.arange(len(v)), np.argmax(np.abs(vn), axis=1)] < 0)
+    edge_m = np.linalg.norm(t[:, 1] - t[:, 0], axis=1)
+    edge_uv = np.linalg.norm(uv[f[:, 1]] - uv[f[:, 0]], axis=1)
+    ok = edge_m > 1e-9
+    per_m = float(np.median(edge_uv[ok] / edge_m[ok])) if ok.any() else 0.0
+    uv_cell = max(2.0 * cell * per_m, 1e-6)
+    key = np.column_stack([np.floor(v / cell), np.floor(uv / uv_cell), axis]).astype(np.int64)
+    _, cluster, counts = np.unique(_row_codes(key), return_inverse=True, return_counts=True)
+    cluster = cluster.ravel()
+    pos = np.column_stack([np.bincount(cluster, v[:, c], len(counts)) for c in range(3)]) / counts[:, None]
+    tex = np.column_stack([np.bincount(cluster, uv[:, c], len(counts)) for c in range(2)]) / counts[:, None]
+    nf = cluster[f]
+    keep = (nf[:, 0] != nf[:, 1]) & (nf[:, 1] != nf[:, 2]) & (nf[:, 0] != nf[:, 2])
+    nf = nf[keep]
+    if len(nf):
+        first = np.argmin(nf, axis=1)
+        rolled = np.take_along_axis(nf, (first[:, None] + np.arange(3)[None, :]) % 3, axis=1)
+        _, idx = np.unique(_row_codes(rolled), return_index=True)
+        nf = nf[np.sort(idx)]
+    if len(nf) == 0 or len(nf) > LOD_MAX_SHARE * len(f):
+        return None
+    used, inv = np.unique(nf, return_inverse=True)
+    return Part(pos[used], inv.reshape(-1, 3).astype(np.int32), tex[used], part.material)
 
 
 def unsupported_images(path: Path) -> list[str]:
@@ -181,6 +274,13 @@ def add_imported(vis: Any, meshes: tuple[Mesh, ...]) -> dict[str, Material]:
             mats[part.material] = mat
             if img is not None:
                 vis.textures[part.material] = img
-            vis.add(part, ref=m.ref, label=m.label or m.kind, kind=m.kind, layer="structure",
-                    mesh_key=f"imported:{part.material}")
+            pieces = tiles(part)
+            for t, tile in enumerate(pieces):
+                far = coarse(tile) if len(pieces) > 1 else None
+                key = f"imported:{part.material}:{t}"
+                vis.add(tile, ref=m.ref, label=m.label or m.kind, kind=m.kind,
+                        layer="tile_near" if far else "structure", mesh_key=key)
+                if far is not None:
+                    vis.add(far, ref=m.ref, label=m.label or m.kind, kind=m.kind, layer="tile_far",
+                            mesh_key=f"{key}:far")
     return mats
