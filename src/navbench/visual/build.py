@@ -37,7 +37,7 @@ from navbench.visual.storefront import scene_storefronts, sign_materials
 from navbench.visual.textures import texture
 
 #: Bump whenever a builder, material choice or texture changes: it keys the scene cache.
-VISUAL_VERSION = "7"
+VISUAL_VERSION = "11"
 #: Seeded variants per outdoor category and box size (instances share these meshes).
 OUTDOOR_VARIANTS = 4
 OBJECT_KINDS = frozenset({"furniture", "object"})
@@ -216,9 +216,9 @@ def _build(scene: Scene, *, seed: int, cache: str | Path | None, texture_size: i
     for b in scene.boxes:
         if b.kind in OBJECT_KINDS:
             parts, key = _object_parts(b, vis.outdoor and object_room.get(b.ref or "") is None, seed)
-            parts = palette.merge(parts, {p.material: shade(p.material) for p in parts})
             bottom = (float(b.center[0]), float(b.center[1]) - b.size[1] / 2, float(b.center[2]))
             far = _far_version(parts) if key and len(parts) > 1 else None
+            parts = palette.merge(parts, {p.material: shade(p.material) for p in parts})
             for i, p in enumerate(parts):
                 vis.add(p, ref=b.ref, label=b.label or b.kind, kind=b.kind, layer="near" if far else "object",
                         pos=bottom, yaw=b.yaw + math.pi, mesh_key=f"{key}#{i}" if key else None)

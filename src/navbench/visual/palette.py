@@ -25,12 +25,25 @@ from navbench.visual.mesh import Part
 
 #: Palette texture key (``SceneVisuals.textures``) and atlas material key prefix.
 PALETTE = "palette"
+#: Flat materials shinier than this keep their own geom (see :func:`_mergeable`).
+MAX_SPECULAR = 0.5
 #: Side of one colour's texel block (texels): bilinear samples at the centre stay inside it.
 BLOCK = 2
 
 
+def _area(p: Part) -> float:
+    t = p.vertices[p.faces]
+    return float(np.linalg.norm(np.cross(t[:, 1] - t[:, 0], t[:, 2] - t[:, 0]), axis=1).sum())
+
+
+def _mergeable(m: Material) -> bool:
+    # The fixed-function renderer multiplies the whole lit colour, highlight included, by the
+    # texture: shiny paint would lose its white highlight, so only matte-to-satin parts merge.
+    return m.texture is None and m.specular <= MAX_SPECULAR
+
+
 def _shade_key(m: Material) -> str:
-    return f"{PALETTE}/{m.specular:g}/{m.shininess:g}/{m.emission:g}/{m.rgba[3]:g}"
+    return f"{PALETTE}/{m.emission:g}/{m.rgba[3]:g}"
 
 
 class Palette:
@@ -52,10 +65,10 @@ class Palette:
         groups: dict[str, list[Part]] = {}
         for p in parts:
             m = material_of[p.material]
-            if m.texture is None:
+            if _mergeable(m):
                 groups.setdefault(_shade_key(m), []).append(p)
         merged = {k for k, g in groups.items() if len(g) > 1}
-        out = [p for p in parts if material_of[p.material].texture is not None
+        out = [p for p in parts if not _mergeable(material_of[p.material])
                or _shade_key(material_of[p.material]) not in merged]
         for key in sorted(merged):
             vs, fs, uvs, base = [], [], [], 0
@@ -65,7 +78,7 @@ class Palette:
                 fs.append(p.faces + base)
                 uvs.append(np.tile([float(self._index(m.rgba)), -1.0], (len(p.vertices), 1)))
                 base += len(p.vertices)
-            first = material_of[groups[key][0].material]
+            first = material_of[max(groups[key], key=_area).material]  # shading of the largest part
             self.materials[key] = Material((1.0, 1.0, 1.0, first.rgba[3]), PALETTE, first.specular,
                                            first.shininess, first.reflectance, first.emission)
             out.append(Part(np.vstack(vs), np.vstack(fs).astype(np.int32), np.vstack(uvs), key))
