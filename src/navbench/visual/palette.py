@@ -2,7 +2,7 @@
 
 MuJoCo has no per-vertex colour, so every material of an object is one more geom, i.e. one
 more draw call per render pass (on a CPU renderer ~0.05–0.1 ms each). :class:`Palette` merges
-an object's untextured parts that shade alike (same specular, shininess, emission and alpha)
+an object's matte untextured parts of the same emission and alpha
 into one :class:`~navbench.visual.mesh.Part` whose UVs all point at the centre of a texel block
 of a small palette texture holding that part's colour; the material is white (colour from the
 texture). The UV is constant over each triangle, so the renderer samples the block centre at mip
@@ -26,7 +26,7 @@ from navbench.visual.mesh import Part
 #: Palette texture key (``SceneVisuals.textures``) and atlas material key prefix.
 PALETTE = "palette"
 #: Flat materials shinier than this keep their own geom (see :func:`_mergeable`).
-MAX_SPECULAR = 0.5
+MAX_SPECULAR = 0.1
 #: Side of one colour's texel block (texels): bilinear samples at the centre stay inside it.
 BLOCK = 2
 
@@ -38,7 +38,8 @@ def _area(p: Part) -> float:
 
 def _mergeable(m: Material) -> bool:
     # The fixed-function renderer multiplies the whole lit colour, highlight included, by the
-    # texture: shiny paint would lose its white highlight, so only matte-to-satin parts merge.
+    # texture: a part with specular 0.4 facing the headlight loses a white highlight of 32/255
+    # (measured), so only matte parts (highlight <= ~8/255) merge.
     return m.texture is None and m.specular <= MAX_SPECULAR
 
 
