@@ -81,10 +81,11 @@ def add_appearance(spec: mujoco.MjSpec, vis: SceneVisuals, collision: dict[str, 
         if len(v) < 4:  # MuJoCo wants 4 vertices per mesh: repeat the first (unused)
             v = np.vstack([v, np.repeat(v[:1], 4 - len(v), axis=0)])
             uv = np.vstack([uv, np.repeat(uv[:1], 4 - len(uv), axis=0)])
-        mesh.uservert = v.ravel()
-        mesh.userface = p.faces.ravel()
-        mesh.usertexcoord = uv.ravel()  # v up: image rows are flipped on upload
+        mesh.uservert = v.ravel().tolist()  # lists: the bindings convert numpy element by element
+        mesh.userface = p.faces.ravel().tolist()
+        mesh.usertexcoord = uv.ravel().tolist()  # v up: image rows are flipped on upload
         mesh.inertia = mujoco.mjtMeshInertia.mjMESH_INERTIA_SHELL
+        mesh.maxhullvert = 4  # never collides: the smallest convex hull halves a city's compile time
     for name, key in vis.box_materials.items():
         geom = collision.get(f"box:{name}")
         if geom is None:
