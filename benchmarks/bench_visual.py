@@ -26,7 +26,9 @@ import numpy as np
 from navbench.scene.procgen.indoor import IndoorSettings, generate_house
 from navbench.scene.procgen.outdoor import OutdoorSettings, generate_city
 from navbench.sim import SPOT
+from navbench.sim.sensors import Camera
 from navbench.sim.snapshot import Snapshotter
+from navbench.sim.world import build_world
 from navbench.visual.build import build_visuals
 
 
@@ -50,12 +52,17 @@ def _poses_street(scene) -> list[tuple[tuple[float, float, float], float]]:
     return out
 
 
-def fps(scene, poses, visuals: bool, frames: int, w: int, h: int) -> tuple[float, float, float]:
+def fps(scene, poses, visuals, frames: int, w: int, h: int, samples: int = 0) -> tuple[float, float, float]:
     """(frames per second of RGB + depth + semantic, CPU ms per frame (all threads: steadier
-    than wall time on a shared machine), world build seconds)."""
+    than wall time on a shared machine), world build seconds). ``visuals``: False, True or a
+    prebuilt ``SceneVisuals`` (no cache involved). ``samples=4``: the camera as it
+    was before the issue-14 speed work (4× MSAA), the reference of the flat-box renderer."""
     t0 = time.perf_counter()
     snap = Snapshotter(scene, SPOT, width=w, height=h, visuals=visuals)
     t_build = time.perf_counter() - t0
+    if samples:
+        snap.camera.close()
+        snap.camera = Camera(snap.world, width=w, height=h, samples=samples)
     snap.view(poses[0][0], yaw=poses[0][1])  # warm up GL
     t0, c0 = time.perf_counter(), time.process_time()
     for i in range(frames):
@@ -74,6 +81,25 @@ def _digest(vis) -> str:
     for k in sorted(vis.textures):
         h.update(k.encode() + vis.textures[k].tobytes())
     return h.hexdigest()
+
+
+def _report(name: str, scene, vis, poses, frames: int, w: int, h: int, target: float) -> None:
+    """fps of the visual layer, of flat boxes and of flat boxes as rendered before (4× MSAA);
+    build_world with the prebuilt visual layer against the flat world."""
+    f_ref, c_ref, _ = fps(scene, poses, False, frames, w, h, samples=4)
+    f_flat, c_flat, _ = fps(scene, poses, False, frames, w, h)
+    f_vis, c_vis, _ = fps(scene, poses, vis, frames, w, h)
+    t0 = time.perf_counter()
+    build_world(scene, SPOT)
+    b_flat = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    build_world(scene, SPOT, visuals=vis)
+    b_vis = time.perf_counter() - t0
+    print(f"{name} RGB-D-S {w}x{h}: visual {f_vis:.1f} fps (target >= {target:g}), flat boxes {f_flat:.1f} fps, "
+          f"flat boxes as before (4x MSAA) {f_ref:.1f} fps; ratio visual/flat-before {f_vis / f_ref:.2f}, "
+          f"visual/flat {f_vis / f_flat:.2f}; CPU ms/frame visual {c_vis:.0f}, flat {c_flat:.0f}, flat-before "
+          f"{c_ref:.0f} (ratio {c_ref / c_vis:.2f}); build_world {b_vis:.2f} s visual vs {b_flat:.2f} s flat "
+          f"(ratio {b_vis / b_flat:.1f})")
 
 
 def main() -> None:
@@ -95,11 +121,7 @@ def main() -> None:
     print(f"house: {len(house.rooms)} rooms, {len(house.objects)} objects; assets cold {cold:.2f} s "
           f"(target <= 2), warm {warm:.2f} s (target <= 0.2); same seed byte-identical: {same}")
     poses = _poses_house(house)
-    f_flat, c_flat, b_flat = fps(house, poses, False, a.frames, w, h)
-    f_vis, c_vis, b_vis = fps(house, poses, True, a.frames, w, h)
-    print(f"house RGB-D-S {w}x{h}: visual {f_vis:.1f} fps (target >= 25), flat boxes {f_flat:.1f} fps, "
-          f"ratio {f_vis / f_flat:.2f}; CPU {c_vis:.0f} vs {c_flat:.0f} ms/frame (ratio {c_flat / c_vis:.2f}); "
-          f"build_world {b_vis:.2f} s vs {b_flat:.2f} s flat")
+    _report("house", house, v1, poses, a.frames, w, h, 25)
     city = generate_city(0, OutdoorSettings(size=(a.city_size, a.city_size)))
     with tempfile.TemporaryDirectory() as cache:  # cold: nothing cached
         t0 = time.perf_counter()
@@ -108,12 +130,8 @@ def main() -> None:
     print(f"city {a.city_size:.0f} m: {len(city.objects)} objects, {len(city.boxes)} boxes; visual assets "
           f"{t_city:.1f} s cold (target <= 30); {len(vc.geoms)} visual geoms, {len(vc.meshes)} meshes")
     poses = _poses_street(city)
-    f_flat, c_flat, b_flat = fps(city, poses, False, a.frames, w, h)
-    f_vis, c_vis, b_vis = fps(city, poses, True, a.frames, w, h)
+    _report("street", city, vc, poses, a.frames, w, h, 15)
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20
-    print(f"street RGB-D-S {w}x{h}: visual {f_vis:.1f} fps (target >= 15), flat boxes {f_flat:.1f} fps, "
-          f"ratio {f_vis / f_flat:.2f}; CPU {c_vis:.0f} vs {c_flat:.0f} ms/frame (ratio {c_flat / c_vis:.2f}); "
-          f"build_world {b_vis:.1f} s vs {b_flat:.1f} s flat")
     print(f"peak memory (process, city rendered): {rss:.2f} GB (target <= 4)")
 
 

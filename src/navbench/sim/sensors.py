@@ -96,13 +96,15 @@ class Camera:
         ceilings: draw room ceilings (default: only for the head camera).
         lod_distance: outdoor objects switch from detailed parts to one far mesh here (m).
         ground_cull, sign_cull: farthest ground pieces (roads, sidewalks...) and storefronts (m).
+        samples: multisample anti-aliasing samples per pixel of the off-screen buffer (0: none;
+            4 roughly doubles a frame on a CPU renderer, and blends segment ids at edges).
     """
 
     def __init__(self, world: World, camera: str = "robot/head", width: int = 640,
                  height: int = 480, cull_distance: float | None = 80.0,
                  show_robot: bool = False, depth_range: tuple[float, float] = (0.02, 1000.0),
                  max_cull: float = 300.0, ceilings: bool | None = None, lod_distance: float = 25.0,
-                 ground_cull: float = 120.0, sign_cull: float = 80.0):
+                 ground_cull: float = 120.0, sign_cull: float = 80.0, samples: int = 0):
         m = world.model
         if width > m.vis.global_.offwidth or height > m.vis.global_.offheight:
             raise ValueError(f"image {width}x{height} exceeds the model's offscreen buffer")
@@ -116,12 +118,25 @@ class Camera:
         m.vis.map.znear = self.near / ext
         m.vis.map.zfar = self.far / ext
         self._ctx = gl_context(width, height)
-        self._mjr = mujoco.MjrContext(m, mujoco.mjtFontScale.mjFONTSCALE_100)
+        model_samples = int(m.vis.quality.offsamples)
+        m.vis.quality.offsamples = samples  # read once, by the context; MSAA costs ~half a CPU frame
+        try:
+            self._mjr = mujoco.MjrContext(m, mujoco.mjtFontScale.mjFONTSCALE_100)
+        finally:
+            m.vis.quality.offsamples = model_samples
         # Free GL objects before interpreter shutdown (PyOpenGL cannot free them afterwards).
         self._finalizer = weakref.finalize(self, _free, self._ctx, self._mjr)
         mujoco.mjr_setBuffer(mujoco.mjtFramebuffer.mjFB_OFFSCREEN, self._mjr)
         self._mjr.readDepthMap = mujoco.mjtDepthMap.mjDEPTH_ZEROFAR
         self._scn = mujoco.MjvScene(m, maxgeom=max(1000, 2 * m.ngeom + 100))
+        # MuJoCo mirrors the scene in the local +Z face of reflective boxes (a vertical face here:
+        # Y is up); that extra pass costs ~20 % of a street frame and shows nothing right.
+        self._scn.flags[mujoco.mjtRndFlag.mjRND_REFLECTION] = 0
+        self._seg_flags = self._scn.flags.copy()
+        for flag, on in ((mujoco.mjtRndFlag.mjRND_SEGMENT, 1), (mujoco.mjtRndFlag.mjRND_IDCOLOR, 1),
+                         (mujoco.mjtRndFlag.mjRND_SKYBOX, 0), (mujoco.mjtRndFlag.mjRND_SHADOW, 0),
+                         (mujoco.mjtRndFlag.mjRND_FOG, 0), (mujoco.mjtRndFlag.mjRND_HAZE, 0)):
+            self._seg_flags[flag] = on
         self._cam = mujoco.MjvCamera()
         self._cam.type = mujoco.mjtCamera.mjCAMERA_FIXED
         self._cam.fixedcamid = self.cam_id
@@ -240,17 +255,18 @@ class Camera:
             mujoco.mjr_readPixels(self._rgb, None, self._rect, self._mjr)
         # Segment colour -> scene geom index -> model geom id -> segment id.
         n = n_all = scn.ngeom
-        seg_to_geom = np.full(n + 2, -1, np.int64)
+        seg_to_geom = np.full(n + 2, -1, np.int32)
+        geom_obj = mujoco.mjtObj.mjOBJ_GEOM
         for i in range(n):
             g = scn.geoms[i]
-            if g.objtype == mujoco.mjtObj.mjOBJ_GEOM and g.objid >= self._first_shadow:
-                n = i  # baked shadows (last static geoms) are drawn in RGB only
-                break
-            if g.segid >= 0 and g.objtype == mujoco.mjtObj.mjOBJ_GEOM:
-                seg_to_geom[g.segid + 1] = g.objid
+            if g.objtype == geom_obj:
+                if g.objid >= self._first_shadow:
+                    n = i  # baked shadows (last static geoms) are drawn in RGB only
+                    break
+                if g.segid >= 0:
+                    seg_to_geom[g.segid + 1] = g.objid
         flags = scn.flags.copy()
-        scn.flags[mujoco.mjtRndFlag.mjRND_SEGMENT] = 1
-        scn.flags[mujoco.mjtRndFlag.mjRND_IDCOLOR] = 1
+        scn.flags[:] = self._seg_flags
         scn.ngeom = n
         try:
             mujoco.mjr_render(self._rect, scn, self._mjr)
@@ -258,29 +274,31 @@ class Camera:
         finally:
             scn.flags[:] = flags
             scn.ngeom = n_all
+        # Rows are read bottom-up: index flipped views (fancy indexing returns fresh arrays).
         if n + 1 < 256:  # ids fit in the red channel
-            code = self._seg[..., 0]
+            code: np.ndarray = self._seg[::-1, :, 0]
         else:
-            s = self._seg.astype(np.int64)
-            code = (s[..., 0] + (s[..., 1] << 8) + (s[..., 2] << 16)).clip(0, n + 1)
-        semantic = self._geom_seg[seg_to_geom[code]]  # index -1 hits the trailing 0
-        depth = self._linear_depth(self._depth)
-        image = np.flipud(self._rgb).copy() if rgb else None
-        return image, np.flipud(depth).copy(), np.flipud(semantic).copy()
+            s = self._seg[::-1].astype(np.int32)
+            code = (s[..., 0] | (s[..., 1] << 8) | (s[..., 2] << 16)).clip(0, n + 1)
+        semantic = np.take(self._geom_seg[seg_to_geom], code)  # index -1 hits the trailing 0
+        depth = self._linear_depth(self._depth[::-1])
+        image = self._rgb[::-1].copy() if rgb else None
+        return image, depth, semantic
 
     def _linear_depth(self, zbuf: np.ndarray) -> np.ndarray:
-        """Reverse-Z depth buffer → metric z-depth (m); 0 where nothing was drawn."""
+        """Reverse-Z depth buffer → metric z-depth (m, float32; a new array); 0 where nothing
+        was drawn."""
         ext = float(self.world.model.stat.extent)
         znear = np.float32(self.world.model.vis.map.znear * ext)
         zfar = np.float32(self.world.model.vis.map.zfar * ext)
         c = -(zfar + znear) / (zfar - znear)
         d = -(np.float32(2) * zfar * znear) / (zfar - znear)
         c, d = np.float32(-0.5) * c - np.float32(0.5), np.float32(-0.5) * d
-        z = zbuf.astype(np.float64)
+        out = zbuf + c
         with np.errstate(divide="ignore"):
-            out = d / (z + c)
-        out[(zbuf <= 0.0) | ~np.isfinite(out) | (out >= 0.999 * zfar)] = 0.0
-        return out.astype(np.float32)
+            np.divide(d, out, out=out)
+        out[(zbuf <= 0.0) | ~np.isfinite(out) | (out >= np.float32(0.999) * zfar)] = 0.0
+        return out
 
     def close(self) -> None:
         """Free GL resources (idempotent)."""

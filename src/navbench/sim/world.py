@@ -14,6 +14,7 @@ labelled ``"floor/<room label>"`` (e.g. ``"floor/kitchen"``) for segmentation.
 
 from __future__ import annotations
 
+import contextlib
 import math
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -324,16 +325,19 @@ def build_world(
         g.quat = [math.cos(-math.pi / 4), math.sin(-math.pi / 4), 0.0, 0.0]  # local z -> +Y
         g.group = GROUP_HFIELD if visuals is False else GROUP_STATIC  # with visuals: never drawn
 
+    quiet: contextlib.AbstractContextManager[None] = contextlib.nullcontext()
     if visuals is not False:
-        from navbench.sim.appearance import add_appearance
+        from navbench.sim.appearance import add_appearance, quiet_attach
         from navbench.visual.build import build_visuals
 
         vis = build_visuals(scene, seed=seed, cache=cache) if visuals is True else visuals
         for name, ref, label, kind, layer in add_appearance(spec, vis, made):
             infos[name] = replace(_info(name, kind, label, ref, surfaces), visual=True, layer=layer)
+        quiet = quiet_attach()
     if embodiment is not None:
         add_robot(spec, embodiment)
-    model = spec.compile()
+    with quiet:
+        model = spec.compile()
     return _finish(model, infos, embodiment, appearance=visuals is not False)
 
 

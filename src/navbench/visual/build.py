@@ -31,17 +31,21 @@ from navbench.visual.materials import (
 )
 from navbench.visual.mesh import Part, merge
 from navbench.visual.outdoor_textures import OUTDOOR_MATERIALS, TILE_M
+from navbench.visual.palette import PALETTE, Palette
 from navbench.visual.shadows import shadow_parts
 from navbench.visual.storefront import scene_storefronts, sign_materials
 from navbench.visual.textures import texture
 
 #: Bump whenever a builder, material choice or texture changes: it keys the scene cache.
-VISUAL_VERSION = "5-tiles-lod"
+VISUAL_VERSION = "13"
 #: Seeded variants per outdoor category and box size (instances share these meshes).
 OUTDOOR_VARIANTS = 4
 OBJECT_KINDS = frozenset({"furniture", "object"})
 #: Box kinds drawn as their own collision box (no coplanar neighbours, box-shaped anyway).
 SELF_DRAWN = frozenset({"ground", "sidewalk", "sign", "curb", "green", "water"})
+#: Wall boxes of one entity (``ref``; anonymous walls: ``None``) and one paint are drawn as one
+#: mesh (outdoors: per square tile of this side, m, so that culling still works): fewer draws.
+WALL_TILE_M = 40.0
 #: Direction the sunlight travels (world frame; towards the ground).
 SUN_DIR = (0.35, -1.0, 0.25)
 
@@ -203,11 +207,18 @@ def _build(scene: Scene, *, seed: int, cache: str | Path | None, texture_size: i
 
     surfaces = {s.id: s for s in scene.surfaces}
     refs_with_geometry = {b.ref for b in scene.boxes} | {m.ref for m in scene.meshes}
+    walls: dict[tuple[str | None, str, tuple[int, int]], list[Part]] = {}
+    palette = Palette()
+
+    def shade(key: str) -> Material:
+        return _opaque(resolve(key, table))
+
     for b in scene.boxes:
         if b.kind in OBJECT_KINDS:
             parts, key = _object_parts(b, vis.outdoor and object_room.get(b.ref or "") is None, seed)
             bottom = (float(b.center[0]), float(b.center[1]) - b.size[1] / 2, float(b.center[2]))
             far = _far_version(parts) if key and len(parts) > 1 else None
+            parts = palette.merge(parts, {p.material: shade(p.material) for p in parts})
             for i, p in enumerate(parts):
                 vis.add(p, ref=b.ref, label=b.label or b.kind, kind=b.kind, layer="near" if far else "object",
                         pos=bottom, yaw=b.yaw + math.pi, mesh_key=f"{key}#{i}" if key else None)
@@ -226,8 +237,9 @@ def _build(scene: Scene, *, seed: int, cache: str | Path | None, texture_size: i
                     r = locate.room_at(float(p[0]), float(p[1]), float(p[2]))
                     mat = paint_of(r.id if r else None)
                 by_mat.setdefault(mat, []).append(arch.with_material(part, mat))
-            for p in merge([q for v in by_mat.values() for q in v]):
-                vis.add(p, ref=b.ref, label=b.label or "wall", kind="wall", layer="structure")
+            tile = ((math.floor(b.center[0] / WALL_TILE_M), math.floor(b.center[2] / WALL_TILE_M))
+                    if vis.outdoor else (0, 0))
+            walls.setdefault((b.ref, b.label or "wall", tile), []).extend(q for v in by_mat.values() for q in v)
         elif b.kind == "floor" and b.ref in rooms and b.ref not in surfaces:
             r = rooms[b.ref]
             mat = floor_material(r.label, derive(seed, "floor", r.id))
@@ -260,6 +272,10 @@ def _build(scene: Scene, *, seed: int, cache: str | Path | None, texture_size: i
                 label = _room_floor_label(rooms[b.ref].label)
             for p in merge(faces):
                 vis.add(p, ref=b.ref, label=label or b.kind, kind=b.kind, layer="structure")
+
+    for (ref, label, _), faces in walls.items():  # one geom per entity, paint and tile: fewer draws
+        for p in merge(faces):
+            vis.add(p, ref=ref, label=label, kind="wall", layer="structure")
 
     has_floor = any(b.kind == "floor" for b in scene.boxes) or bool(scene.meshes)
     for s in scene.surfaces:
@@ -304,13 +320,17 @@ def _build(scene: Scene, *, seed: int, cache: str | Path | None, texture_size: i
 
         sign_mats.update(add_imported(vis, scene.meshes))
     vis.materials.update(sign_mats)
+    vis.materials.update(palette.materials)
+    atlas = palette.finish(vis.meshes)
+    if atlas is not None:
+        vis.textures[PALETTE] = atlas
     for g in vis.geoms:
         if g.material not in vis.materials:
             vis.materials[g.material] = _opaque(resolve(g.material, table))
     for key in set(vis.box_materials.values()):
         vis.materials[f"{key}:u"] = _opaque(resolve(key, table))
         vis.uniform[f"{key}:u"] = tile_of(key)
-    for key in sorted({m.texture for m in vis.materials.values() if m.texture} - set(sign_mats)):
+    for key in sorted({m.texture for m in vis.materials.values() if m.texture} - set(sign_mats) - {PALETTE}):
         vis.textures[key] = texture(key, seed, texture_size, cache=cache, use_cache=use_cache)
         vis.tiles[key] = TILE_M.get(key, 1.0)
     return vis
