@@ -259,6 +259,7 @@ def add_robot(spec: mujoco.MjSpec, emb: Embodiment) -> None:
     body = spec.worldbody.add_body()
     body.name = p + "base"
     body.pos = [0.0, emb.sole_height, 0.0]
+    body.sleep = mujoco.mjtSleepPolicy.mjSLEEP_NEVER  # the servos drive it: never put to sleep
     for name, axis, jtype in (
         ("x", (1, 0, 0), mujoco.mjtJoint.mjJNT_SLIDE),
         ("y", (0, 1, 0), mujoco.mjtJoint.mjJNT_SLIDE),
