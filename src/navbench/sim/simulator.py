@@ -40,6 +40,7 @@ from navbench.sim.actions import (
     discrete_target,
 )
 from navbench.sim.controller import FollowerSettings, WaypointFollower, body_to_world, clip
+from navbench.sim.doors import DOOR_MARGIN, align_through_doors, align_tight_bends, scene_doors
 from navbench.sim.embodiments import GROUP_HFIELD, GROUP_STATIC, SPOT, Embodiment, camera_to_body
 from navbench.sim.world import World, build_world
 
@@ -90,6 +91,10 @@ class SimSettings:
         settle_time: physics time run at reset before t = 0 (s).
         friction_scale: multiplies every surface's friction μ (traction study, NavVerse §4.4).
         friction_override: surface class → μ (``{"floor": 0.2}``), applied before the scale.
+        align_doors: waypoint paths through doors narrower than the body's diagonal + 0.4 m
+            cross them straight along the door normal, the body turned in place before and
+            after, and the body turns in place at tight bends (:mod:`navbench.sim.doors`; long
+            bodies only: Spot, not the round Turtlebot).
     """
 
     render: bool = False
@@ -112,6 +117,7 @@ class SimSettings:
     settle_time: float = 0.2
     friction_scale: float = 1.0
     friction_override: Mapping[str, float] = field(default_factory=dict)
+    align_doors: bool = True
 
 
 def goal_arrays(goals: Sequence[Any], mode: str = "size") -> tuple[np.ndarray, np.ndarray]:
@@ -167,6 +173,7 @@ class Simulator:
         obst = self.world.obstacle_geoms
         lo, hi = self.world.aabb_lo[obst][:, [0, 2]], self.world.aabb_hi[obst][:, [0, 2]]
         self._obst_c, self._obst_h = 0.5 * (lo + hi), 0.5 * (hi - lo)
+        self._obst_lo_y, self._obst_hi_y = self.world.aabb_lo[obst, 1], self.world.aabb_hi[obst, 1]
         rg = self.world.robot_geoms
         self._robot_list = rg.tolist()
         rb = m.geom_rbound[rg]  # bounding sphere about each geom's centre, in the body frame
@@ -179,6 +186,9 @@ class Simulator:
         self._capx = self._capz = self._cap
         self._kv = embodiment.mass * embodiment.servo_rate
         self._ilim = max(self._cap, self._climb_cap) / (embodiment.mass * embodiment.servo_rate)
+        self._align_body = s.align_doors and not embodiment.round
+        self._doors = scene_doors(scene, embodiment.diagonal + 2.0 * DOOR_MARGIN) \
+            if self._align_body else []
         self._camera = None
         if s.render:
             from navbench.sim.sensors import Camera
@@ -277,7 +287,18 @@ class Simulator:
             self._mode = "follow"
             if action.waypoints:
                 p = self.pose()
-                self.follower.set_path(action.waypoints, start=(p[0], p[2]), append=action.append)
+                wps: Sequence[Sequence[float]] = action.waypoints
+                flags = None
+                if self._align_body:
+                    rest = self.follower.path
+                    a = rest[-1][:2] if action.append and rest and not self.follower.reached \
+                        else (p[0], p[2])
+                    wps, flags = align_through_doors(a, wps, self._doors,
+                                                     self.embodiment.half_extents[1],
+                                                     DOOR_MARGIN, self._pose_free)
+                    flags = align_tight_bends(a, wps, flags, self._pose_free, float(p[1]))
+                self.follower.set_path(wps, start=(p[0], p[2]), append=action.append,
+                                       align=flags)
             self._advance()
             info["reached"] = self.follower.reached
         elif isinstance(action, DiscreteAction):
@@ -390,6 +411,7 @@ class Simulator:
             cap = self._climb_cap
         elif supported:
             cap = min(self._cap, mu * e.weight)
+            self.follower.brake_accel = 0.8 * cap / e.mass  # the traction it can brake with
         else:
             cap = 0.0
         ex, ez = self._err
@@ -410,6 +432,26 @@ class Simulator:
         if self._label is None and self.tilt() > self.settings.max_tilt:
             self._label, self.fall_reason = "fall", "tilt"
         return self._label is not None
+
+    def _pose_free(self, x: float, z: float, yaw: float, y: float = 0.0) -> bool:
+        """The footprint rectangle (half extents + 0.05 m) at pose (x, z, yaw) on floor height
+        ``y`` overlaps no bounding box of an obstacle geom that reaches into the body's height
+        band (y + 0.03 m to the hull top: not lintels, upper floors or rugs); separating-axis
+        test in world XZ (m, rad)."""
+        e = self.embodiment
+        band = (self._obst_lo_y < y + e.hull_bottom + e.hull_size[1]) & (self._obst_hi_y > y + 0.03)
+        if not band.any():
+            return True
+        hw, hl = (h + 0.05 for h in self.embodiment.half_extents)
+        ux, uz = -math.sin(yaw), -math.cos(yaw)  # forward
+        vx, vz = -uz, ux  # a perpendicular (sign irrelevant)
+        d = self._obst_c[band] - (x, z)
+        hx, hz = self._obst_h[band, 0], self._obst_h[band, 1]
+        hit = np.abs(d[:, 0]) < hx + hl * abs(ux) + hw * abs(vx)
+        hit &= np.abs(d[:, 1]) < hz + hl * abs(uz) + hw * abs(vz)
+        hit &= np.abs(d[:, 0] * ux + d[:, 1] * uz) < hl + hx * abs(ux) + hz * abs(uz)
+        hit &= np.abs(d[:, 0] * vx + d[:, 1] * vz) < hw + hx * abs(vx) + hz * abs(vz)
+        return not bool(hit.any())
 
     def _obstacle_distance(self, pos: np.ndarray) -> float:
         s = self.settings

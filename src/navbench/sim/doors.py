@@ -1,0 +1,194 @@
+"""Door-aware execution: straighten waypoint paths through doors the body only fits aligned.
+
+A long body (Spot: 0.5 × 1.1 m footprint, 1.21 m diagonal) fits a 0.9 m door only while its
+long axis stays within ~22° of the door normal. Shortest paths planned for a disc cross doors
+diagonally and bend at the jambs, so a follower that faces its lookahead target turns the body
+inside the opening. :func:`align_through_doors` rewrites every crossing of a door narrower than
+``diagonal + 2 margin`` into two *align* waypoints on the door normal, ``c ∓ L n`` with
+``L = half_length + margin`` from the door centre ``c``: the follower stops on each, turns in
+place to the next segment's heading and drives straight through (``WaypointFollower.set_path``
+``align=``), so the body is aligned before any part of it enters the opening and stays aligned
+until all of it has left. Coordinates: world XZ (m); door normals from ``Portal.yaw``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from navbench.scene.model import Scene
+
+#: Margin (m) between the body and the door: doors narrower than ``diagonal + 2 margin`` are
+#: straightened, and the align points lie ``half_length + margin`` from the door centre.
+DOOR_MARGIN = 0.2
+
+
+@dataclass(frozen=True)
+class Door:
+    """A door: centre ``(x, z)`` in the XZ plane, unit normal ``(nx, nz)``, clear width and
+    floor height ``y`` (m)."""
+
+    x: float
+    z: float
+    nx: float
+    nz: float
+    width: float
+    y: float = 0.0
+
+
+def scene_doors(scene: Scene, max_width: float) -> list[Door]:
+    """Doors, openings and exits of ``scene`` narrower than ``max_width`` (m)."""
+    out = []
+    for p in scene.portals:
+        if p.width < max_width:
+            out.append(Door(float(p.center[0]), float(p.center[2]), -math.sin(p.yaw),
+                            -math.cos(p.yaw), float(p.width), float(p.center[1])))
+    return out
+
+
+def _crossing(ax: float, az: float, bx: float, bz: float, d: Door) -> float | None:
+    """Parameter t ∈ [0, 1] where segment a→b crosses the door's opening (its centre line
+    within half the width of the centre), else ``None``."""
+    sa = (ax - d.x) * d.nx + (az - d.z) * d.nz  # signed distances from the door plane
+    sb = (bx - d.x) * d.nx + (bz - d.z) * d.nz
+    if (sa > 0.0) == (sb > 0.0) or sa == sb:
+        return None
+    t = sa / (sa - sb)
+    px, pz = ax + t * (bx - ax), az + t * (bz - az)
+    lateral = abs(-(px - d.x) * d.nz + (pz - d.z) * d.nx)
+    return t if lateral <= 0.5 * d.width else None
+
+
+#: ``free(x, z, yaw, y)``: the body standing on floor height y at that pose touches nothing.
+PoseCheck = Callable[[float, float, float, float], bool]
+
+
+def _heading(a: Sequence[float], b: Sequence[float]) -> float:
+    return math.atan2(-(b[0] - a[0]), -(b[1] - a[1]))
+
+
+def _turn_ok(free: PoseCheck, p: Sequence[float], y0: float, y1: float, h: float) -> bool:
+    """The body turns in place at ``p`` from yaw ``y0`` to ``y1`` (the short way) freely."""
+    delta = math.remainder(y1 - y0, 2.0 * math.pi)
+    n = int(abs(delta) / math.radians(10.0)) + 1
+    return all(free(p[0], p[1], y0 + delta * k / n, h) for k in range(n + 1))
+
+
+def _drive_ok(free: PoseCheck, a: Sequence[float], b: Sequence[float], h: float) -> bool:
+    """The body drives straight from ``a`` to ``b``, facing along it, freely (0.2 m samples)."""
+    length = math.hypot(b[0] - a[0], b[1] - a[1])
+    if length < 1e-9:
+        return True
+    yaw, n = _heading(a, b), int(length / 0.2) + 1
+    return all(free(a[0] + (b[0] - a[0]) * k / n, a[1] + (b[1] - a[1]) * k / n, yaw, h)
+               for k in range(n + 1))
+
+
+def _straight_ok(free: PoseCheck | None, a: Sequence[float], pin: Sequence[float],
+                 pout: Sequence[float], b: Sequence[float], first: bool, h: float) -> bool:
+    """The manoeuvre a → pin (turn) → pout (turn) → b is free (``first``: ``a`` is the start,
+    where the body may stand at any heading, so the drive from it is not checked)."""
+    if free is None:
+        return True
+    yn = _heading(pin, pout)
+    y_in = _heading(a, pin) if math.hypot(pin[0] - a[0], pin[1] - a[1]) > 1e-9 else yn
+    y_out = _heading(pout, b) if math.hypot(b[0] - pout[0], b[1] - pout[1]) > 1e-9 else yn
+    return ((first or _drive_ok(free, a, pin, h)) and _turn_ok(free, pin, y_in, yn, h)
+            and _drive_ok(free, pin, pout, h) and _turn_ok(free, pout, yn, y_out, h)
+            and _drive_ok(free, pout, b, h))
+
+
+def align_through_doors(start: Sequence[float], waypoints: Sequence[Sequence[float]],
+                        doors: Sequence[Door], half_length: float, margin: float = DOOR_MARGIN,
+                        free: PoseCheck | None = None,
+                        ) -> tuple[list[tuple[float, float, float]], list[bool]]:
+    """Waypoints ``(x, z, yaw)`` and align flags with every door crossing straightened.
+
+    ``start`` is the current (x, z); ``free(x, z, yaw, y)`` checks a body pose on the door's
+    floor height (``None``: all free). A crossing is straightened at the first of ``L = half_length + margin`` and two
+    shorter distances (down to ``half_length + 0.05``) whose manoeuvre — drive to the first
+    align point, turn in place to the normal, drive through, turn to the next waypoint, drive
+    to it — is free; otherwise it is left as it is. The final waypoint is never replaced.
+    """
+    pts = [(float(start[0]), float(start[1]), math.nan)]
+    pts += [(float(w[0]), float(w[1]), float(w[2]) if len(w) > 2 else math.nan) for w in waypoints]
+    align = [False] * len(pts)
+    done: set[int] = set()  # door indices already straightened (each door once per call)
+    k = 0
+    while k < len(pts) - 1:
+        hit = None
+        for j, d in enumerate(doors):
+            if j in done or (align[k] and align[k + 1]):
+                continue
+            t = _crossing(pts[k][0], pts[k][1], pts[k + 1][0], pts[k + 1][1], d)
+            if t is not None and (hit is None or t < hit[0]):
+                hit = (t, j)
+        if hit is None:
+            k += 1
+            continue
+        d = doors[hit[1]]
+        done.add(hit[1])
+        s = 1.0 if (pts[k + 1][0] - pts[k][0]) * d.nx + (pts[k + 1][1] - pts[k][1]) * d.nz > 0 else -1.0
+        ux, uz = s * d.nx, s * d.nz  # direction of travel through the door
+        yaw = math.atan2(-ux, -uz)
+        plan = None
+        for lval in (half_length + margin, half_length + 0.5 * (margin + 0.05), half_length + 0.05):
+            # keep the path up to the last point outside the door zone before the crossing,
+            # and from the first one outside it after the crossing (the last point is kept)
+            i_in = k
+            while i_in > 0 and math.hypot(pts[i_in][0] - d.x, pts[i_in][1] - d.z) < lval:
+                i_in -= 1
+            i_out = k + 1
+            while i_out < len(pts) - 1 and \
+                    math.hypot(pts[i_out][0] - d.x, pts[i_out][1] - d.z) < lval:
+                i_out += 1
+            new = [(d.x - lval * ux, d.z - lval * uz, yaw), (d.x + lval * ux, d.z + lval * uz, yaw)]
+            b = pts[i_out]
+            if math.hypot(b[0] - d.x, b[1] - d.z) < lval:  # the goal lies in the zone: go
+                depth = max(0.0, (b[0] - d.x) * ux + (b[1] - d.z) * uz)  # straight to its
+                new[1] = (d.x + depth * ux, d.z + depth * uz, yaw)  # depth, then to it
+            if _straight_ok(free, pts[i_in], new[0], new[1], b, i_in == 0, d.y):
+                plan = (i_in, i_out, new)
+                break
+        if plan is None:
+            k += 1
+            continue
+        i_in, i_out, new = plan
+        flags = [True, True]
+        tail = pts[i_out:]
+        tail_flags = align[i_out:]
+        pts = pts[: i_in + 1] + new + tail
+        align = align[: i_in + 1] + flags + tail_flags
+        k = i_in + len(new)
+    out, flags_out = pts[1:], align[1:]
+    if flags_out:
+        flags_out[-1] = False
+    return out, flags_out
+
+
+def align_tight_bends(start: Sequence[float], waypoints: Sequence[Sequence[float]],
+                      flags: Sequence[bool], free: PoseCheck, y: float,
+                      min_bend: float = math.radians(10.0)) -> list[bool]:
+    """Align flags with every *tight* bend made an align waypoint: a bend of at least
+    ``min_bend`` at a vertex where some heading of the body touches an obstacle (so cutting the
+    corner while turning may touch it) but turning in place from the incoming to the outgoing
+    heading is free. On floor height ``y``; the final waypoint is never flagged."""
+    out = list(flags)
+    pts = [(float(start[0]), float(start[1]))] + [(float(w[0]), float(w[1])) for w in waypoints]
+    for i in range(1, len(pts) - 1):
+        if out[i - 1]:
+            continue
+        a, v, b = pts[i - 1], pts[i], pts[i + 1]
+        if min(math.hypot(v[0] - a[0], v[1] - a[1]), math.hypot(b[0] - v[0], b[1] - v[1])) < 1e-9:
+            continue
+        h_in, h_out = _heading(a, v), _heading(v, b)
+        if abs(math.remainder(h_out - h_in, 2.0 * math.pi)) < min_bend:
+            continue
+        open_space = all(free(v[0], v[1], math.radians(15.0 * k), y) for k in range(12))
+        if not open_space and _turn_ok(free, v, h_in, h_out, y):
+            out[i - 1] = True
+    return out
+
+
+__all__ = ["Door", "align_through_doors", "align_tight_bends", "scene_doors"]
