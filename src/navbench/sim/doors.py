@@ -169,11 +169,15 @@ def align_through_doors(start: Sequence[float], waypoints: Sequence[Sequence[flo
 
 def align_tight_bends(start: Sequence[float], waypoints: Sequence[Sequence[float]],
                       flags: Sequence[bool], free: PoseCheck, y: float,
-                      min_bend: float = math.radians(10.0)) -> list[bool]:
+                      min_bend: float = math.radians(10.0),
+                      open_space: Callable[[float, float, float], bool] | None = None,
+                      ) -> list[bool]:
     """Align flags with every *tight* bend made an align waypoint: a bend of at least
     ``min_bend`` at a vertex where some heading of the body touches an obstacle (so cutting the
     corner while turning may touch it) but turning in place from the incoming to the outgoing
-    heading is free. On floor height ``y``; the final waypoint is never flagged."""
+    heading is free. On floor height ``y``; the final waypoint is never flagged.
+    ``open_space(x, z, y)``: an optional quick test that no heading at (x, z) touches (e.g. the
+    footprint's circumscribed disc is free); the headings are checked where it says no."""
     out = list(flags)
     pts = [(float(start[0]), float(start[1]))] + [(float(w[0]), float(w[1])) for w in waypoints]
     for i in range(1, len(pts) - 1):
@@ -185,8 +189,11 @@ def align_tight_bends(start: Sequence[float], waypoints: Sequence[Sequence[float
         h_in, h_out = _heading(a, v), _heading(v, b)
         if abs(math.remainder(h_out - h_in, 2.0 * math.pi)) < min_bend:
             continue
-        open_space = all(free(v[0], v[1], math.radians(15.0 * k), y) for k in range(12))
-        if not open_space and _turn_ok(free, v, h_in, h_out, y):
+        if open_space is not None and open_space(v[0], v[1], y):
+            continue
+        if all(free(v[0], v[1], math.radians(15.0 * k), y) for k in range(12)):
+            continue
+        if _turn_ok(free, v, h_in, h_out, y):
             out[i - 1] = True
     return out
 

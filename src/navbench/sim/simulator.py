@@ -174,6 +174,7 @@ class Simulator:
         lo, hi = self.world.aabb_lo[obst][:, [0, 2]], self.world.aabb_hi[obst][:, [0, 2]]
         self._obst_c, self._obst_h = 0.5 * (lo + hi), 0.5 * (hi - lo)
         self._obst_lo_y, self._obst_hi_y = self.world.aabb_lo[obst, 1], self.world.aabb_hi[obst, 1]
+        self._band_cache: tuple[float, np.ndarray] = (math.nan, np.zeros(0, bool))
         rg = self.world.robot_geoms
         self._robot_list = rg.tolist()
         rb = m.geom_rbound[rg]  # bounding sphere about each geom's centre, in the body frame
@@ -296,7 +297,8 @@ class Simulator:
                     wps, flags = align_through_doors(a, wps, self._doors,
                                                      self.embodiment.half_extents[1],
                                                      DOOR_MARGIN, self._pose_free)
-                    flags = align_tight_bends(a, wps, flags, self._pose_free, float(p[1]))
+                    flags = align_tight_bends(a, wps, flags, self._pose_free, float(p[1]),
+                                              open_space=self._disc_free)
                 self.follower.set_path(wps, start=(p[0], p[2]), append=action.append,
                                        align=flags)
             self._advance()
@@ -433,13 +435,28 @@ class Simulator:
             self._label, self.fall_reason = "fall", "tilt"
         return self._label is not None
 
+    def _band(self, y: float) -> np.ndarray:
+        """Obstacles reaching into the body's height band standing on floor height ``y``."""
+        if self._band_cache[0] != y:
+            e = self.embodiment
+            self._band_cache = (y, (self._obst_lo_y < y + e.hull_bottom + e.hull_size[1])
+                                & (self._obst_hi_y > y + 0.03))
+        return self._band_cache[1]
+
+    def _disc_free(self, x: float, z: float, y: float = 0.0) -> bool:
+        """No obstacle (in the height band of floor ``y``) within the footprint's circumscribed
+        radius + 0.05 m of (x, z): every heading is free there."""
+        band = self._band(y)
+        gap = np.maximum(np.abs(self._obst_c[band] - (x, z)) - self._obst_h[band], 0.0)
+        r = 0.5 * self.embodiment.diagonal + 0.05
+        return bool((np.einsum("ij,ij->i", gap, gap) >= r * r).all())
+
     def _pose_free(self, x: float, z: float, yaw: float, y: float = 0.0) -> bool:
         """The footprint rectangle (half extents + 0.05 m) at pose (x, z, yaw) on floor height
         ``y`` overlaps no bounding box of an obstacle geom that reaches into the body's height
         band (y + 0.03 m to the hull top: not lintels, upper floors or rugs); separating-axis
         test in world XZ (m, rad)."""
-        e = self.embodiment
-        band = (self._obst_lo_y < y + e.hull_bottom + e.hull_size[1]) & (self._obst_hi_y > y + 0.03)
+        band = self._band(y)
         if not band.any():
             return True
         hw, hl = (h + 0.05 for h in self.embodiment.half_extents)
