@@ -452,14 +452,14 @@ class Simulator:
         return bool((np.einsum("ij,ij->i", gap, gap) >= r * r).all())
 
     def _pose_free(self, x: float, z: float, yaw: float, y: float = 0.0) -> bool:
-        """The footprint rectangle (half extents + 0.05 m) at pose (x, z, yaw) on floor height
+        """The footprint rectangle (half extents + 0.03 m) at pose (x, z, yaw) on floor height
         ``y`` overlaps no bounding box of an obstacle geom that reaches into the body's height
         band (y + 0.03 m to the hull top: not lintels, upper floors or rugs); separating-axis
         test in world XZ (m, rad)."""
         band = self._band(y)
         if not band.any():
             return True
-        hw, hl = (h + 0.05 for h in self.embodiment.half_extents)
+        hw, hl = (h + 0.03 for h in self.embodiment.half_extents)
         ux, uz = -math.sin(yaw), -math.cos(yaw)  # forward
         vx, vz = -uz, ux  # a perpendicular (sign irrelevant)
         d = self._obst_c[band] - (x, z)
