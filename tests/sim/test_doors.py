@@ -150,12 +150,12 @@ def test_footprint_pose_check_by_hand():
     z = -0.9: facing it (yaw 0) the front reaches z - 0.58, turned 90° only z - 0.28."""
     wall = Box("w", "wall", (0.0, 1.0, -1.0), (2.0, 2.0, 0.2), label="wall", ref="w")
     sim = Simulator(Scene("w", "indoor", "test", boxes=(FLOOR, wall)), SPOT)
-    assert sim._pose_free(0.0, 0.0, 0.0) and not sim._pose_free(0.0, -0.35, 0.0)
-    assert sim._pose_free(0.0, -0.35, math.pi / 2) and not sim._pose_free(0.0, -0.65, math.pi / 2)
+    assert sim.footprint.pose_free(0.0, 0.0, 0.0) and not sim.footprint.pose_free(0.0, -0.35, 0.0)
+    assert sim.footprint.pose_free(0.0, -0.35, math.pi / 2) and not sim.footprint.pose_free(0.0, -0.65, math.pi / 2)
     # level with the wall, beside its end (x = 1): the half width + 0.03 is 0.28 m
-    assert sim._pose_free(1.29, -1.0, 0.0) and not sim._pose_free(1.27, -1.0, 0.0)
+    assert sim.footprint.pose_free(1.29, -1.0, 0.0) and not sim.footprint.pose_free(1.27, -1.0, 0.0)
     # on a floor 2 m up the wall is below the body; a floor 1.5 m down, above its hull top
-    assert sim._pose_free(0.0, -1.0, 0.0, 2.0) and sim._pose_free(0.0, -1.0, 0.0, -1.5)
+    assert sim.footprint.pose_free(0.0, -1.0, 0.0, 2.0) and sim.footprint.pose_free(0.0, -1.0, 0.0, -1.5)
 
 
 def test_round_bodies_are_not_realigned():

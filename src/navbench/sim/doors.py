@@ -17,7 +17,10 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+import numpy as np
+
 from navbench.scene.model import Scene
+from navbench.sim.embodiments import Embodiment
 
 #: Margin (m) between the body and the door: doors narrower than ``diagonal + 2 margin`` are
 #: straightened, and the align points lie ``half_length + margin`` from the door centre.
@@ -62,6 +65,59 @@ def _crossing(ax: float, az: float, bx: float, bz: float, d: Door) -> float | No
 
 #: ``free(x, z, yaw, y)``: the body standing on floor height y at that pose touches nothing.
 PoseCheck = Callable[[float, float, float, float], bool]
+
+#: Slack (m) added to each side of the footprint in :meth:`FootprintCheck.pose_free` (the
+#: follower's tracking error on align waypoints).
+FOOTPRINT_SLACK = 0.03
+
+
+class FootprintCheck:
+    """Footprint-versus-obstacle tests on the obstacles' world bounding boxes.
+
+    ``lo``, ``hi``: (N, 2) XZ corners of the obstacle boxes; ``lo_y``, ``hi_y``: (N,) their
+    vertical extent (m). Only obstacles reaching into the body's height band (floor + 0.03 m to
+    the hull top) count: not lintels, upper floors or rugs.
+    """
+
+    def __init__(self, emb: Embodiment, lo: np.ndarray, hi: np.ndarray, lo_y: np.ndarray,
+                 hi_y: np.ndarray) -> None:
+        self.half_width, self.half_length = emb.half_extents
+        self.radius = 0.5 * emb.diagonal
+        self._top = emb.hull_bottom + emb.hull_size[1]
+        self._c, self._h = 0.5 * (lo + hi), 0.5 * (hi - lo)
+        self._lo_y, self._hi_y = lo_y, hi_y
+        self._band_cache: tuple[float, np.ndarray] = (math.nan, np.zeros(0, bool))
+
+    def _band(self, y: float) -> np.ndarray:
+        """Obstacles in the height band of a body standing on floor height ``y``."""
+        if self._band_cache[0] != y:
+            self._band_cache = (y, (self._lo_y < y + self._top) & (self._hi_y > y + 0.03))
+        return self._band_cache[1]
+
+    def disc_free(self, x: float, z: float, y: float = 0.0) -> bool:
+        """No obstacle within the footprint's circumscribed radius + 0.05 m of (x, z): every
+        heading is free there."""
+        band = self._band(y)
+        gap = np.maximum(np.abs(self._c[band] - (x, z)) - self._h[band], 0.0)
+        r = self.radius + 0.05
+        return bool((np.einsum("ij,ij->i", gap, gap) >= r * r).all())
+
+    def pose_free(self, x: float, z: float, yaw: float, y: float = 0.0) -> bool:
+        """The footprint rectangle (half extents + :data:`FOOTPRINT_SLACK`) at pose (x, z, yaw)
+        overlaps no obstacle box (separating-axis test in world XZ; m, rad)."""
+        band = self._band(y)
+        if not band.any():
+            return True
+        hw, hl = self.half_width + FOOTPRINT_SLACK, self.half_length + FOOTPRINT_SLACK
+        ux, uz = -math.sin(yaw), -math.cos(yaw)  # forward
+        vx, vz = -uz, ux  # a perpendicular (sign irrelevant)
+        d = self._c[band] - (x, z)
+        hx, hz = self._h[band, 0], self._h[band, 1]
+        hit = np.abs(d[:, 0]) < hx + hl * abs(ux) + hw * abs(vx)
+        hit &= np.abs(d[:, 1]) < hz + hl * abs(uz) + hw * abs(vz)
+        hit &= np.abs(d[:, 0] * ux + d[:, 1] * uz) < hl + hx * abs(ux) + hz * abs(uz)
+        hit &= np.abs(d[:, 0] * vx + d[:, 1] * vz) < hw + hx * abs(vx) + hz * abs(vz)
+        return not bool(hit.any())
 
 
 def _heading(a: Sequence[float], b: Sequence[float]) -> float:
@@ -198,4 +254,5 @@ def align_tight_bends(start: Sequence[float], waypoints: Sequence[Sequence[float
     return out
 
 
-__all__ = ["Door", "align_through_doors", "align_tight_bends", "scene_doors"]
+__all__ = ["DOOR_MARGIN", "FOOTPRINT_SLACK", "Door", "FootprintCheck", "align_through_doors",
+           "align_tight_bends", "scene_doors"]

@@ -40,7 +40,13 @@ from navbench.sim.actions import (
     discrete_target,
 )
 from navbench.sim.controller import FollowerSettings, WaypointFollower, body_to_world, clip
-from navbench.sim.doors import DOOR_MARGIN, align_through_doors, align_tight_bends, scene_doors
+from navbench.sim.doors import (
+    DOOR_MARGIN,
+    FootprintCheck,
+    align_through_doors,
+    align_tight_bends,
+    scene_doors,
+)
 from navbench.sim.embodiments import GROUP_HFIELD, GROUP_STATIC, SPOT, Embodiment, camera_to_body
 from navbench.sim.world import World, build_world
 
@@ -173,8 +179,9 @@ class Simulator:
         obst = self.world.obstacle_geoms
         lo, hi = self.world.aabb_lo[obst][:, [0, 2]], self.world.aabb_hi[obst][:, [0, 2]]
         self._obst_c, self._obst_h = 0.5 * (lo + hi), 0.5 * (hi - lo)
-        self._obst_lo_y, self._obst_hi_y = self.world.aabb_lo[obst, 1], self.world.aabb_hi[obst, 1]
-        self._band_cache: tuple[float, np.ndarray] = (math.nan, np.zeros(0, bool))
+        #: footprint checks of the door-aware execution (``navbench.sim.doors``)
+        self.footprint = FootprintCheck(embodiment, lo, hi, self.world.aabb_lo[obst, 1],
+                                        self.world.aabb_hi[obst, 1])
         rg = self.world.robot_geoms
         self._robot_list = rg.tolist()
         rb = m.geom_rbound[rg]  # bounding sphere about each geom's centre, in the body frame
@@ -296,9 +303,9 @@ class Simulator:
                         else (p[0], p[2])
                     wps, flags = align_through_doors(a, wps, self._doors,
                                                      self.embodiment.half_extents[1],
-                                                     DOOR_MARGIN, self._pose_free)
-                    flags = align_tight_bends(a, wps, flags, self._pose_free, float(p[1]),
-                                              open_space=self._disc_free)
+                                                     DOOR_MARGIN, self.footprint.pose_free)
+                    flags = align_tight_bends(a, wps, flags, self.footprint.pose_free,
+                                              float(p[1]), open_space=self.footprint.disc_free)
                 self.follower.set_path(wps, start=(p[0], p[2]), append=action.append,
                                        align=flags)
             self._advance()
@@ -434,41 +441,6 @@ class Simulator:
         if self._label is None and self.tilt() > self.settings.max_tilt:
             self._label, self.fall_reason = "fall", "tilt"
         return self._label is not None
-
-    def _band(self, y: float) -> np.ndarray:
-        """Obstacles reaching into the body's height band standing on floor height ``y``."""
-        if self._band_cache[0] != y:
-            e = self.embodiment
-            self._band_cache = (y, (self._obst_lo_y < y + e.hull_bottom + e.hull_size[1])
-                                & (self._obst_hi_y > y + 0.03))
-        return self._band_cache[1]
-
-    def _disc_free(self, x: float, z: float, y: float = 0.0) -> bool:
-        """No obstacle (in the height band of floor ``y``) within the footprint's circumscribed
-        radius + 0.05 m of (x, z): every heading is free there."""
-        band = self._band(y)
-        gap = np.maximum(np.abs(self._obst_c[band] - (x, z)) - self._obst_h[band], 0.0)
-        r = 0.5 * self.embodiment.diagonal + 0.05
-        return bool((np.einsum("ij,ij->i", gap, gap) >= r * r).all())
-
-    def _pose_free(self, x: float, z: float, yaw: float, y: float = 0.0) -> bool:
-        """The footprint rectangle (half extents + 0.03 m) at pose (x, z, yaw) on floor height
-        ``y`` overlaps no bounding box of an obstacle geom that reaches into the body's height
-        band (y + 0.03 m to the hull top: not lintels, upper floors or rugs); separating-axis
-        test in world XZ (m, rad)."""
-        band = self._band(y)
-        if not band.any():
-            return True
-        hw, hl = (h + 0.03 for h in self.embodiment.half_extents)
-        ux, uz = -math.sin(yaw), -math.cos(yaw)  # forward
-        vx, vz = -uz, ux  # a perpendicular (sign irrelevant)
-        d = self._obst_c[band] - (x, z)
-        hx, hz = self._obst_h[band, 0], self._obst_h[band, 1]
-        hit = np.abs(d[:, 0]) < hx + hl * abs(ux) + hw * abs(vx)
-        hit &= np.abs(d[:, 1]) < hz + hl * abs(uz) + hw * abs(vz)
-        hit &= np.abs(d[:, 0] * ux + d[:, 1] * uz) < hl + hx * abs(ux) + hz * abs(uz)
-        hit &= np.abs(d[:, 0] * vx + d[:, 1] * vz) < hw + hx * abs(vx) + hz * abs(vz)
-        return not bool(hit.any())
 
     def _obstacle_distance(self, pos: np.ndarray) -> float:
         s = self.settings
