@@ -156,6 +156,11 @@ def test_footprint_pose_check_by_hand():
     assert sim.footprint.pose_free(1.29, -1.0, 0.0) and not sim.footprint.pose_free(1.27, -1.0, 0.0)
     # on a floor 2 m up the wall is below the body; a floor 1.5 m down, above its hull top
     assert sim.footprint.pose_free(0.0, -1.0, 0.0, 2.0) and sim.footprint.pose_free(0.0, -1.0, 0.0, -1.5)
+    # restricted to a path far from the wall (its box is 1.5 m + radius 0.6 + 0.1 away): no
+    # obstacle left; near the wall the same answers as the full check
+    assert len(sim.footprint.near([(0.0, 2.0), (0.0, 3.0)])._c) == 0
+    near = sim.footprint.near([(0.0, -0.35)])
+    assert not near.pose_free(0.0, -0.35, 0.0) and near.pose_free(0.0, -0.35, math.pi / 2)
 
 
 def test_round_bodies_are_not_realigned():

@@ -88,6 +88,22 @@ class FootprintCheck:
         self._lo_y, self._hi_y = lo_y, hi_y
         self._band_cache: tuple[float, np.ndarray] = (math.nan, np.zeros(0, bool))
 
+    def near(self, points: Sequence[Sequence[float]], pad: float = 0.0) -> FootprintCheck:
+        """The same check restricted to the obstacles whose boxes come within the footprint's
+        circumscribed radius + 0.1 m + ``pad`` of the XZ bounding box of ``points`` (for
+        poses within ``pad`` of a path's points)."""
+        p = np.asarray([(float(q[0]), float(q[1])) for q in points], float).reshape(-1, 2)
+        r = self.radius + 0.1 + pad
+        lo, hi = p.min(axis=0) - r, p.max(axis=0) + r
+        keep = ((self._c + self._h >= lo) & (self._c - self._h <= hi)).all(axis=1)
+        out = object.__new__(FootprintCheck)
+        out.half_width, out.half_length, out.radius, out._top = (
+            self.half_width, self.half_length, self.radius, self._top)
+        out._c, out._h = self._c[keep], self._h[keep]
+        out._lo_y, out._hi_y = self._lo_y[keep], self._hi_y[keep]
+        out._band_cache = (math.nan, np.zeros(0, bool))
+        return out
+
     def _band(self, y: float) -> np.ndarray:
         """Obstacles in the height band of a body standing on floor height ``y``."""
         if self._band_cache[0] != y:

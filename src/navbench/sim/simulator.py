@@ -301,11 +301,13 @@ class Simulator:
                     rest = self.follower.path
                     a = rest[-1][:2] if action.append and rest and not self.follower.reached \
                         else (p[0], p[2])
+                    fp = self.footprint.near(  # obstacles near this path (and its doors)
+                        [a, *wps], pad=self.embodiment.half_extents[1] + DOOR_MARGIN)
                     wps, flags = align_through_doors(a, wps, self._doors,
                                                      self.embodiment.half_extents[1],
-                                                     DOOR_MARGIN, self.footprint.pose_free)
-                    flags = align_tight_bends(a, wps, flags, self.footprint.pose_free,
-                                              float(p[1]), open_space=self.footprint.disc_free)
+                                                     DOOR_MARGIN, fp.pose_free)
+                    flags = align_tight_bends(a, wps, flags, fp.pose_free, float(p[1]),
+                                              open_space=fp.disc_free)
                 self.follower.set_path(wps, start=(p[0], p[2]), append=action.append,
                                        align=flags)
             self._advance()
