@@ -3,6 +3,7 @@ crossing a door narrower than its diagonal without contact (MuJoCo, hand-built s
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import numpy as np
@@ -48,6 +49,13 @@ def test_paths_beside_the_door_or_blocked_align_points_are_kept():
     assert xz(wps[:2]) == pytest.approx([0.0, 0.675, 0.0, -0.675])
     # nowhere free: unchanged
     assert align_through_doors((0.0, 2.0), path, [DOOR], 0.55, free=lambda x, z, yaw, y: False)[0] == path
+
+
+def test_a_path_re_sent_inside_the_door_zone_goes_on_not_back():
+    # the robot stands 0.3 m before the door plane, 0.1 m off the normal line
+    wps, flags = align_through_doors((0.1, 0.3), [(2.0, -2.0, math.nan)], [DOOR], 0.55)
+    assert xz(wps) == pytest.approx([0.0, 0.3, 0.0, -0.75, 2.0, -2.0])
+    assert flags == [True, True, False]
 
 
 def test_a_goal_just_past_the_door_is_approached_straight_to_its_depth():
@@ -219,3 +227,24 @@ def test_spot_stops_on_the_goal_on_low_friction():
         sim.step(WaypointAction((), append=True))
         past = max(past, -6.0 - float(sim.pose()[2]))
     assert sim.follower.reached and past < 0.1
+
+
+def _segment_distance(p: tuple[float, float], a: tuple[float, float],
+                      b: tuple[float, float]) -> float:
+    pa, ba = np.subtract(p, a), np.subtract(b, a)
+    t = float(np.clip(pa @ ba / max(float(ba @ ba), 1e-12), 0.0, 1.0))
+    return float(np.linalg.norm(pa - t * ba))
+
+
+def test_a_path_re_sent_every_step_still_crosses_without_contact():
+    """A replanning agent: every agent step sends the rest of the path (the waypoints after the
+    nearest segment) as a new, non-appended action."""
+    path = DISC_PATHS[0]
+    sim = Simulator(door_scene(), SPOT)
+    sim.reset_to((path[0][0], 0.0, path[0][1]), 0.0)
+    info: dict = {"reached": False}
+    while sim.time < 40.0 and not info["reached"]:
+        x, _, z, _ = sim.pose()
+        seg = [_segment_distance((x, z), a, b) for a, b in itertools.pairwise(path)]
+        _, _, info = sim.step(WaypointAction.of(path[int(np.argmin(seg)) + 1:]))
+    assert info["reached"] and not sim.records()["collision"].any()

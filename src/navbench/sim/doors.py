@@ -178,10 +178,13 @@ def align_through_doors(start: Sequence[float], waypoints: Sequence[Sequence[flo
     """Waypoints ``(x, z, yaw)`` and align flags with every door crossing straightened.
 
     ``start`` is the current (x, z); ``free(x, z, yaw, y)`` checks a body pose on the door's
-    floor height (``None``: all free). A crossing is straightened at the first of ``L = half_length + margin`` and two
+    floor height (``None``: all free). A crossing is straightened at the first of
+    ``L = half_length + margin`` and two
     shorter distances (down to ``half_length + 0.05``) whose manoeuvre — drive to the first
     align point, turn in place to the normal, drive through, turn to the next waypoint, drive
-    to it — is free; otherwise it is left as it is. The final waypoint is never replaced.
+    to it — is free; otherwise it is left as it is. The final waypoint is never replaced. A
+    start already within L of the door centre goes onto the normal line at its own depth
+    instead of back to the far align point (paths re-sent mid-crossing make progress).
     """
     pts = [(float(start[0]), float(start[1]), math.nan)]
     pts += [(float(w[0]), float(w[1]), float(w[2]) if len(w) > 2 else math.nan) for w in waypoints]
@@ -220,7 +223,14 @@ def align_through_doors(start: Sequence[float], waypoints: Sequence[Sequence[flo
             if math.hypot(b[0] - d.x, b[1] - d.z) < lval:  # the goal lies in the zone: go
                 depth = max(0.0, (b[0] - d.x) * ux + (b[1] - d.z) * uz)  # straight to its
                 new[1] = (d.x + depth * ux, d.z + depth * uz, yaw)  # depth, then to it
-            if _straight_ok(free, pts[i_in], new[0], new[1], b, i_in == 0, d.y):
+            a = pts[i_in]
+            if i_in == 0 and math.hypot(a[0] - d.x, a[1] - d.z) < lval:
+                # already in the door zone (e.g. a path re-sent mid-crossing): no going back to
+                # the far align point; onto the normal line at the current depth instead
+                depth = (a[0] - d.x) * ux + (a[1] - d.z) * uz
+                new[0] = (d.x + depth * ux, d.z + depth * uz, yaw)
+                a = new[0]
+            if _straight_ok(free, a, new[0], new[1], b, i_in == 0, d.y):
                 plan = (i_in, i_out, new)
                 break
         if plan is None:
