@@ -9,6 +9,18 @@ axis turns the error to the target into a body-frame velocity ``(vx, vy, ω)`` (
 −Z of the body, vy left, ω counter-clockwise seen from above), clipped to |vx| ≤ 1.5 m/s,
 |vy| ≤ 0.3 m/s, |ω| ≤ 1.5 rad/s. Non-holonomic bases (vy ≡ 0) turn towards the target first.
 Runs at 50 Hz in the simulator; paths can be replaced or extended at any time (streaming).
+
+*Align* waypoints (``set_path(..., align=flags)``; :mod:`navbench.sim.doors` places them on
+both sides of a door): the lookahead never passes one; the base drives onto it (< 0.05 m),
+turns in place to the heading of the next segment (< 4°) and only then goes on, and on a
+segment that starts at one, and within the lookahead of one, a holonomic base holds the
+segment's heading instead of facing the lookahead target (it drives straight through the door,
+body aligned, and arrives without turning).
+
+Braking: ``brake_accel`` (m/s², set by the simulator from the traction of the surface under the
+robot, ``min(force_cap, μ) g`` with a 20 % reserve) caps the commanded planar speed at
+``sqrt(2 a d)``, d = straight distance to the next point where the base must stop (the final or
+the next align waypoint), so it stops there instead of sliding past on low-μ ground.
 """
 
 from __future__ import annotations
@@ -38,6 +50,8 @@ class FollowerSettings:
             exceeds this angle (radians).
         settle_speed, settle_turn: the final waypoint counts as reached only once the base
             moves slower than these (m/s, rad/s), so it stops inside the tolerance, not on it.
+        align_tol, align_yaw_tol: an align waypoint is reached within this distance (m); the
+            base turns in place on it until the next segment's heading is within this (radians).
     """
 
     lookahead: float = 0.3
@@ -57,6 +71,8 @@ class FollowerSettings:
     turn_in_place: float = math.radians(35.0)
     settle_speed: float = 0.05
     settle_turn: float = 0.05
+    align_tol: float = 0.05
+    align_yaw_tol: float = math.radians(4.0)
 
 
 @dataclass
@@ -110,7 +126,12 @@ class WaypointFollower:
     _i: int = 0  # index of the next waypoint not yet passed
     _seg_start: tuple[float, float] | None = None
     _prev: tuple[float, float, float] | None = None
+    _align: list[bool] = field(default_factory=list)
+    _seg_align: bool = False  # the current segment starts at an align waypoint
+    _stop_key: tuple[int, int] = (-1, -1)  # (waypoint index, path length) of _stop_at
+    _stop_at: int = 0  # index of the next waypoint where the base stops (align or final)
     reached: bool = True
+    brake_accel: float = math.inf
 
     def __post_init__(self) -> None:
         s = self.settings
@@ -124,32 +145,41 @@ class WaypointFollower:
         return self._path[self._i :]
 
     def set_path(self, waypoints: Sequence[Sequence[float]], start: Sequence[float] | None = None,
-                 append: bool = False) -> None:
-        """Replace (or extend) the path; ``start`` = current (x, z) starts the first segment."""
+                 append: bool = False, align: Sequence[bool] | None = None) -> None:
+        """Replace (or extend) the path; ``start`` = current (x, z) starts the first segment;
+        ``align``: one flag per waypoint (module docs; the final waypoint's flag is ignored)."""
         pts = [(float(w[0]), float(w[1]), float(w[2]) if len(w) > 2 else math.nan)
                for w in waypoints]
+        flags = [False] * len(pts) if align is None else [bool(a) for a in align]
+        if len(flags) != len(pts):
+            raise ValueError(f"align: expected {len(pts)} flags, got {len(flags)}")
         if append and not self.reached:
             self._path.extend(pts)
+            self._align.extend(flags)
         else:
-            self._path, self._i = pts, 0
+            self._path, self._align, self._i = pts, flags, 0
+            self._seg_align = False
             self._seg_start = None if start is None else (float(start[0]), float(start[1]))
             for p in (self._pid_f, self._pid_l, self._pid_w):
                 p.reset()
             self._prev = None
+        self._stop_key = (-1, -1)
         self.reached = not self._path[self._i :]
 
     def clear(self) -> None:
         """Drop the path (the next command is zero velocity)."""
-        self._path, self._i, self.reached = [], 0, True
+        self._path, self._align, self._i, self.reached = [], [], 0, True
+        self._seg_align, self._stop_key = False, (-1, -1)
 
     def _target(self, x: float, z: float) -> tuple[float, float, bool]:
         """Lookahead target (x, z) and whether it is the final waypoint."""
         look = self.settings.lookahead
         path = self._path
-        # Pass intermediate waypoints within the lookahead.
-        while self._i < len(path) - 1 and math.hypot(path[self._i][0] - x,
-                                                      path[self._i][1] - z) < look:
+        # Pass intermediate waypoints within the lookahead (align waypoints: see command).
+        while self._i < len(path) - 1 and not self._align[self._i] and \
+                math.hypot(path[self._i][0] - x, path[self._i][1] - z) < look:
             self._seg_start = path[self._i][:2]
+            self._seg_align = False
             self._i += 1
         last = len(path) - 1
         if self._i == last and math.hypot(path[last][0] - x, path[last][1] - z) < look:
@@ -172,9 +202,25 @@ class WaypointFollower:
                 return cx + f * (nx - cx), cz + f * (nz - cz), False
             remaining -= d
             cx, cz = nx, nz
-            if k == last:
-                return nx, nz, True
+            if k == last or self._align[k]:
+                return nx, nz, k == last
             k += 1
+
+    def _brake(self, x: float, z: float, vx: float, vy: float) -> tuple[float, float]:
+        """(vx, vy) scaled down to the speed from which ``brake_accel`` stops the base at the
+        next stop waypoint (module docs)."""
+        key = (self._i, len(self._path))
+        if key != self._stop_key:
+            last = len(self._path) - 1
+            self._stop_at = next((k for k in range(self._i, last) if self._align[k]), last)
+            self._stop_key = key
+        px, pz, _ = self._path[self._stop_at]
+        vmax = math.sqrt(2.0 * max(self.brake_accel, 0.0) * math.hypot(px - x, pz - z))
+        v = math.hypot(vx, vy)
+        if v > vmax:
+            f = vmax / v
+            return vx * f, vy * f
+        return vx, vy
 
     def command(self, x: float, z: float, yaw: float, dt: float) -> tuple[float, float, float]:
         """Body-frame velocity ``(vx, vy, ω)`` for the pose ``(x, z, yaw)``; updates ``reached``."""
@@ -188,6 +234,25 @@ class WaypointFollower:
             turn = abs(wrap_angle(yaw - self._prev[2])) / dt
         self._prev = (x, z, yaw)
         tx, tz, final = self._target(x, z)
+        hold = False  # hold the segment's heading (a segment from or near an align waypoint)
+        i = self._i
+        if i < len(self._path) - 1 and self._align[i]:
+            (ax, az, _), (bx, bz, _) = self._path[i], self._path[i + 1]
+            out_yaw = math.atan2(-(bx - ax), -(bz - az)) if math.hypot(bx - ax, bz - az) > 1e-9 \
+                else math.nan
+            if math.hypot(ax - x, az - z) < s.align_tol:
+                err = 0.0 if math.isnan(out_yaw) else wrap_angle(out_yaw - yaw)
+                if abs(err) >= s.align_yaw_tol:  # turn in place on the align waypoint
+                    ef, el = world_to_body(ax - x, az - z, yaw)
+                    vx, vy = self._pid_f.update(ef, dt), self._pid_l.update(el, dt)
+                    w = self._pid_w.update(err, dt)
+                    if not self.holonomic:
+                        vx, vy = 0.0, 0.0
+                    return clip(vx, s.vx_max), clip(vy, s.vy_max), clip(w, s.omega_max)
+                self._seg_start, self._i, self._seg_align = (ax, az), i + 1, True
+                tx, tz, final = self._target(x, z)
+            else:  # arriving: no spinning after the bearing to a close target
+                hold = math.hypot(ax - x, az - z) < s.lookahead
         fx, fz, fyaw = self._path[-1]
         dist_final = math.hypot(fx - x, fz - z)
         yaw_goal = fyaw if (final and dist_final < s.face_path_distance) else math.nan
@@ -198,8 +263,17 @@ class WaypointFollower:
                 self._i = len(self._path)
                 return 0.0, 0.0, 0.0
         ef, el = world_to_body(tx - x, tz - z, yaw)
+        seg_yaw = math.nan
+        if (self._seg_align or hold) and self._seg_start is not None and \
+                self._i < len(self._path):
+            sx, sz = self._seg_start
+            bx, bz = self._path[self._i][0] - sx, self._path[self._i][1] - sz
+            if math.hypot(bx, bz) > 1e-9:
+                seg_yaw = math.atan2(-bx, -bz)
         if not math.isnan(yaw_goal):
             yaw_err = wrap_angle(yaw_goal - yaw)
+        elif not math.isnan(seg_yaw):
+            yaw_err = wrap_angle(seg_yaw - yaw)  # straight through the door, body aligned
         elif math.hypot(ef, el) > s.pos_tol:
             yaw_err = math.atan2(el, ef)  # face the target (direction of travel)
         else:
@@ -207,6 +281,8 @@ class WaypointFollower:
         vx = self._pid_f.update(ef, dt)
         vy = self._pid_l.update(el, dt)
         w = self._pid_w.update(yaw_err, dt)
+        if self.brake_accel < math.inf:
+            vx, vy = self._brake(x, z, vx, vy)
         if not self.holonomic:
             vy = 0.0
             if final and dist_final < s.lookahead and abs(el) < s.pos_tol:

@@ -149,6 +149,23 @@ class Embodiment:
         """m g (N)."""
         return self.mass * GRAVITY
 
+    @property
+    def half_extents(self) -> tuple[float, float]:
+        """Half width and half length of the footprint (sole or hull, the larger; m)."""
+        return (max(self.sole_size[0], self.hull_size[0]) / 2.0,
+                max(self.sole_size[2], self.hull_size[2]) / 2.0)
+
+    @property
+    def round(self) -> bool:
+        """The footprint is a disc (turning in place sweeps nothing new)."""
+        return self.sole_shape == "round" and self.hull_shape == "cylinder"
+
+    @property
+    def diagonal(self) -> float:
+        """Footprint diagonal (m): the narrowest opening it passes at every heading."""
+        w, length = self.half_extents
+        return 2.0 * (w if self.round else math.hypot(w, length))
+
     def sole_vertices(self) -> np.ndarray:
         """Vertices (N, 3) of the convex sole in the body frame (m; origin ``sole_height``
         above the ground point): bottom outline inset by ``c / tan β``, then the full outline
@@ -259,6 +276,7 @@ def add_robot(spec: mujoco.MjSpec, emb: Embodiment) -> None:
     body = spec.worldbody.add_body()
     body.name = p + "base"
     body.pos = [0.0, emb.sole_height, 0.0]
+    body.sleep = mujoco.mjtSleepPolicy.mjSLEEP_NEVER  # the servos drive it: never put to sleep
     for name, axis, jtype in (
         ("x", (1, 0, 0), mujoco.mjtJoint.mjJNT_SLIDE),
         ("y", (0, 1, 0), mujoco.mjtJoint.mjJNT_SLIDE),

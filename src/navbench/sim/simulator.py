@@ -41,6 +41,13 @@ from navbench.sim.actions import (
     discrete_target,
 )
 from navbench.sim.controller import FollowerSettings, WaypointFollower, body_to_world, clip
+from navbench.sim.doors import (
+    DOOR_MARGIN,
+    FootprintCheck,
+    align_through_doors,
+    align_tight_bends,
+    scene_doors,
+)
 from navbench.sim.embodiments import GROUP_HFIELD, GROUP_STATIC, SPOT, Embodiment, camera_to_body
 from navbench.sim.world import World, build_world
 
@@ -91,6 +98,10 @@ class SimSettings:
         settle_time: physics time run at reset before t = 0 (s).
         friction_scale: multiplies every surface's friction μ (traction study, NavVerse §4.4).
         friction_override: surface class → μ (``{"floor": 0.2}``), applied before the scale.
+        align_doors: waypoint paths through doors narrower than the body's diagonal + 0.4 m
+            cross them straight along the door normal, the body turned in place before and
+            after, and the body turns in place at tight bends (:mod:`navbench.sim.doors`; long
+            bodies only: Spot, not the round Turtlebot).
     """
 
     render: bool = False
@@ -113,6 +124,7 @@ class SimSettings:
     settle_time: float = 0.2
     friction_scale: float = 1.0
     friction_override: Mapping[str, float] = field(default_factory=dict)
+    align_doors: bool = True
 
 
 def goal_arrays(goals: Sequence[Any], mode: str = "size") -> tuple[np.ndarray, np.ndarray]:
@@ -139,6 +151,10 @@ class Simulator:
         self.settings = s = settings or SimSettings()
         self.world: World = build_world(scene, embodiment, offscreen=(s.width, s.height), visuals=s.render and s.visuals)
         self.model = m = self.world.model
+        # Sleeping (MuJoCo ≥ 3.3): kinematics skips the static world geoms, whose poses never
+        # change (8,000 city geoms cost ~0.6 ms per physics step otherwise); the robot's tree
+        # never sleeps (embodiments.add_robot), so the physics is unchanged.
+        m.opt.enableflags |= mujoco.mjtEnableBit.mjENBL_SLEEP
         self.data = mujoco.MjData(m)
         # views into the model / data buffers (fixed for the simulator's life)
         self._forcerange = m.actuator_forcerange
@@ -166,6 +182,9 @@ class Simulator:
         obst = self.world.obstacle_geoms
         lo, hi = self.world.aabb_lo[obst][:, [0, 2]], self.world.aabb_hi[obst][:, [0, 2]]
         self._obst_c, self._obst_h = 0.5 * (lo + hi), 0.5 * (hi - lo)
+        #: footprint checks of the door-aware execution (``navbench.sim.doors``)
+        self.footprint = FootprintCheck(embodiment, lo, hi, self.world.aabb_lo[obst, 1],
+                                        self.world.aabb_hi[obst, 1])
         rg = self.world.robot_geoms
         self._robot_list = rg.tolist()
         rb = m.geom_rbound[rg]  # bounding sphere about each geom's centre, in the body frame
@@ -178,6 +197,9 @@ class Simulator:
         self._capx = self._capz = self._cap
         self._kv = embodiment.mass * embodiment.servo_rate
         self._ilim = max(self._cap, self._climb_cap) / (embodiment.mass * embodiment.servo_rate)
+        self._align_body = s.align_doors and not embodiment.round
+        self._doors = scene_doors(scene, embodiment.diagonal + 2.0 * DOOR_MARGIN) \
+            if self._align_body else []
         self._camera = None
         if s.render:
             from navbench.sim.sensors import Camera
@@ -383,7 +405,21 @@ class Simulator:
             self._mode = "follow"
             if action.waypoints:
                 p = self.pose()
-                self.follower.set_path(action.waypoints, start=(p[0], p[2]), append=action.append)
+                wps: Sequence[Sequence[float]] = action.waypoints
+                flags = None
+                if self._align_body:
+                    rest = self.follower.path
+                    a = rest[-1][:2] if action.append and rest and not self.follower.reached \
+                        else (p[0], p[2])
+                    fp = self.footprint.near(  # obstacles near this path (and its doors)
+                        [a, *wps], pad=self.embodiment.half_extents[1] + DOOR_MARGIN)
+                    wps, flags = align_through_doors(a, wps, self._doors,
+                                                     self.embodiment.half_extents[1],
+                                                     DOOR_MARGIN, fp.pose_free)
+                    flags = align_tight_bends(a, wps, flags, fp.pose_free, float(p[1]),
+                                              open_space=fp.disc_free)
+                self.follower.set_path(wps, start=(p[0], p[2]), append=action.append,
+                                       align=flags)
             self._advance()
             info["reached"] = self.follower.reached
         elif isinstance(action, DiscreteAction):
@@ -496,6 +532,7 @@ class Simulator:
             cap = self._climb_cap
         elif supported:
             cap = min(self._cap, mu * e.weight)
+            self.follower.brake_accel = 0.8 * cap / e.mass  # the traction it can brake with
         else:
             cap = 0.0
         ex, ez = self._err
