@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal, Protocol
 
 from navbench.errors import ConfigError
 from navbench.sim.actions import (
@@ -67,6 +67,24 @@ class Task:
     goal_category: str | None = None
     success_distance: float | None = None
     privileged: Mapping[str, Any] = field(default_factory=dict, hash=False)
+
+
+class AgentLike(Protocol):
+    """What the rollout calls on an agent (:class:`Agent` and its subclasses fit).
+
+    The optional declarations (``name``, ``action_space``, ``privileged``, ``sensors``,
+    ``needs_render``, ``diagnostics``, ``close``) are read with ``getattr`` and defaults, so
+    they are not part of the protocol.
+    """
+
+    def reset(self, task: Task) -> None:
+        """Start an episode."""
+        ...
+
+    def act(self, observation: Mapping[str, Any]) -> object:
+        """The action for this step: an :data:`Action`, or anything :func:`to_action` takes
+        (habitat-style ids and names, JSON forms)."""
+        ...
 
 
 class Agent:

@@ -6,6 +6,7 @@ polygonises it; geodesic queries run A* over an exact reduced visibility graph (
 """
 
 from navbench.nav.navmesh import NavMesh, ShortestPath
+from navbench.nav.protocols import NavMeshLike
 from navbench.nav.settings import PRESETS, NavSettings
 
-__all__ = ["PRESETS", "NavMesh", "NavSettings", "ShortestPath"]
+__all__ = ["PRESETS", "NavMesh", "NavMeshLike", "NavSettings", "ShortestPath"]

@@ -67,7 +67,7 @@ def parse_semantic_txt(path: str | Path) -> list[tuple[int, str, str, int]]:
     return out
 
 
-def _face_colors(geom: Any) -> np.ndarray | None:
+def _face_colors(geom: Any) -> np.ndarray | None:  # a trimesh.Trimesh: .visual is narrowed by .kind
     """(F,) int RGB keys (0xRRGGBB) of a trimesh geometry's faces, or None without colours."""
     vis = geom.visual
     faces = np.asarray(geom.faces)
@@ -89,7 +89,8 @@ def _face_colors(geom: Any) -> np.ndarray | None:
         rgb = np.asarray(vis.face_colors)[:, :3].astype(np.int64)
     else:
         return None
-    return (rgb[:, 0] << 16) | (rgb[:, 1] << 8) | rgb[:, 2]
+    keys: np.ndarray = (rgb[:, 0] << 16) | (rgb[:, 1] << 8) | rgb[:, 2]
+    return keys
 
 
 def object_bounds(semantic_mesh: str | Path, up: UpAxis) -> dict[int, np.ndarray]:
@@ -103,9 +104,11 @@ def object_bounds(semantic_mesh: str | Path, up: UpAxis) -> dict[int, np.ndarray
         scene = trimesh.load(str(path), force="scene", process=False)
     except Exception as e:
         raise fail(path, "<mesh>", "a readable GLB", f"{type(e).__name__}: {e}") from e
+    if not isinstance(scene, trimesh.Scene):
+        raise fail(path, "<mesh>", "a GLB scene", type(scene).__name__)
     parts: dict[int, list[np.ndarray]] = {}
     for geom in scene.dump():
-        if not hasattr(geom, "faces") or not len(geom.faces):
+        if not isinstance(geom, trimesh.Trimesh) or not len(geom.faces):
             continue
         keys = _face_colors(geom)
         if keys is None:
@@ -114,8 +117,8 @@ def object_bounds(semantic_mesh: str | Path, up: UpAxis) -> dict[int, np.ndarray
         faces = np.asarray(geom.faces)
         order = np.argsort(keys, kind="stable")
         uniq, starts = np.unique(keys[order], return_index=True)
-        for k, s, e in zip(uniq, starts, [*starts[1:], len(order)], strict=True):
-            parts.setdefault(int(k), []).append(v[faces[order[s:e]].reshape(-1)])
+        for k, s, end in zip(uniq, starts, [*starts[1:], len(order)], strict=True):
+            parts.setdefault(int(k), []).append(v[faces[order[s:end]].reshape(-1)])
     if not parts:
         raise fail(path, "<mesh>", "faces with vertex colours or a colour texture", "no colours")
     return {k: np.concatenate(p) for k, p in parts.items()}
