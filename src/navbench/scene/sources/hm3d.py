@@ -101,14 +101,13 @@ def object_bounds(semantic_mesh: str | Path, up: UpAxis) -> dict[int, np.ndarray
     if not path.is_file():
         raise fail(path, "<file>", "an existing semantic mesh (.semantic.glb)", str(path))
     try:
-        scene = trimesh.load(str(path), force="scene", process=False)
+        # a trimesh.Scene (force="scene"); its geometries are read by duck typing below
+        scene: Any = trimesh.load(str(path), force="scene", process=False)
     except Exception as e:
         raise fail(path, "<mesh>", "a readable GLB", f"{type(e).__name__}: {e}") from e
-    if not isinstance(scene, trimesh.Scene):
-        raise fail(path, "<mesh>", "a GLB scene", type(scene).__name__)
     parts: dict[int, list[np.ndarray]] = {}
     for geom in scene.dump():
-        if not isinstance(geom, trimesh.Trimesh) or not len(geom.faces):
+        if not hasattr(geom, "faces") or not len(geom.faces):
             continue
         keys = _face_colors(geom)
         if keys is None:
