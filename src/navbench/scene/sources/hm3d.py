@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from navbench.errors import ConfigError
+from navbench.geometry import vec3
 from navbench.scene.model import Room, Scene, SceneObject
 from navbench.scene.sources._common import ccw, clean_label, fail, provenance, read_text
 from navbench.scene.sources.mesh import UpAxis, check_up, load_mesh, to_habitat
@@ -191,8 +192,8 @@ def load_hm3d(
     for oid, label, region, pts in placed:
         lo, hi = pts.min(axis=0), pts.max(axis=0)
         rid = f"region{region}" if f"region{region}" in room_ids else None
-        objects.append(SceneObject(f"object{oid}", label, tuple(map(float, (lo + hi) / 2)), rid,  # type: ignore[arg-type]
-                                   tuple(map(float, np.maximum(hi - lo, MIN_EXTENT)))))  # type: ignore[arg-type]
+        objects.append(SceneObject(f"object{oid}", label, vec3((lo + hi) / 2), rid,
+                                   vec3(np.maximum(hi - lo, MIN_EXTENT))))
     meshes = (load_mesh(mesh, up),) if mesh is not None else ()
     approx = ["object boxes are the axis-aligned bounds of their semantic-mesh faces",
               f"flat objects (a picture, a rug) get a {MIN_EXTENT} m thickness",
