@@ -15,6 +15,10 @@ import numba as nb
 import numpy as np
 
 
+# Kernels marked `type: ignore[no-untyped-def]` are left unannotated on purpose: numba types
+# them at the first call (int/float scalars and arrays of several dtypes) and mypy cannot see that.
+
+
 @nb.njit(cache=True)
 def _row_crossings(pts: np.ndarray, starts: np.ndarray, zc: float, out: np.ndarray) -> int:
     """X coordinates where the rings cross the line z = zc (sorted into ``out``); returns count."""
