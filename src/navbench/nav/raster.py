@@ -14,7 +14,6 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-
 # Kernels marked `type: ignore[no-untyped-def]` are left unannotated on purpose: numba types
 # them at the first call (int/float scalars and arrays of several dtypes) and mypy cannot see that.
 

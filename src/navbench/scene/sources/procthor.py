@@ -26,7 +26,6 @@ import numpy as np
 
 from navbench.errors import ConfigError
 from navbench.geometry import Vec2, yaw_of_direction
-from navbench.geometry import vec3 as xyz
 from navbench.scene.model import OUTDOOR, Box, Portal, Room, Scene, SceneObject
 from navbench.scene.sources._boxes import (
     floor_slabs,
@@ -186,8 +185,8 @@ def load_procthor(
                 obj_boxes.append(Box(f"obj:{oid}", kind, center, size, yaw, label, oid))
             else:
                 lo, hi = np.asarray(lo_hi[0]), np.asarray(lo_hi[1])
-                obj_boxes.append(Box(f"obj:{oid}", kind, xyz((lo + hi) / 2),
-                                     xyz(hi - lo), 0.0, label, oid))
+                obj_boxes.append(Box(f"obj:{oid}", kind, tuple(map(float, (lo + hi) / 2)),  # type: ignore[arg-type]
+                                     tuple(map(float, hi - lo)), 0.0, label, oid))  # type: ignore[arg-type]
         for k, child in enumerate(o.get("children") or []):
             add(child, f"{where}.children[{k}]", oid)
 
