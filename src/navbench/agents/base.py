@@ -29,6 +29,7 @@ from navbench.errors import ConfigError
 from navbench.sim.actions import (
     Action,
     DiscreteAction,
+    DiscreteKind,
     StopAction,
     VelocityAction,
     WaypointAction,
@@ -132,7 +133,7 @@ def filter_observation(raw: Mapping[str, Any], agent: Any,
     return out
 
 
-_HABITAT_NAMES = {
+_HABITAT_NAMES: dict[str, DiscreteKind] = {
     "stop": "stop", "move_forward": "forward", "forward": "forward", "turn_left": "left",
     "left": "left", "turn_right": "right", "right": "right",
 }
@@ -160,7 +161,7 @@ def to_action(x: Any) -> Action:
         if kind is None:
             raise ConfigError(f"agent action: unknown action name {x!r}; expected one of "
                               f"{sorted(_HABITAT_NAMES)}")
-        return DiscreteAction(kind)  # type: ignore[arg-type]
+        return DiscreteAction(kind)
     if isinstance(x, Mapping):
         if "action" in x:
             return to_action(x["action"])

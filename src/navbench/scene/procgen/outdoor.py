@@ -36,6 +36,7 @@ from navbench.scene.model import (
     SceneKind,
     SceneObject,
     Surface,
+    SurfaceClass,
 )
 from navbench.scene.procgen.buildings import (
     Building,
@@ -240,7 +241,7 @@ def _terrain(plan: CityPlan) -> tuple[list[Surface], list[Box]]:
     surfaces: list[Surface] = []
     boxes: list[Box] = []
 
-    def add(sid: str, cls: str, r: Rect, y: float, kind: str | None = None) -> None:
+    def add(sid: str, cls: SurfaceClass, r: Rect, y: float, kind: str | None = None) -> None:
         surfaces.append(rect_surface(sid, cls, r, y))
         boxes.append(slab(f"{sid}_slab", kind or cls, r, y, sid))
 
