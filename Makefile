@@ -19,12 +19,14 @@ test: setup
 test-all: setup
 	@$(BIN)/python -m pytest -q -m ""
 
+# ruff check + the type checker (config: [tool.mypy] in pyproject.toml). No `ruff format --check`:
+# the code is wrapped by hand and never was `ruff format`-ed.
 lint: setup
 	@$(BIN)/ruff check src tests benchmarks
-	@$(BIN)/ruff format --check src tests benchmarks
+	@$(BIN)/python -m mypy
 
 bench: setup
 	@for f in benchmarks/bench_*.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done
 
 clean:
-	rm -rf $(VENV) $(DEMO_OUT) .pytest_cache .ruff_cache build src/*.egg-info
+	rm -rf $(VENV) $(DEMO_OUT) .pytest_cache .ruff_cache .mypy_cache .dmypy.json build src/*.egg-info

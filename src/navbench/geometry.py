@@ -9,12 +9,25 @@ Yaw ``θ`` is a rotation about +Y; ``θ = 0`` faces -Z and positive yaw turns le
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 
 Vec2 = tuple[float, float]
 Vec3 = tuple[float, float, float]
+Quat = tuple[float, float, float, float]
+
+
+def vec3(v: Iterable[float] | np.ndarray) -> Vec3:
+    """``(x, y, z)`` floats of a 3-element sequence or array (ValueError for another length)."""
+    x, y, z = (float(c) for c in v)
+    return (x, y, z)
+
+
+def quat4(v: Iterable[float] | np.ndarray) -> Quat:
+    """``(x, y, z, w)`` floats of a 4-element sequence or array (ValueError for another length)."""
+    x, y, z, w = (float(c) for c in v)
+    return (x, y, z, w)
 
 
 def yaw_to_quaternion(yaw: float) -> list[float]:
@@ -77,7 +90,7 @@ def yawed_box_aabb(
     return (cx - ex, cy - ey, cz - ez), (cx + ex, cy + ey, cz + ez)
 
 
-def polygon_area(poly: Sequence[Sequence[float]]) -> float:
+def polygon_area(poly: Sequence[Sequence[float]] | np.ndarray) -> float:
     """Signed shoelace area of an XZ polygon; positive when CCW seen from above (+Y).
 
     Seen from above with east = +X and north = -Z, counter-clockwise means the usual
@@ -106,7 +119,7 @@ def point_in_polygon(pt: Sequence[float], poly: Sequence[Sequence[float]]) -> bo
     return inside
 
 
-def path_length(points: Sequence[Sequence[float]]) -> float:
+def path_length(points: Sequence[Sequence[float]] | np.ndarray) -> float:
     """Euclidean length of a polyline (any dimension)."""
     p = np.asarray(points, dtype=float)
     if len(p) < 2:
@@ -115,7 +128,7 @@ def path_length(points: Sequence[Sequence[float]]) -> float:
 
 
 def goal_surface_distance(
-    position: Sequence[float],
+    position: Sequence[float] | np.ndarray,
     goal_positions: np.ndarray | Sequence[Sequence[float]],
     goal_radii: np.ndarray | Sequence[float] | None = None,
 ) -> float:

@@ -58,7 +58,7 @@ def atomic_write_text(path: str | Path, text: str) -> Path:
     return atomic_write_bytes(path, text.encode("utf-8"))
 
 
-def atomic_write_with(path: str | Path, writer: Callable[[Path], None]) -> Path:
+def atomic_write_with(path: str | Path, writer: Callable[[Path], object]) -> Path:
     """Let ``writer`` write a temporary path (e.g. matplotlib ``savefig``), then rename it."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)

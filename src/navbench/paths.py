@@ -18,6 +18,7 @@ import hashlib
 import os
 import re
 from pathlib import Path
+from typing import TypeGuard
 
 from navbench.errors import FormatError, NavbenchError
 
@@ -34,7 +35,7 @@ class UnsafePathError(NavbenchError):
     """An output path would leave its folder."""
 
 
-def is_safe_id(value: object) -> bool:
+def is_safe_id(value: object) -> TypeGuard[str]:
     """Whether ``value`` is a string matching :data:`SAFE_ID`."""
     return isinstance(value, str) and SAFE_ID.fullmatch(value) is not None
 
@@ -43,7 +44,7 @@ def check_id(value: object, file: str | Path, field: str) -> str:
     """``value`` if it is a safe id, else a :class:`FormatError` naming ``file`` and ``field``."""
     if not is_safe_id(value):
         raise FormatError(file, field, SAFE_ID_TEXT, value)
-    return value  # type: ignore[return-value]
+    return value
 
 
 def safe_name(text: str) -> str:

@@ -23,12 +23,13 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal, Protocol
 
 from navbench.errors import ConfigError
 from navbench.sim.actions import (
     Action,
     DiscreteAction,
+    DiscreteKind,
     StopAction,
     VelocityAction,
     WaypointAction,
@@ -67,6 +68,24 @@ class Task:
     goal_category: str | None = None
     success_distance: float | None = None
     privileged: Mapping[str, Any] = field(default_factory=dict, hash=False)
+
+
+class AgentLike(Protocol):
+    """What the rollout calls on an agent (:class:`Agent` and its subclasses fit).
+
+    The optional declarations (``name``, ``action_space``, ``privileged``, ``sensors``,
+    ``needs_render``, ``diagnostics``, ``close``) are read with ``getattr`` and defaults, so
+    they are not part of the protocol.
+    """
+
+    def reset(self, task: Task) -> None:
+        """Start an episode."""
+        ...
+
+    def act(self, observation: Mapping[str, Any]) -> object:
+        """The action for this step: an :data:`Action`, or anything :func:`to_action` takes
+        (habitat-style ids and names, JSON forms)."""
+        ...
 
 
 class Agent:
@@ -114,7 +133,7 @@ def filter_observation(raw: Mapping[str, Any], agent: Any,
     return out
 
 
-_HABITAT_NAMES = {
+_HABITAT_NAMES: dict[str, DiscreteKind] = {
     "stop": "stop", "move_forward": "forward", "forward": "forward", "turn_left": "left",
     "left": "left", "turn_right": "right", "right": "right",
 }
@@ -142,7 +161,7 @@ def to_action(x: Any) -> Action:
         if kind is None:
             raise ConfigError(f"agent action: unknown action name {x!r}; expected one of "
                               f"{sorted(_HABITAT_NAMES)}")
-        return DiscreteAction(kind)  # type: ignore[arg-type]
+        return DiscreteAction(kind)
     if isinstance(x, Mapping):
         if "action" in x:
             return to_action(x["action"])

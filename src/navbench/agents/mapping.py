@@ -150,7 +150,9 @@ class OccupancyMap:
         n = int(sub.sum())
         g = coo_matrix((np.concatenate(wt), (np.concatenate(src), np.concatenate(dst))), shape=(n, n))
         s_idx = int(index[si - r0, sj - c0])
-        d, pred = dijkstra(g.tocsr(), directed=False, indices=s_idx, return_predecessors=True)
+        # scipy-stubs type `indices` as an array, though scipy takes one int (one source row)
+        d, pred = dijkstra(g.tocsr(), directed=False, indices=s_idx,  # type: ignore[call-overload]
+                           return_predecessors=True)
         full = np.full(trav.shape, np.inf)
         full[r0:r1, c0:c1][sub] = d
         cells = np.argwhere(sub) + np.array([r0, c0])

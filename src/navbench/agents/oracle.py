@@ -311,9 +311,10 @@ class _BranchAgent(PathFollowingAgent):
         if island is None or tau is None:
             return None
         aps = [object_approach(nm, o, island, self.approach_fraction * float(tau)) for o in targets]
-        if any(a is None for a in aps):
+        found = [a for a in aps if a is not None]
+        if len(found) < len(aps):
             return None
-        legs = path_through(nm, start, aps)
+        legs = path_through(nm, start, found)
         return None if legs is None else join_legs(start, legs)
 
 

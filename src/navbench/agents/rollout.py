@@ -16,11 +16,17 @@ import math
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from navbench.agents.base import Task, check_action, check_agent, filter_observation, to_action
+
+if TYPE_CHECKING:
+    from navbench.episodes.model import Episode
+    from navbench.metrics import Trajectory
+    from navbench.nav.protocols import NavMeshLike
+    from navbench.scene.model import Scene
 
 #: Extra label of episodes ended by an agent fault.
 AGENT_ERROR = "agent_error"
@@ -58,7 +64,7 @@ class EpisodeOutcome:
     steps: int = 0
     wall_time_s: float = 0.0
     sim_time_s: float = 0.0
-    extra: dict[str, Any] = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=dict)  # the agent's diagnostics (JSON-able)
 
     @property
     def stopped(self) -> bool:
@@ -67,7 +73,7 @@ class EpisodeOutcome:
         return bool(st is not None and len(st) and st[-1])
 
 
-def task_kind(episode: Any) -> str:
+def task_kind(episode: Episode) -> str:
     """Task kind from ``info.navbench.task``, else inferred from the episode's fields."""
     nb = getattr(episode, "navbench", {}) or {}
     kind = nb.get("task")
@@ -82,7 +88,7 @@ def task_kind(episode: Any) -> str:
     return "pointnav"
 
 
-def conditional_facts(episode: Any) -> dict[str, Any] | None:
+def conditional_facts(episode: Episode) -> dict[str, Any] | None:  # a privileged-fact record
     """The privileged ``program`` fact: ``{"program": Program, "truths": {...}}`` or ``None``."""
     from navbench.tasks.conditional import program_from_dict
 
@@ -95,11 +101,11 @@ def conditional_facts(episode: Any) -> dict[str, Any] | None:
     return {"program": prog, "truths": dict(nb.get("truths", {}))}
 
 
-def make_task(episode: Any, agent: Any, *, scene: Any = None,
-              navmesh: Any | Callable[[], Any] = None) -> Task:
+def make_task(episode: Episode, agent: object, *, scene: Scene | None = None,
+              navmesh: NavMeshLike | Callable[[], NavMeshLike] | None = None) -> Task:
     """The :class:`Task` of ``episode`` for ``agent`` (privileged facts only if declared)."""
     want = frozenset(getattr(agent, "privileged", frozenset()))
-    priv: dict[str, Any] = {}
+    priv: dict[str, Any] = {}  # privileged facts: arrays, a Program record, the scene, a navmesh
     if "goals" in want:
         priv["goals"] = np.array([g.position for g in episode.goals], float).reshape(-1, 3)
         # NavVerse goal radii ½ max(sx, sz) (0 when unknown): part of the same privileged fact
@@ -251,7 +257,7 @@ def run_episode(sim: Any, agent: Any, episode: Any, *, max_steps: int | None = N
     )
 
 
-def outcome_trajectory(outcome: EpisodeOutcome) -> Any:
+def outcome_trajectory(outcome: EpisodeOutcome) -> Trajectory:
     """The :class:`navbench.metrics.Trajectory` of an outcome (for scoring)."""
     from navbench.metrics import Trajectory
 

@@ -91,7 +91,7 @@ class AgentServer(ThreadingHTTPServer):
     @property
     def url(self) -> str:
         """``http://host:port`` of the bound socket."""
-        host, port = self.server_address[:2]
+        host, port = str(self.server_address[0]), self.server_address[1]
         return f"http://{host}:{port}"
 
     def start(self) -> threading.Thread:

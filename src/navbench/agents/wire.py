@@ -95,7 +95,7 @@ def encode_task(task: Task) -> dict[str, Any]:
             "success_distance": task.success_distance}
 
 
-def decode_task(d: Mapping[str, Any]) -> Task:
+def decode_task(d: object) -> Task:
     """A :class:`Task` from :func:`encode_task`'s dict.
 
     Raises:

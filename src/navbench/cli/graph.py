@@ -2,21 +2,28 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from navbench.cli._app import graph_app
 from navbench.errors import ConfigError
 
+if TYPE_CHECKING:
+    from navbench.graph import GraphSettings, SceneGraph
 
-def _settings(config: Path | None):  # -> GraphSettings
+
+def _settings(config: Path | None) -> GraphSettings:
     from navbench.graph import GraphSettings
 
     if config is None:
         return GraphSettings()
-    import tomllib
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # Python 3.10: the same parser, as a package
+        import tomli as tomllib
 
     try:
         doc = tomllib.loads(config.read_text(encoding="utf-8"))
@@ -51,7 +58,7 @@ def build(
         _figure(sg, room, figure)
 
 
-def _figure(sg, room: str | None, path: Path) -> None:  # type: ignore[no-untyped-def]
+def _figure(sg: SceneGraph, room: str | None, path: Path) -> None:
     from navbench.graph.figure import save_room_figure
 
     if not sg.rooms:

@@ -52,7 +52,7 @@ def generate(
     files = _scene_files(scenes)
     insts = []
     skipped: list[str] = []
-    with Progress(disable=None) as prog:
+    with Progress(disable=False) as prog:
         task = prog.add_task("instructions", total=len(files))
         for f in files:
             try:

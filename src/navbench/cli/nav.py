@@ -3,18 +3,22 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from navbench.cli._app import nav_app
+
+if TYPE_CHECKING:
+    from navbench.nav import NavMesh
+    from navbench.scene.model import Scene
 
 _Preset = Annotated[str, typer.Option("--preset", "-p",
                                       help="Navmesh preset: indoor, outdoor, spot, turtlebot.")]
 _ScenePath = Annotated[Path, typer.Argument(help="scene.json file.")]
 
 
-def _build(scene_path: Path, preset: str):  # type: ignore[no-untyped-def]
+def _build(scene_path: Path, preset: str) -> tuple[NavMesh, Scene]:
     from rich.progress import Progress, SpinnerColumn, TextColumn
 
     from navbench.nav import NavMesh, NavSettings
@@ -68,7 +72,7 @@ def show_cmd(
         nm, scene = _build(scene_path, preset)
     fig, ax = plt.subplots(figsize=(8, 8))
     try:
-        from navbench.report.bev import draw_scene  # type: ignore[import-not-found]
+        from navbench.report.bev import draw_scene
 
         draw_scene(ax, scene)
     except Exception:  # the BEV module is optional here; fall back to room outlines

@@ -20,7 +20,7 @@ def _bbox(text: str | None) -> tuple[float, float, float, float] | None:
         v = ()
     if len(v) != 4 or not (v[0] < v[2] and v[1] < v[3]):
         raise ConfigError(f"--bbox: expected MIN_LON,MIN_LAT,MAX_LON,MAX_LAT with min < max, got {text!r}")
-    return v  # type: ignore[return-value]
+    return v
 
 
 @scenes_app.command("import-osm")

@@ -19,7 +19,7 @@ def _triple(text: str, what: str) -> tuple[float, float, float]:
         v = ()
     if len(v) != 3:
         raise ConfigError(f"{what}: expected 'x,y,z' (three numbers), got {text!r}")
-    return v  # type: ignore[return-value]
+    return v
 
 
 def _episode_from_json(path: Path, episode_id: str | None) -> dict:
@@ -71,6 +71,7 @@ def replay(
     from navbench.scene import load
     from navbench.sim import get_embodiment
     from navbench.sim.replay import SimpleGoal, replay_oracle
+    from navbench.sim.simulator import GoalLike
     from navbench.sim.video import check_output, write_video
 
     if agent != "oracle":
@@ -90,7 +91,7 @@ def replay(
         scene = ds.scene(sid)
         embodiment = embodiment or ds.manifest.scene_embodiment(sid) or "spot"
         s = tuple(ep.start_position)
-        goals = list(ep.goals)
+        goals: list[GoalLike] = list(ep.goals)
         path = [tuple(p) for p in (ep.reference_path or [])] or [tuple(goals[0].position)]
         heading = quaternion_to_yaw(ep.start_rotation)
     else:
@@ -113,10 +114,10 @@ def replay(
         heading = math.radians(yaw)
     emb = get_embodiment(embodiment or "spot")
     with Progress(transient=True) as bar:
-        task = bar.add_task("simulating", total=max_time)
+        bar_task = bar.add_task("simulating", total=max_time)
         frames, rec, label = replay_oracle(
             scene, s, heading, goals, path, emb, width=width, height=height, max_time=max_time,
-            progress=lambda t: bar.update(task, completed=t))
+            progress=lambda t: bar.update(bar_task, completed=t))
     write_video(frames, out)
     typer.echo(f"{out}: {len(frames)} frames, {rec['t'][-1]:.1f} s simulated, label {label}, "
                f"collisions {int(rec['collision'].sum())}")

@@ -51,17 +51,17 @@ def import_cmd(
         check_up(up)
     console = Console(stderr=True)
     with console.status(f"importing {source.name} ..."):
-        scene = import_scene(
+        imported = import_scene(
             source, fmt or detect_format(source),
             assets=assets, asset_fallback=asset_fallback or None, index=index, dataset=dataset,
             scene=scene, semantic=semantic, labels=labels, categories=categories,
             semantic_mesh=semantic_mesh, mesh=mesh, up=up, scene_id=scene_id,
         )
-        save(scene, output)
-    geometry = len(scene.boxes) + len(scene.meshes)
+        save(imported, output)
+    geometry = len(imported.boxes) + len(imported.meshes)
     typer.echo(
-        f"{output}: {scene.source} scene {scene.id!r}: {len(scene.rooms)} rooms, {len(scene.objects)} "
-        f"objects, {len(scene.portals)} portals, {len(scene.boxes)} boxes, {len(scene.meshes)} meshes"
+        f"{output}: {imported.source} scene {imported.id!r}: {len(imported.rooms)} rooms, {len(imported.objects)} "
+        f"objects, {len(imported.portals)} portals, {len(imported.boxes)} boxes, {len(imported.meshes)} meshes"
     )
     if geometry == 0:
         typer.echo("note: no static geometry; scene graphs and instructions work, but episodes and "

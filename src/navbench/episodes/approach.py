@@ -53,8 +53,8 @@ def rect_distance(xz: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
 
 def approach_points(
     navmesh: NavMesh,
-    lo: Sequence[float],
-    hi: Sequence[float],
+    lo: Sequence[float] | np.ndarray,
+    hi: Sequence[float] | np.ndarray,
     island: int,
     max_distance: float,
     *,
@@ -132,7 +132,7 @@ class Leg:
 
 
 def path_through(
-    navmesh: NavMesh, start: Sequence[float], targets: Sequence[Approach]
+    navmesh: NavMesh, start: Sequence[float] | np.ndarray, targets: Sequence[Approach]
 ) -> list[Leg] | None:
     """Shortest legs start → nearest approach point of ``targets[0]`` → ... (greedy per leg).
 
@@ -150,7 +150,7 @@ def path_through(
     return legs
 
 
-def join_legs(start: Sequence[float], legs: Sequence[Leg]) -> np.ndarray:
+def join_legs(start: Sequence[float] | np.ndarray, legs: Sequence[Leg]) -> np.ndarray:
     """One polyline from the legs, without repeated junction points; (N, 3)."""
     out = [np.asarray(start, float)]
     for leg in legs:

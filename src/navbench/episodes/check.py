@@ -132,8 +132,8 @@ def check_dataset(root: str | Path) -> CheckReport:
                 problems.append(Problem(str(ds.scene_path(sid)), "id",
                                         f"expected {sid!r} (the manifest's key), got {scene.id!r}"))
             navmeshes[sid] = ds.navmesh(sid)
-        except NavbenchError as e:
-            problems.append(Problem(f"scene {sid}", "<file>", str(e)))
+        except NavbenchError as err:
+            problems.append(Problem(f"scene {sid}", "<file>", str(err)))
     for task in ds.tasks:
         for split in ds.splits:
             try:
@@ -146,8 +146,8 @@ def check_dataset(root: str | Path) -> CheckReport:
                 if task not in ("objectnav", "placenav"):
                     rep.files += 1
                     ds.gt(task, split)
-            except NavbenchError as e:
-                problems.append(Problem(str(path), "<file>", str(e)))
+            except NavbenchError as err:
+                problems.append(Problem(str(path), "<file>", str(err)))
                 continue
             for e in eps:
                 rep.episodes += 1

@@ -22,7 +22,7 @@ import numpy as np
 from navbench.episodes.approach import Approach, join_legs, object_approach, path_through
 from navbench.episodes.model import Episode, Goal
 from navbench.errors import ConfigError
-from navbench.geometry import yaw_of_direction, yaw_to_quaternion
+from navbench.geometry import quat4, vec3, yaw_of_direction, yaw_to_quaternion
 from navbench.nav import NavMesh
 from navbench.rng import derive
 from navbench.scene.model import Scene
@@ -180,7 +180,7 @@ def _episode(scene: Scene, navmesh: NavMesh, ins: Instruction, path: np.ndarray,
         ap = approach(oid)
         sp = navmesh.find_path(start, ap.points) if ap is not None else None
         ok = sp is not None and sp.goal_index is not None and math.isfinite(sp.geodesic_distance)
-        pos = ap.points[sp.goal_index] if ok else np.asarray(objs[oid].center)  # type: ignore[union-attr,index]
+        pos = ap.points[sp.goal_index] if ok else np.asarray(objs[oid].center)  # type: ignore[union-attr]
         branch_goals.append({"position": _vec(pos), "object_id": oid, "label": objs[oid].label,
                              "reachable": bool(ok)})
     direct = navmesh.geodesic_distance(start, approach(ins.goal_id).points)
@@ -218,11 +218,11 @@ def _episode(scene: Scene, navmesh: NavMesh, ins: Instruction, path: np.ndarray,
     return Episode(
         episode_id=ins.id,
         scene_id=scene_path(scene.id),
-        start_position=tuple(_vec(start)),
-        start_rotation=tuple(yaw_to_quaternion(yaw)),
-        goals=(Goal(tuple(_vec(legs[-1].end)), tau, ins.goal_id),),
+        start_position=vec3(start),
+        start_rotation=quat4(yaw_to_quaternion(yaw)),
+        goals=(Goal(vec3(legs[-1].end), tau, ins.goal_id),),
         instruction_text=ins.text,
-        reference_path=tuple(tuple(_vec(p)) for p in path),
+        reference_path=tuple(vec3(p) for p in path),
         geodesic_distance=float(sum(leg.length for leg in legs)),
         info={"navbench": nb},
     )

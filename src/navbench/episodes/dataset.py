@@ -236,7 +236,7 @@ def _with_gt(eps: list[Episode], s: DatasetSettings, drop: Counter[str]
     from navbench.episodes.gt import follow_path
     from navbench.geometry import quaternion_to_yaw
 
-    out = []
+    out: list[tuple[Episode, dict[str, Any] | None]] = []
     for e in eps:
         try:
             gt = follow_path(e.reference_path, quaternion_to_yaw(e.start_rotation),
@@ -337,9 +337,9 @@ def verify_episodes(scene: Scene, eps: list[Episode], embodiment: str, drop: Cou
     emb = get_embodiment(embodiment)
     try:
         sim = Simulator(scene, emb, SimSettings(render=False))
-    except (ValueError, RuntimeError) as e:  # the simulator cannot load this scene
+    except (ValueError, RuntimeError) as err:  # the simulator cannot load this scene
         logging.getLogger(__name__).warning("--verify: scene %s: simulator failed (%s); its episodes are dropped",
-                                            scene.id, e)
+                                            scene.id, err)
         drop["verify_sim_error"] += len(eps)
         return []
     out = []

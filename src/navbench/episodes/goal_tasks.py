@@ -26,7 +26,7 @@ import numpy as np
 from navbench.episodes.approach import Approach, approach_points
 from navbench.episodes.conditional import path_yaw, scene_path
 from navbench.episodes.model import Episode, Goal
-from navbench.geometry import goal_surface_distance, wrap_angle, yaw_to_quaternion
+from navbench.geometry import goal_surface_distance, quat4, vec3, wrap_angle, yaw_to_quaternion
 from navbench.nav import NavMesh
 from navbench.rng import derive
 from navbench.scene.model import Scene
@@ -180,8 +180,8 @@ def _try(task: str, scene: Scene, nm: NavMesh, rng: np.random.Generator, cat: st
         nb["stage_start"] = "indoor"
     return Episode(
         episode_id=f"{scene.id}:{k}", scene_id=scene_path(scene.id),
-        start_position=tuple(float(v) for v in path[0]), start_rotation=tuple(yaw_to_quaternion(yaw)),
-        goals=goals, reference_path=tuple(tuple(float(v) for v in p) for p in path),
+        start_position=vec3(path[0]), start_rotation=quat4(yaw_to_quaternion(yaw)),
+        goals=goals, reference_path=tuple(vec3(p) for p in path),
         geodesic_distance=float(length), object_category=cat, info={"navbench": nb},
     )
 

@@ -17,7 +17,7 @@ Conventions for ``info["navbench"]`` (navbench metadata; read by :mod:`navbench.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -64,6 +64,11 @@ class Goal:
         return 0.5 * max(self.size[0], self.size[2])
 
 
+def _goal(g: Goal | Mapping[str, Any]) -> Goal:
+    """A :class:`Goal`, or one built from its fields (a JSON object)."""
+    return g if isinstance(g, Goal) else Goal(**g)
+
+
 @dataclass(frozen=True)
 class Episode:
     """A navigation episode, independent of any file format.
@@ -104,7 +109,7 @@ class Episode:
             self, "start_rotation", _vec(self.start_rotation, 4, "Episode.start_rotation")
         )
         object.__setattr__(
-            self, "goals", tuple(g if isinstance(g, Goal) else Goal(**g) for g in self.goals)
+            self, "goals", tuple(_goal(g) for g in self.goals)
         )
         object.__setattr__(
             self,

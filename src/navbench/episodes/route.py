@@ -27,7 +27,7 @@ from navbench.episodes.approach import approach_points
 from navbench.episodes.conditional import path_yaw, scene_path
 from navbench.episodes.goal_tasks import outdoor_instances, start_sampler
 from navbench.episodes.model import Episode, Goal
-from navbench.geometry import wrap_angle, yaw_to_quaternion
+from navbench.geometry import quat4, vec3, wrap_angle, yaw_to_quaternion
 from navbench.nav import NavMesh
 from navbench.nav.pedestrian import has_roadway, pedestrian_navmesh
 from navbench.rng import derive
@@ -172,8 +172,8 @@ def _episode(scene: Scene, ctx: RouteContext, goal: GoalInstance, kind: str, pat
     end = tuple(float(v) for v in path[-1])
     return Episode(
         episode_id=f"{scene.id}:{k}", scene_id=scene_path(scene.id),
-        start_position=tuple(float(v) for v in path[0]), start_rotation=tuple(yaw_to_quaternion(yaw)),
-        goals=(Goal(end, s.success_distance, goal.id),), instruction_text=text,
-        reference_path=tuple(tuple(float(v) for v in p) for p in path), geodesic_distance=length,
+        start_position=vec3(path[0]), start_rotation=quat4(yaw_to_quaternion(yaw)),
+        goals=(Goal(vec3(end), s.success_distance, goal.id),), instruction_text=text,
+        reference_path=tuple(vec3(p) for p in path), geodesic_distance=length,
         info={"navbench": nb},
     )

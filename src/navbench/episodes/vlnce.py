@@ -28,6 +28,7 @@ from typing import Any
 
 from navbench.episodes.model import Episode, Goal, check_episode
 from navbench.errors import EpisodeFormatError
+from navbench.geometry import quat4, vec3
 from navbench.io import read_json, write_json_gz
 
 PAD, UNK, EOS = "<PAD>", "<UNK>", "<EOS>"
@@ -223,7 +224,7 @@ def episode_from_dict(
         size = ex.get("size")
         if size is not None:
             size = _num_list(size, 3, file, f"{where}.info.navbench.goals[{j}].size")
-        goals.append(Goal(tuple(pos), radius, ex.get("object_id"), None if size is None else tuple(size)))
+        goals.append(Goal(vec3(pos), radius, ex.get("object_id"), None if size is None else vec3(size)))
     instr = d.get("instruction")
     text = None
     if instr is not None:
@@ -236,7 +237,7 @@ def episode_from_dict(
     ref = d.get("reference_path", [])
     if not isinstance(ref, list):
         raise EpisodeFormatError(file, f"{where}.reference_path", "a list of [x, y, z]", ref)
-    refp = [tuple(_num_list(p, 3, file, f"{where}.reference_path[{j}]")) for j, p in enumerate(ref)]
+    refp = [vec3(_num_list(p, 3, file, f"{where}.reference_path[{j}]")) for j, p in enumerate(ref)]
     geo = info.pop("geodesic_distance", math.nan)
     if isinstance(geo, bool) or not isinstance(geo, (int, float)) or geo < 0:
         raise EpisodeFormatError(file, f"{where}.info.geodesic_distance", "a non-negative number", geo)
@@ -244,8 +245,8 @@ def episode_from_dict(
     if isinstance(tid, bool) or not isinstance(tid, int):
         raise EpisodeFormatError(file, f"{where}.trajectory_id", "an int", tid)
     return check_episode(Episode(
-        episode_id=str(eid), scene_id=d["scene_id"], start_position=tuple(start),
-        start_rotation=tuple(rot), goals=tuple(goals), instruction_text=text,
+        episode_id=str(eid), scene_id=d["scene_id"], start_position=vec3(start),
+        start_rotation=quat4(rot), goals=tuple(goals), instruction_text=text,
         reference_path=tuple(refp), geodesic_distance=float(geo), trajectory_id=tid,
         object_category=category, info=info,
     ), file, where)

@@ -77,7 +77,7 @@ def write_dataset(root: Path, scenes: Sequence[Scene], results: Sequence[SceneRe
         if task == "conditional":
             mix = conditional_mix([e for its in per_split.values() for e, _ in its], scenes,
                                   settings.categories)
-    scene_info = {
+    scene_info: dict[str, dict[str, Any]] = {  # manifest JSON records
         sc.id: {"kind": sc.kind, "source": sc.source, "rooms": len(sc.rooms),
                 "objects": len(sc.objects), "places": len(sc.places),
                 "split": next(k for k, v in splits.items() if sc.id in v),

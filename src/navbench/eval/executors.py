@@ -11,6 +11,7 @@ recorded as ``agent_error`` "worker died"; the rest of the shard always continue
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
 import multiprocessing as mp
 import os
@@ -47,6 +48,10 @@ def _local_worker_main(conn: Connection, sys_path: list[str], timeout_s: float |
         return  # the parent went away: nobody to report to
 
 
+def _send_result(conn: Connection, key: int, result: EpisodeResult) -> None:
+    conn.send(("result", key, result))
+
+
 def _serve(conn: Connection, sys_path: list[str], timeout_s: float | None) -> None:
     add_sys_path(sys_path)
     conn.send(("ready", None, None))
@@ -59,7 +64,7 @@ def _serve(conn: Connection, sys_path: list[str], timeout_s: float | None) -> No
             return
         key, shard = msg
         try:
-            execute_shard(shard, lambda r, key=key: conn.send(("result", key, r)), timeout_s)
+            execute_shard(shard, functools.partial(_send_result, conn, key), timeout_s)
         except (BrokenPipeError, ConnectionError, EOFError):
             raise
         except Exception as e:
@@ -154,7 +159,7 @@ class LocalExecutor(Executor):
                         assert slot.conn is not None
                         slot.conn.send((slot.key, shard))
                 busy = [s for s in slots if s.key is not None]
-                wait([s.conn for s in busy] + [s.proc.sentinel for s in busy], timeout=0.5)  # type: ignore[misc]
+                wait([s.conn for s in busy] + [s.proc.sentinel for s in busy], timeout=0.5)
                 for slot in busy:
                     yield from self._service(slot, book, queue, hard)
         finally:

@@ -32,7 +32,7 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -41,6 +41,14 @@ from navbench.eval.reachability import start_geodesic, unreachable_result
 from navbench.eval.records import EpisodeResult, RunSummary, ShardSpec
 from navbench.eval.selection import scene_key, select_episodes
 from navbench.eval.timeouts import EpisodeTimeout
+
+if TYPE_CHECKING:
+    from navbench.agents.base import AgentLike
+    from navbench.agents.rollout import EpisodeOutcome
+    from navbench.episodes.model import Episode
+    from navbench.nav.protocols import NavMeshLike
+    from navbench.scene.model import Scene
+    from navbench.sim.simulator import SimulatorLike
 
 WORKER_FN = "navbench.eval.pipeline:run_shard"
 RENDER_MODES = ("auto", "on", "off")
@@ -133,7 +141,7 @@ def make_agent(name: str, kwargs: Mapping[str, Any] | None = None, seed: int = 0
     target = _agent_target(name)
     if target is not None and "seed" not in kw:
         try:
-            params = inspect.signature(target).parameters
+            params: Mapping[str, inspect.Parameter] = inspect.signature(target).parameters
         except (TypeError, ValueError):
             params = {}
         if "seed" in params:
@@ -141,7 +149,7 @@ def make_agent(name: str, kwargs: Mapping[str, Any] | None = None, seed: int = 0
     return load_agent(name, **kw)
 
 
-def agent_declarations(agent: Any) -> dict[str, Any]:
+def agent_declarations(agent: object) -> dict[str, Any]:  # a JSON record of the run
     """What an agent declares: privileged facts, extra sensors, action space, render need."""
     priv = sorted(getattr(agent, "privileged", ()) or ())
     sensors = sorted(getattr(agent, "sensors", ()) or ())
@@ -154,7 +162,7 @@ def agent_declarations(agent: Any) -> dict[str, Any]:
 
 # ----------------------------------------------------------------------------- one episode
 
-def _jsonable(v: Any) -> Any:
+def _jsonable(v: Any) -> Any:  # any value in, plain JSON out
     """Plain JSON types (numpy → Python, non-finite floats → None, unknown → str)."""
     if isinstance(v, Mapping):
         return {str(k): _jsonable(x) for k, x in v.items()}
@@ -169,7 +177,7 @@ def _jsonable(v: Any) -> Any:
     return v if v is None or isinstance(v, str) else str(v)
 
 
-def action_budget(ep: Any, per_word: float = ACTION_BUDGET_PER_WORD) -> int | None:
+def action_budget(ep: object, per_word: float = ACTION_BUDGET_PER_WORD) -> int | None:
     """Agent actions allowed in ``ep`` (CondVLN §5.1): ``ceil(per_word × words)`` of its
     instruction text (whitespace-separated words); ``None`` (no budget) for episodes without
     an instruction (ObjectNav, PlaceNav) or when ``per_word`` is 0.
@@ -184,22 +192,23 @@ def action_budget(ep: Any, per_word: float = ACTION_BUDGET_PER_WORD) -> int | No
     return math.ceil(per_word * len(text.split()))
 
 
-def episode_tau(ep: Any) -> float | None:
+def episode_tau(ep: Episode) -> float | None:
     """τ of an episode (``info.navbench.success_distance``), or ``None``."""
     tau = ep.navbench.get("success_distance")
     return None if tau is None else float(tau)
 
 
-def geodesic_distances(navmesh: Any, ep: Any, positions: np.ndarray) -> np.ndarray:
+def geodesic_distances(navmesh: NavMeshLike, ep: Episode, positions: np.ndarray) -> np.ndarray:
     """Geodesic distance (m) from every position to the nearest goal of ``ep`` (inf if none);
     one cached goal table serves all positions (:meth:`NavMesh.geodesic_distances`)."""
     goals = np.array([g.position for g in ep.goals], float).reshape(-1, 3)
     return np.asarray(navmesh.geodesic_distances(np.asarray(positions, float).reshape(-1, 3), goals), float)
 
 
-def score_outcome(outcome: Any, ep: Any, scene_id: str, *, navmesh: Any = None,
-                  distance: str = "auto", gt: Mapping[str, Any] | None = None,
-                  scene: Any = None, geodesic_length: float | None = None) -> EpisodeResult:
+def score_outcome(outcome: EpisodeOutcome, ep: Episode, scene_id: str, *,
+                  navmesh: NavMeshLike | None = None, distance: str = "auto",
+                  gt: Mapping[str, Any] | None = None,  # the episode's _gt JSON record
+                  scene: Scene | None = None, geodesic_length: float | None = None) -> EpisodeResult:
     """The :class:`EpisodeResult` of a finished rollout: numeric metrics, string metrics and
     episode fields in ``extra``, the per-step arrays as the trajectory.
 
@@ -215,7 +224,8 @@ def score_outcome(outcome: Any, ep: Any, scene_id: str, *, navmesh: Any = None,
         facts = dataclasses.replace(facts, geodesic_distance=float(geodesic_length))
     point_goals = all(g.size is None for g in ep.goals)
     want_geo = navmesh is not None and (distance == "geodesic" or (distance == "auto" and point_goals))
-    gd = geodesic_distances(navmesh, ep, traj.positions) if want_geo and ep.goals else None
+    gd = geodesic_distances(navmesh, ep, traj.positions) \
+        if want_geo and navmesh is not None and ep.goals else None
     fallback = gd is not None and not np.isfinite(gd).all()
     stage_labels = None
     if scene is not None and getattr(scene, "kind", None) == "hybrid" and scene.rooms:
@@ -242,9 +252,11 @@ def score_outcome(outcome: Any, ep: Any, scene_id: str, *, navmesh: Any = None,
                          float(outcome.wall_time_s), float(outcome.sim_time_s), arrays, extra)
 
 
-def run_one(sim: Any, agent: Any, ep: Any, scene_id: str, *, navmesh: Any = None,
-            navmesh_fn: Callable[[], Any] | None = None, distance: str = "auto",
-            default_tau: float | None = None, gt: Mapping[str, Any] | None = None,
+def run_one(sim: SimulatorLike, agent: AgentLike, ep: Episode, scene_id: str, *,
+            navmesh: NavMeshLike | None = None,
+            navmesh_fn: Callable[[], NavMeshLike] | None = None, distance: str = "auto",
+            default_tau: float | None = None,
+            gt: Mapping[str, Any] | None = None,  # the episode's _gt JSON record
             max_steps: int | None = None) -> EpisodeResult:
     """Run and score one episode with its own τ (``default_tau``, else 1.0 m + robot radius,
     when it has none) and at most ``max_steps`` agent actions. Reachability is decided first
@@ -365,8 +377,8 @@ def summarize(results: Sequence[EpisodeResult]) -> dict[str, float]:
     """Running summary for the progress bar: SR and SPL over scored episodes, error count, and
     for agents reporting LLM usage (``extra.agent.total_tokens``) the summed tokens, calls and
     request latency (s)."""
-    sr = [float(r.metrics["success"]) for r in results if r.metrics.get("success") is not None]
-    spl = [float(r.metrics["spl"]) for r in results if r.metrics.get("spl") is not None]
+    sr = [float(v) for r in results if (v := r.metrics.get("success")) is not None]
+    spl = [float(v) for r in results if (v := r.metrics.get("spl")) is not None]
     out: dict[str, Any] = {}
     if sr:
         out["SR"] = sum(sr) / len(sr)

@@ -24,7 +24,9 @@ AGENT_ERROR = "agent_error"
 UNREACHABLE = "unreachable"
 """Label of an episode whose goal the navmesh cannot reach (not run; excluded from means)."""
 
-MetricValue = float | int | bool | None
+#: A metric: Python or numpy number (scored episodes keep numpy scalars; the database stores
+#: them as float), or ``None`` when undefined for the episode.
+MetricValue = float | int | bool | np.floating[Any] | np.integer[Any] | None
 
 
 @dataclass(frozen=True)

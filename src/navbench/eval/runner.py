@@ -8,6 +8,7 @@ re-run does nothing.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import subprocess
 import sys
@@ -51,7 +52,7 @@ def dataset_hash(paths: Iterable[str | Path]) -> str:
         p = Path(p)
         h.update(p.name.encode() + b"\0")
         with open(p, "rb") as f:
-            for chunk in iter(lambda f=f: f.read(1 << 20), b""):
+            for chunk in iter(functools.partial(f.read, 1 << 20), b""):
                 h.update(chunk)
     return h.hexdigest()
 

@@ -38,8 +38,8 @@ def scene_key(ep: Episode, known: Sequence[str] | None = None) -> str:
     ``scene_id`` path (``scenes/<id>/scene.json`` → ``<id>``); restricted to ``known`` ids when
     one of the candidates is among them."""
     sid = ep.scene_id
-    cands = [ep.navbench.get("scene"), Path(sid).parent.name, Path(sid).stem.split(".")[0], sid]
-    cands = [str(c) for c in cands if c and str(c) not in ("", ".", "scene")]
+    raw = [ep.navbench.get("scene"), Path(sid).parent.name, Path(sid).stem.split(".")[0], sid]
+    cands = [str(c) for c in raw if c and str(c) not in ("", ".", "scene")]
     if known is not None:
         for c in cands:
             if c in known:

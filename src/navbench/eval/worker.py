@@ -45,7 +45,7 @@ def resolve_worker_fn(spec: str) -> WorkerFn:
     fn = getattr(module, attr, None)
     if not callable(fn):
         raise ConfigError(f"worker function {spec!r}: {module_name} has no function {attr!r}")
-    return fn  # type: ignore[no-any-return]
+    return fn
 
 
 def add_sys_path(paths: list[str] | tuple[str, ...]) -> None:

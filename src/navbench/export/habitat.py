@@ -30,6 +30,7 @@ import numpy as np
 
 from navbench.errors import ConfigError
 from navbench.export.gltf import GltfMaterial, Primitive, glb_bytes
+from navbench.geometry import quat4
 from navbench.io import publish_dir, read_json, write_json
 from navbench.scene.model import Box, Scene
 
@@ -48,7 +49,9 @@ def _yaw_matrix(yaw: float) -> np.ndarray:
 def box_triangles(b: Box, tile: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """A box as 24 vertices / 12 triangles (outward CCW) with per-metre UVs (``tile`` m per repeat)."""
     h = np.asarray(b.size, float) / 2.0
-    verts, uvs, faces = [], [], []
+    verts: list[np.ndarray] = []
+    uvs: list[np.ndarray] = []
+    faces: list[list[int]] = []
     for axis in range(3):
         for sign in (1.0, -1.0):
             u_ax, v_ax = [a for a in range(3) if a != axis]
@@ -86,19 +89,24 @@ def scene_primitives(scene: Scene, vis: Any) -> tuple[list[Primitive], list[Gltf
             continue
         mat = f"{key}:u"
         groups.setdefault(mat, []).append(box_triangles(b, vis.uniform.get(mat, 1.0)))
-    for m in scene.meshes:
-        if m.file is not None:  # drawn by the visual layer with the file's own materials
+    for mesh in scene.meshes:
+        if mesh.file is not None:  # drawn by the visual layer with the file's own materials
             continue
-        groups.setdefault("navbench:mesh", []).append((np.asarray(m.vertices, float), np.asarray(m.faces), None))
-    prims, mats = [], []
+        groups.setdefault("navbench:mesh", []).append(
+            (np.asarray(mesh.vertices, float), np.asarray(mesh.faces), None))
+    prims: list[Primitive] = []
+    mats: list[GltfMaterial] = []
     for key in sorted(groups):
         parts = groups[key]
-        base, vs, fs, uvs = 0, [], [], []
+        base = 0
+        vs: list[np.ndarray] = []
+        fs: list[np.ndarray] = []
+        uvs: list[np.ndarray] = []
         has_uv = all(uv is not None for _, _, uv in parts)
         for v, f, uv in parts:
             vs.append(v)
             fs.append(np.asarray(f, np.int64) + base)
-            if has_uv:
+            if has_uv and uv is not None:
                 uvs.append(uv)
             base += len(v)
         m = vis.materials.get(key)
@@ -106,7 +114,7 @@ def scene_primitives(scene: Scene, vis: Any) -> tuple[list[Primitive], list[Gltf
             mats.append(GltfMaterial(key, PLAIN_MESH_RGBA))
         else:
             tex = vis.textures.get(m.texture) if m.texture else None
-            mats.append(GltfMaterial(key, tuple(float(x) for x in m.rgba), tex if has_uv else None,
+            mats.append(GltfMaterial(key, quat4(m.rgba), tex if has_uv else None,
                                      roughness=float(np.clip(1.0 - m.shininess, 0.0, 1.0)),
                                      emission=float(m.emission)))
         prims.append(Primitive(np.vstack(vs), np.vstack(fs), len(mats) - 1,

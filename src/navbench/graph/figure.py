@@ -14,7 +14,7 @@ DEFAULT_PREDICATES: tuple[str, ...] = ("near", "above", "below", "higher than")
 
 
 def draw_room_graph(
-    graph: nx.DiGraph,
+    graph: nx.DiGraph[str],
     ax: Any = None,
     predicates: Sequence[str] = DEFAULT_PREDICATES,
     title: str | None = None,
@@ -63,7 +63,7 @@ def draw_room_graph(
     return fig
 
 
-def save_room_figure(graph: nx.DiGraph, path: str | Path, **kwargs: Any) -> Path:
+def save_room_figure(graph: nx.DiGraph[str], path: str | Path, **kwargs: Any) -> Path:
     """Draw with :func:`draw_room_graph` and save atomically (format from the suffix)."""
     import matplotlib
 

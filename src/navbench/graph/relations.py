@@ -86,7 +86,8 @@ class ObjectArrays:
     @property
     def has_box(self) -> np.ndarray:
         """(N,) whether each object has an AABB."""
-        return ~np.isnan(self.lo[:, 0])
+        out: np.ndarray = ~np.isnan(self.lo[:, 0])
+        return out
 
 
 @dataclass(frozen=True, eq=False)
@@ -131,7 +132,8 @@ class PairMetrics:
         a, e = _CANONICAL_INDEX[predicate]
         m = (self.azimuth_bin == a) & (self.elevation_bin == e)
         np.fill_diagonal(m, False)
-        return m
+        out: np.ndarray = m
+        return out
 
 
 def pair_metrics(objs: ObjectArrays, settings: GraphSettings | None = None) -> PairMetrics:

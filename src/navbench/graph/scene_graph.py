@@ -86,14 +86,14 @@ def _room_edges(
 
 def build_room_graph(
     scene: Scene, room: Room | str, settings: GraphSettings | None = None
-) -> nx.DiGraph:
+) -> nx.DiGraph[str]:
     """The directed scene graph of one room (see the module docstring for its layout)."""
     return _build_room(scene, room, settings)[0]
 
 
 def _build_room(
     scene: Scene, room: Room | str, settings: GraphSettings | None
-) -> tuple[nx.DiGraph, RoomGeometry]:
+) -> tuple[nx.DiGraph[str], RoomGeometry]:
     if isinstance(room, str):
         if room not in scene.room_index:
             raise KeyError(f"scene {scene.id!r} has no room {room!r}")
@@ -101,7 +101,7 @@ def _build_room(
     objects = scene.objects_in(room.id)
     objs = ObjectArrays.from_objects(objects)
     pm = pair_metrics(objs, settings)
-    g = nx.DiGraph(room_id=room.id, room_label=room.label)
+    g: nx.DiGraph[str] = nx.DiGraph(room_id=room.id, room_label=room.label)
     g.add_node(room.id, kind="room", label=room.label, floor_y=room.floor_y, height=room.height)
     for o in objects:
         b = o.bounds
@@ -132,7 +132,7 @@ class SceneGraph:
 
     scene_id: str
     settings: GraphSettings
-    rooms: dict[str, nx.DiGraph]
+    rooms: dict[str, nx.DiGraph[str]]
     geometry: dict[str, RoomGeometry]
 
     def relations(self, room_id: str) -> list[dict[str, Any]]:
@@ -219,7 +219,7 @@ def build_scene_graph(scene: Scene, settings: GraphSettings | None = None) -> Sc
      ('o1', 'east of', 'o0', 0.45), ('o1', 'near', 'o0', 0.45)]
     """
     s = settings or GraphSettings()
-    rooms: dict[str, nx.DiGraph] = {}
+    rooms: dict[str, nx.DiGraph[str]] = {}
     geometry: dict[str, RoomGeometry] = {}
     for room in scene.rooms:
         rooms[room.id], geometry[room.id] = _build_room(scene, room, s)

@@ -49,7 +49,7 @@ def _dtw_window(x: np.ndarray, y: np.ndarray, lo: np.ndarray, hi: np.ndarray) ->
                 best = cur[j - 1]
             cur[j] = c + best
         prev, cur = cur, prev
-    return prev[m]
+    return float(prev[m])
 
 
 def drop_repeats(positions: np.ndarray) -> np.ndarray:

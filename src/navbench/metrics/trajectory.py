@@ -34,10 +34,11 @@ SCHEMA = "navbench.trajectories/1"
 TERMINATION_LABELS = ("success", "perception_error", "fall", "timeout", "stopped")
 _ARRAYS = ("timestamps", "headings", "collisions", "obstacle_distances", "preferred")
 _BOOL_ARRAYS = ("collisions", "preferred")
+_NPZ_ERRORS: tuple[type[BaseException], ...] = (KeyError, *ARRAY_READ_ERRORS)
 
 
 def _arr(v: Any, dtype: type, shape_tail: tuple[int, ...] = ()) -> np.ndarray:
-    a = np.asarray(v, dtype=dtype)
+    a: np.ndarray = np.asarray(v, dtype=dtype)
     if shape_tail:
         a = a.reshape(-1, *shape_tail)
     return a
@@ -237,8 +238,8 @@ class EpisodeFacts:
         return cls(
             episode_id=ep.episode_id,
             start_position=ep.start_position,
-            goal_positions=[g.position for g in ep.goals] or np.zeros((0, 3)),
-            goal_radii=[g.extent_radius for g in ep.goals],
+            goal_positions=np.array([g.position for g in ep.goals], float).reshape(-1, 3),
+            goal_radii=np.array([g.extent_radius for g in ep.goals], float).reshape(-1),
             success_distance=3.0 if tau is None else float(tau),
             geodesic_distance=L,
             reference_path=ref,
@@ -305,7 +306,7 @@ def load_trajectories(path: str | Path) -> list[Trajectory]:
                             d[name] = z[f"t{i}.{name}"]
                     out.append(Trajectory.from_dict(d, file, f"trajectories[{i}]"))
                 return out
-        except (KeyError, *ARRAY_READ_ERRORS) as e:
+        except _NPZ_ERRORS as e:
             if isinstance(e, EpisodeFormatError):
                 raise
             raise EpisodeFormatError(file, "<file>", "a navbench trajectory .npz", str(e)) from e

@@ -8,6 +8,7 @@ exact distance table (:mod:`navbench.nav.search`).
 """
 
 from navbench.nav.navmesh import NavMesh, ShortestPath
+from navbench.nav.protocols import NavMeshLike
 from navbench.nav.settings import PRESETS, NavSettings
 
-__all__ = ["PRESETS", "NavMesh", "NavSettings", "ShortestPath"]
+__all__ = ["PRESETS", "NavMesh", "NavMeshLike", "NavSettings", "ShortestPath"]

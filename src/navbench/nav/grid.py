@@ -139,7 +139,7 @@ def _clearance(walk: np.ndarray, cs: float) -> np.ndarray:
     dz = np.maximum(np.abs(idx[0] - rows) - 0.5, 0)
     dx = np.maximum(np.abs(idx[1] - cols) - 0.5, 0)
     del idx
-    clear = np.hypot(dx, dz).astype(np.float32) * np.float32(cs)
+    clear: np.ndarray = np.hypot(dx, dz).astype(np.float32) * np.float32(cs)
     clear[~walk] = -0.5 * cs
     return clear
 

@@ -20,6 +20,10 @@ from navbench.nav.visibility import line_of_sight
 _SQ2 = math.sqrt(2.0)
 
 
+# Kernels marked `type: ignore[no-untyped-def]` are left unannotated on purpose: numba types
+# them at the first call (int/float scalars and arrays of several dtypes) and mypy cannot see that.
+
+
 @nb.njit(cache=True)
 def grid_astar(labels, island, sr, sc, goal_rc):  # type: ignore[no-untyped-def]
     """Cells (K, 2) of the 8-connected shortest grid path from (sr, sc) to the nearest goal cell.

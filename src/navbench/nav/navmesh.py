@@ -297,11 +297,11 @@ class NavMesh:
                               f"[0, {len(self._areas)}), got {island!r}")
         key = None if isl is None else int(isl)
         if key not in self._cells:
-            cells = []
+            parts: list[np.ndarray] = []
             for li, L in enumerate(self.layers):
                 flat = np.flatnonzero(L.labels >= 0 if key is None else L.labels == key)
-                cells.append(np.column_stack([np.full(len(flat), li), flat]))
-            self._cells[key] = np.concatenate(cells) if cells else np.zeros((0, 2), np.int64)
+                parts.append(np.column_stack([np.full(len(flat), li), flat]))
+            self._cells[key] = np.concatenate(parts) if parts else np.zeros((0, 2), np.int64)
         cells = self._cells[key]
         if len(cells) == 0:
             raise ConfigError(f"sample_point: navmesh of scene {self.scene_id!r} has no navigable area")

@@ -14,6 +14,9 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+# Kernels marked `type: ignore[no-untyped-def]` are left unannotated on purpose: numba types
+# them at the first call (int/float scalars and arrays of several dtypes) and mypy cannot see that.
+
 
 @nb.njit(cache=True)
 def _row_crossings(pts: np.ndarray, starts: np.ndarray, zc: float, out: np.ndarray) -> int:

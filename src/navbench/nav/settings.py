@@ -99,7 +99,8 @@ class NavSettings:
         unknown = set(d) - names
         if unknown:
             raise ConfigError(f"NavSettings: unknown fields {sorted(unknown)}")
-        return cls(**{k: tuple(v) if isinstance(v, list) else v for k, v in d.items()})
+        kw: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v for k, v in d.items()}
+        return cls(**kw)
 
     def to_json(self) -> str:
         """Canonical JSON text of :meth:`to_dict`."""

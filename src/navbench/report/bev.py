@@ -98,7 +98,9 @@ def draw_scene(ax: Any, scene: Scene, *, labels: bool = True, objects: bool = Tr
 def _draw_objects(ax: Any, scene: Scene, labels: bool) -> None:
     from matplotlib.collections import PolyCollection
 
-    furn, small, pts = [], [], []
+    furn: list[np.ndarray] = []
+    small: list[np.ndarray] = []
+    pts = []
     for o in scene.objects:
         if o.size is not None:
             (furn if o.parent_id is None else small).append(box_corners_xz(o.center, o.size, o.yaw))

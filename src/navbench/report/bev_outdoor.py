@@ -64,9 +64,9 @@ def draw_surfaces(ax: Any, scene: Scene, *, objects: bool = True, places: bool =
         if labels:
             for p in scene.places:
                 ax.annotate(p.category, (p.entrance[0], p.entrance[2]), fontsize=5, zorder=27)
-    for p in scene.portals:
-        if p.kind == "exit":
-            ax.scatter([p.center[0]], [p.center[2]], s=40, marker="D", c="#ff7f0e", zorder=28)
+    for portal in scene.portals:
+        if portal.kind == "exit":
+            ax.scatter([portal.center[0]], [portal.center[2]], s=40, marker="D", c="#ff7f0e", zorder=28)
     (x0, z0), (x1, z1) = scene.bounds_xz
     ax.set_xlim(x0, x1)
     ax.set_ylim(z1, z0)  # north (-Z) up

@@ -40,7 +40,7 @@ Trajectories = Mapping[str, Mapping[str, np.ndarray]]
 _SCALARS = (str, int, float, bool)
 
 
-def with_episode_fields(rows: Sequence[Row], episodes: Mapping[str, Episode]) -> list[Row]:
+def with_episode_fields(rows: Sequence[Mapping[str, Any]], episodes: Mapping[str, Episode]) -> list[Row]:
     """Rows completed with the grouping fields of their episode (row values win)."""
     out = []
     for r in rows:

@@ -59,10 +59,11 @@ def display_frame(table: Table) -> pd.DataFrame:
     """The table as strings, same index and columns as ``table.values``."""
     if table.values is None or table.counts is None:
         raise ValueError(f"table {table.key} was skipped: {table.note}")
-    v, c = table.values, table.counts
-    data = [[format_cell(table, col, float(v.iat[i, j]), int(c.iat[i, j]))
-             for j, col in enumerate(v.columns)] for i in range(len(v))]
-    return pd.DataFrame(data, index=v.index, columns=v.columns)
+    frame = table.values
+    v, c = frame.to_numpy(dtype=float), table.counts.to_numpy()
+    data = [[format_cell(table, col, float(v[i, j]), int(c[i, j]))
+             for j, col in enumerate(frame.columns)] for i in range(len(v))]
+    return pd.DataFrame(data, index=frame.index, columns=frame.columns)
 
 
 def _index_tuples(df: pd.DataFrame) -> list[tuple[str, ...]]:
@@ -107,11 +108,12 @@ def table_csv(table: Table) -> str:
         return buf.getvalue()
     names = _col_names(table.values)
     w.writerow([*_index_names(table.values), *(x for nm in names for x in (nm, f"{nm} n"))])
+    vals, counts = table.values.to_numpy(dtype=float), table.counts.to_numpy()
     for i, idx in enumerate(_index_tuples(table.values)):
         cells: list[str] = []
         for j in range(table.values.shape[1]):
-            v = float(table.values.iat[i, j])
-            cells += ["" if math.isnan(v) else repr(v), str(int(table.counts.iat[i, j]))]
+            v = float(vals[i, j])
+            cells += ["" if math.isnan(v) else repr(v), str(int(counts[i, j]))]
         w.writerow([*idx, *cells])
     return buf.getvalue()
 

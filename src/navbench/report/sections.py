@@ -129,10 +129,10 @@ def condvln_oracle_gap_table(cond: RowsByRun, linear: RowsByRun,
     if not agents:
         return T._skip(key, title, "no agent ran both the conditional and the oracle-linear "
                        "(conditional_oracle) episodes")
-    cells = {}
+    cells: T.Cells = {}
     for a in agents:
         lin = {base(r): r for r in linear[a] if r.get("reachable", True)}
-        row = {}
+        row: dict[tuple[str, ...], tuple[float, int]] = {}
         for m in metrics:
             pairs = [(r, lin[base(r)]) for r in cond[a] if r.get("reachable", True)
                      and base(r) in lin and r.get(m) is not None and lin[base(r)].get(m) is not None]
@@ -143,8 +143,8 @@ def condvln_oracle_gap_table(cond: RowsByRun, linear: RowsByRun,
                         (name, "gap"): (ml - mc if n else np.nan, n)})
         cells[(a,)] = row
     cols = [(T.METRIC_NAMES[m], w) for m in metrics for w in ("conditional", "oracle-linear", "gap")]
-    v, n = T._frame(cells, ["run"], ["metric", ""], cols)
-    return Table(key, title, v, n, "Means over the episodes both runs ran and define.")
+    v, counts = T._frame(cells, ["run"], ["metric", ""], cols)
+    return Table(key, title, v, counts, "Means over the episodes both runs ran and define.")
 
 
 def _only_conditional(rows_by_run: RowsByRun) -> dict[str, list[Row]]:

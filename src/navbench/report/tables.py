@@ -25,6 +25,8 @@ from navbench.metrics import aggregate, branch_confusion_counts, difficulty_tert
 from navbench.metrics.spec import METRICS
 
 Row = Mapping[str, Any]
+#: Table cells: row key → column key → (mean, n).
+Cells = dict[tuple[str, ...], dict[tuple[str, ...], tuple[float, int]]]
 RowsByRun = Mapping[str, Sequence[Row]]
 
 #: Display name of each metric key (paper abbreviations), from the metric table.
@@ -103,7 +105,7 @@ def _mean(rows: Sequence[Row], metric: str) -> tuple[float, int]:
     return (np.nan if m["mean"] is None else m["mean"]), m["n"]
 
 
-def _frame(cells: dict[tuple[Any, ...], dict[tuple[str, ...], tuple[float, int]]],
+def _frame(cells: Cells,
            index_names: Sequence[str], col_names: Sequence[str],
            col_order: Sequence[tuple[str, ...]]) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(values, counts) frames from ``{row key: {column key: (value, n)}}``; empty cells → NaN/0."""
@@ -121,7 +123,7 @@ def _frame(cells: dict[tuple[Any, ...], dict[tuple[str, ...], tuple[float, int]]
 def _metric_table(rows_by_run: RowsByRun, key: str, title: str, group: Callable[[Row], Any] | None,
                   metrics: Sequence[str], group_name: str, with_all: bool, note: str) -> Table:
     """Rows = runs; columns = (group value, metric) or metric alone when ``group`` is None."""
-    cells: dict[tuple[Any, ...], dict[tuple[str, ...], tuple[float, int]]] = {}
+    cells: dict[tuple[str, ...], dict[tuple[str, ...], tuple[float, int]]] = {}
     seen: set[str] = set()
     for run, rows in rows_by_run.items():
         g = _groups(rows, group) if group is not None else {}
@@ -136,6 +138,7 @@ def _metric_table(rows_by_run: RowsByRun, key: str, title: str, group: Callable[
     kept = [m for m in metrics if m not in empty]
     if empty:
         note += f" Not recorded in any episode: {', '.join(METRIC_NAMES[m] for m in empty)}."
+    cols: list[tuple[str, ...]]
     if group is None:
         cols = [(METRIC_NAMES[m],) for m in kept]
         v, c = _frame(cells, ["run"], ["metric"], cols)
@@ -189,7 +192,7 @@ def condvln_sweep_table(rows_by_run: RowsByRun) -> Table:
     configs = sorted({c for rows in rows_by_run.values() for r in rows if (c := _config(r))},
                      key=_config_order)
     names = {c: f"d={c[0]},ℓ={c[1]}" for c in configs}
-    cells = {}
+    cells: Cells = {}
     for run, rows in rows_by_run.items():
         by = {c: [r for r in rows if _config(r) == c] for c in configs}
         cells[(run,)] = {(names[c], METRIC_NAMES[m]): _mean(by[c], m)
@@ -233,13 +236,13 @@ def termination_table(rows_by_run: RowsByRun) -> Table:
         return _skip(key, title, "no episode has a termination label")
     labels = sorted({_termination(r) for rows in rows_by_run.values() for r in rows},
                     key=lambda s: (s != "success", s))
-    cells = {}
+    cells: Cells = {}
     for run, rows in rows_by_run.items():
         groups = _groups(rows, lambda r: f"{_label(r.get('task'))} · {_label(r.get('scene_kind'))}")
         for g, grs in sorted(groups.items()):
             cnt = label_counts([{"termination": _termination(r)} for r in grs])
             fails = len(grs) - cnt.get("success", 0)
-            row = {("episodes",): (float(len(grs)), len(grs))}
+            row: dict[tuple[str, ...], tuple[float, int]] = {("episodes",): (float(len(grs)), len(grs))}
             for lab in labels:
                 k = cnt.get(lab, 0)
                 den = len(grs) if lab == "success" else fails
@@ -266,11 +269,11 @@ def stage_table(rows_by_run: RowsByRun) -> Table:
 
     post = [r for rows in staged.values() for r in rows if r["reached_outdoor"] and not r.get("success")]
     reasons = sorted({reason(r) for r in post})
-    cells = {}
+    cells: Cells = {}
     for run, rows in staged.items():
         for task, grs in sorted(_groups(rows, lambda r: r.get("task")).items()):
-            row = {(METRIC_NAMES[m],): _mean(grs, m)
-                   for m in ("reached_outdoor", "ce_before_exit", "ce_after_exit", "success")}
+            row: dict[tuple[str, ...], tuple[float, int]] = {
+                (METRIC_NAMES[m],): _mean(grs, m) for m in ("reached_outdoor", "ce_before_exit", "ce_after_exit", "success")}
             fails = [r for r in grs if r["reached_outdoor"] and not r.get("success")]
             for rs in reasons:
                 k = sum(reason(r) == rs for r in fails)
@@ -331,7 +334,7 @@ def branch_confusion_table(rows_by_run: RowsByRun) -> Table:
     cond = _conditional(rows_by_run)
     if not any(cond.values()):
         return _skip(key, title, "no conditional episode with a 'branch_outcome'")
-    cells = {}
+    cells: Cells = {}
     for run, rows in cond.items():
         groups = _groups(rows, lambda r: r.get("category")) if _has(cond, "category") else {}
         groups[ALL] = rows
@@ -366,11 +369,11 @@ def oracle_gap_table(rows_by_run: RowsByRun, oracle: str | None = None,
     if len(rows_by_run) < 2:
         return _skip(key, title, "needs the oracle run and at least one other run")
     by_id = {str(r.get("episode_id")): r for r in rows_by_run[o]}
-    cells = {}
+    cells: Cells = {}
     for run, rows in rows_by_run.items():
         if run == o:
             continue
-        row = {}
+        row: dict[tuple[str, ...], tuple[float, int]] = {}
         for m in metrics:
             pairs = [(r, by_id[str(r.get("episode_id"))]) for r in rows
                      if str(r.get("episode_id")) in by_id]
@@ -383,8 +386,8 @@ def oracle_gap_table(rows_by_run: RowsByRun, oracle: str | None = None,
                         (name, "gap"): (mo - ma if n else np.nan, n)})
         cells[(run,)] = row
     cols = [(METRIC_NAMES[m], w) for m in metrics for w in ("agent", "oracle", "gap")]
-    v, n = _frame(cells, ["run"], ["metric", ""], cols)
-    return Table(key, title, v, n, f"Oracle run: {o}. Means over the episodes both runs ran "
+    v, counts = _frame(cells, ["run"], ["metric", ""], cols)
+    return Table(key, title, v, counts, f"Oracle run: {o}. Means over the episodes both runs ran "
                  "and define; gap = oracle − agent (positive: the oracle does better).")
 
 

@@ -13,11 +13,12 @@ import math
 import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeGuard, TypeVar, overload
 
 import numpy as np
 
 from navbench.errors import SceneFormatError
+from navbench.geometry import Vec3
 from navbench.io import JSONLimitError, atomic_write_text, dumps_json, loads_json
 from navbench.paths import SAFE_ID_TEXT, is_safe_id
 from navbench.scene.model import (
@@ -30,6 +31,7 @@ from navbench.scene.model import (
     Portal,
     Room,
     Scene,
+    SceneKind,
     SceneObject,
     Surface,
 )
@@ -205,6 +207,10 @@ def save(scene: Scene, path: str | Path) -> Path:
 # --------------------------------------------------------------------------- loading
 
 
+def _is_scene_kind(v: str) -> TypeGuard[SceneKind]:
+    return v in SCENE_KINDS
+
+
 class _Reader:
     """Typed access to a JSON document that reports the JSON path of every problem."""
 
@@ -225,6 +231,14 @@ class _Reader:
                 raise self.fail(f"{path}.{key}" if path else key, "a value (field is missing)")
             return None
         return d[key]
+
+    @overload
+    def str_(self, d: dict[str, Any], key: str, path: str, *, required: Literal[True] = True,
+             nonempty: bool = True) -> str: ...
+
+    @overload
+    def str_(self, d: dict[str, Any], key: str, path: str, *, required: bool,
+             nonempty: bool = True) -> str | None: ...
 
     def str_(self, d: dict[str, Any], key: str, path: str, *, required: bool = True,
              nonempty: bool = True) -> str | None:
@@ -264,10 +278,18 @@ class _Reader:
                 raise self.fail(f"{p}[{i}]", f"a coordinate within ±{MAX_COORD:g} m", c)
         return out
 
+    def vec2(self, v: Any, p: str) -> tuple[float, float]:
+        x, z = self.vec(v, p, 2)
+        return (x, z)
+
+    def vec3(self, v: Any, p: str, *, positive: bool = False) -> Vec3:
+        x, y, z = self.vec(v, p, 3, positive=positive)
+        return (x, y, z)
+
     def polygon(self, v: Any, p: str, *, min_len: int = 3) -> tuple[tuple[float, float], ...]:
         if not isinstance(v, list) or len(v) < min_len:
             raise self.fail(p, f"a list of at least {min_len} [x, z] points", v)
-        return tuple(self.vec(q, f"{p}[{i}]", 2) for i, q in enumerate(v))  # type: ignore[misc]
+        return tuple(self.vec2(q, f"{p}[{i}]") for i, q in enumerate(v))
 
     def items(self, d: dict[str, Any], key: str, path: str = "") -> list[tuple[str, dict[str, Any]]]:
         v = d.get(key, [])
@@ -295,7 +317,7 @@ def scene_from_dict(doc: Any, file: str = "<memory>") -> Scene:
     if not is_safe_id(sid):
         raise rd.fail("id", SAFE_ID_TEXT, sid)
     kind = rd.str_(d, "kind", "")
-    if kind not in SCENE_KINDS:
+    if not _is_scene_kind(kind):
         raise rd.fail("kind", f"one of {', '.join(SCENE_KINDS)}", kind)
     source = rd.str_(d, "source", "")
     meta = d.get("meta", {})
@@ -313,8 +335,8 @@ def scene_from_dict(doc: Any, file: str = "<memory>") -> Scene:
             raise rd.fail(f"{p}.level", "an integer", level)
         rooms.append(
             Room(
-                id=rd.str_(r, "id", p),  # type: ignore[arg-type]
-                label=rd.str_(r, "label", p),  # type: ignore[arg-type]
+                id=rd.str_(r, "id", p),
+                label=rd.str_(r, "label", p),
                 floor_polygon=rd.polygon(rd.get(r, "floor_polygon", p), f"{p}.floor_polygon"),
                 floor_y=rd.num_field(r, "floor_y", p, 0.0),
                 height=rd.num_field(r, "height", p, 2.7, positive=True),
@@ -332,23 +354,23 @@ def scene_from_dict(doc: Any, file: str = "<memory>") -> Scene:
         size = o.get("size")
         aabb = o.get("aabb")
         radius = o.get("radius")
-        aabb_t = None
+        aabb_t: tuple[Vec3, Vec3] | None = None
         if aabb is not None:
             if not isinstance(aabb, list) or len(aabb) != 2:
                 raise rd.fail(f"{p}.aabb", "[[xmin, ymin, zmin], [xmax, ymax, zmax]] or null", aabb)
-            lo = rd.vec(aabb[0], f"{p}.aabb[0]", 3)
-            hi = rd.vec(aabb[1], f"{p}.aabb[1]", 3)
+            lo = rd.vec3(aabb[0], f"{p}.aabb[0]")
+            hi = rd.vec3(aabb[1], f"{p}.aabb[1]")
             if any(a > b for a, b in zip(lo, hi, strict=True)):
                 raise rd.fail(f"{p}.aabb", "min <= max on every axis", aabb)
             aabb_t = (lo, hi)
         objects.append(
             SceneObject(
-                id=rd.str_(o, "id", p),  # type: ignore[arg-type]
-                label=rd.str_(o, "label", p),  # type: ignore[arg-type]
-                center=rd.vec(rd.get(o, "center", p), f"{p}.center", 3),  # type: ignore[arg-type]
+                id=rd.str_(o, "id", p),
+                label=rd.str_(o, "label", p),
+                center=rd.vec3(rd.get(o, "center", p), f"{p}.center"),
                 room_id=room_id,
-                size=None if size is None else rd.vec(size, f"{p}.size", 3, positive=True),  # type: ignore[arg-type]
-                aabb=aabb_t,  # type: ignore[arg-type]
+                size=None if size is None else rd.vec3(size, f"{p}.size", positive=True),
+                aabb=aabb_t,
                 radius=None if radius is None else rd.num(radius, f"{p}.radius", positive=True),
                 yaw=rd.num_field(o, "yaw", p, 0.0),
                 parent_id=rd.str_(o, "parent_id", p, required=False),
@@ -356,19 +378,19 @@ def scene_from_dict(doc: Any, file: str = "<memory>") -> Scene:
         )
     rd.unique([(f"objects[{i}]", o.id) for i, o in enumerate(objects)], "object")
     object_ids = {o.id for o in objects}
-    for i, o in enumerate(objects):
-        if o.parent_id is not None and o.parent_id not in object_ids:
-            raise rd.fail(f"objects[{i}].parent_id", "the id of another object or null", o.parent_id)
+    for i, obj in enumerate(objects):
+        if obj.parent_id is not None and obj.parent_id not in object_ids:
+            raise rd.fail(f"objects[{i}].parent_id", "the id of another object or null", obj.parent_id)
 
     places: list[Place] = []
     for p, q in rd.items(d, "places"):
         fp = q.get("footprint", [])
         places.append(
             Place(
-                id=rd.str_(q, "id", p),  # type: ignore[arg-type]
-                category=rd.str_(q, "category", p),  # type: ignore[arg-type]
-                name=rd.str_(q, "name", p, nonempty=False),  # type: ignore[arg-type]
-                entrance=rd.vec(rd.get(q, "entrance", p), f"{p}.entrance", 3),  # type: ignore[arg-type]
+                id=rd.str_(q, "id", p),
+                category=rd.str_(q, "category", p),
+                name=rd.str_(q, "name", p, nonempty=False),
+                entrance=rd.vec3(rd.get(q, "entrance", p), f"{p}.entrance"),
                 footprint=rd.polygon(fp, f"{p}.footprint", min_len=0) if fp else (),
                 yaw=rd.num_field(q, "yaw", p, 0.0),
                 building_id=rd.str_(q, "building_id", p, required=False),
@@ -389,7 +411,7 @@ def scene_from_dict(doc: Any, file: str = "<memory>") -> Scene:
             raise rd.fail(f"{p}.holes", "a list of polygons", holes)
         surfaces.append(
             Surface(
-                id=rd.str_(s, "id", p),  # type: ignore[arg-type]
+                id=rd.str_(s, "id", p),
                 cls=cls,
                 polygon=rd.polygon(rd.get(s, "polygon", p), f"{p}.polygon"),
                 y=rd.num_field(s, "y", p, 0.0),
@@ -411,10 +433,10 @@ def scene_from_dict(doc: Any, file: str = "<memory>") -> Scene:
             raise rd.fail(f"{p}.regions", "a list of two region ids", regions)
         portals.append(
             Portal(
-                id=rd.str_(q, "id", p),  # type: ignore[arg-type]
+                id=rd.str_(q, "id", p),
                 kind=kind_,
                 regions=(regions[0], regions[1]),
-                center=rd.vec(rd.get(q, "center", p), f"{p}.center", 3),  # type: ignore[arg-type]
+                center=rd.vec3(rd.get(q, "center", p), f"{p}.center"),
                 width=rd.num_field(q, "width", p, positive=True),
                 height=rd.num_field(q, "height", p, 2.1, positive=True),
                 yaw=rd.num_field(q, "yaw", p, 0.0),
@@ -428,10 +450,10 @@ def scene_from_dict(doc: Any, file: str = "<memory>") -> Scene:
     for p, b in rd.items(geo, "boxes", "geometry"):
         boxes.append(
             Box(
-                id=rd.str_(b, "id", p),  # type: ignore[arg-type]
-                kind=rd.str_(b, "kind", p),  # type: ignore[arg-type]
-                center=rd.vec(rd.get(b, "center", p), f"{p}.center", 3),  # type: ignore[arg-type]
-                size=rd.vec(rd.get(b, "size", p), f"{p}.size", 3, positive=True),  # type: ignore[arg-type]
+                id=rd.str_(b, "id", p),
+                kind=rd.str_(b, "kind", p),
+                center=rd.vec3(rd.get(b, "center", p), f"{p}.center"),
+                size=rd.vec3(rd.get(b, "size", p), f"{p}.size", positive=True),
                 yaw=rd.num_field(b, "yaw", p, 0.0),
                 label=rd.str_(b, "label", p, required=False, nonempty=False) or "",
                 ref=rd.str_(b, "ref", p, required=False),
@@ -448,8 +470,8 @@ def scene_from_dict(doc: Any, file: str = "<memory>") -> Scene:
             raise rd.fail(f"{p}.faces", f"vertex indices in [0, {len(verts)})")
         meshes.append(
             Mesh(
-                id=rd.str_(m, "id", p),  # type: ignore[arg-type]
-                kind=rd.str_(m, "kind", p),  # type: ignore[arg-type]
+                id=rd.str_(m, "id", p),
+                kind=rd.str_(m, "kind", p),
                 vertices=verts,
                 faces=faces,
                 label=rd.str_(m, "label", p, required=False, nonempty=False) or "",
@@ -462,9 +484,9 @@ def scene_from_dict(doc: Any, file: str = "<memory>") -> Scene:
         "geometry",
     )
     scene = Scene(
-        id=sid,  # type: ignore[arg-type]
-        kind=kind,  # type: ignore[arg-type]
-        source=source,  # type: ignore[arg-type]
+        id=sid,
+        kind=kind,
+        source=source,
         rooms=tuple(rooms),
         objects=tuple(objects),
         places=tuple(places),

@@ -191,10 +191,12 @@ def check_up(up: str) -> UpAxis:
 
 def to_habitat(vertices: np.ndarray, up: UpAxis) -> np.ndarray:
     """(N, 3) vertices from a ``up``-axis-up file → the Habitat frame (float64 copy)."""
-    v = np.asarray(vertices, dtype=np.float64)
+    v: np.ndarray = np.asarray(vertices, dtype=np.float64)
     if up == "y":
-        return v.copy()
-    return np.column_stack([v[:, 0], v[:, 2], -v[:, 1]])
+        same: np.ndarray = v.copy()
+        return same
+    out: np.ndarray = np.column_stack([v[:, 0], v[:, 2], -v[:, 1]])
+    return out
 
 
 def load_trimesh(path: str | Path) -> Any:
@@ -213,6 +215,8 @@ def load_trimesh(path: str | Path) -> Any:
         loaded = trimesh.load(str(path), force="scene", process=False)
     except Exception as e:  # trimesh raises many kinds on broken files
         raise fail(path, "<mesh>", "a readable mesh", f"{type(e).__name__}: {e}") from e
+    if not isinstance(loaded, trimesh.Scene):
+        raise fail(path, "<mesh>", "a mesh scene", type(loaded).__name__)
     geoms = [g for g in loaded.dump() if hasattr(g, "faces") and len(g.faces)]
     if not geoms:
         raise fail(path, "<mesh>", "at least one triangle", "no triangles")

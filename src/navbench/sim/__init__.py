@@ -22,13 +22,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from navbench.sim.embodiments import EMBODIMENTS, SPOT, TURTLEBOT, Embodiment, get_embodiment
-from navbench.sim.simulator import LABELS, EpisodeLike, SimSettings, Simulator
+from navbench.sim.simulator import LABELS, EpisodeLike, SimSettings, Simulator, SimulatorLike
 
 if TYPE_CHECKING:
     from navbench.sim.env import NavEnv
 
 __all__ = ["EMBODIMENTS", "LABELS", "SPOT", "TURTLEBOT", "Embodiment", "EpisodeLike", "NavEnv",
-           "SimSettings", "Simulator", "get_embodiment"]
+           "SimSettings", "Simulator", "SimulatorLike", "get_embodiment"]
 
 
 def __getattr__(name: str) -> Any:

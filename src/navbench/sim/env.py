@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any
 
 import gymnasium as gym
 import numpy as np
@@ -56,7 +56,7 @@ class NavEnv(gym.Env[dict[str, np.ndarray], Any]):
     True
     """
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["rgb_array"]}
+    metadata: dict[str, Any] = {"render_modes": ["rgb_array"]}  # noqa: RUF012 (gym.Env declares it an instance attribute)
 
     def __init__(self, scene: Scene, episodes: Sequence[EpisodeLike],
                  embodiment: Embodiment = SPOT, settings: SimSettings | None = None,
@@ -79,7 +79,8 @@ class NavEnv(gym.Env[dict[str, np.ndarray], Any]):
             obs["rgb"] = spaces.Box(0, 255, (s.height, s.width, 3), np.uint8)
             obs["depth"] = spaces.Box(0.0, np.inf, (s.height, s.width, 1), np.float32)
             obs["semantic"] = spaces.Box(0, np.iinfo(np.int32).max, (s.height, s.width), np.int32)
-        self.observation_space = spaces.Dict(obs)
+        # spaces.Dict is a Space[dict[str, Any]]; its samples are dicts of arrays
+        self.observation_space = spaces.Dict(obs)  # type: ignore[assignment]
         e = embodiment
         if action_type == "discrete":
             self.action_space = spaces.Discrete(4)

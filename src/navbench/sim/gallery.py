@@ -10,13 +10,13 @@ underneath (DejaVu Sans, shipped with matplotlib).
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from navbench.scene.model import Box, Scene, SceneObject
+from navbench.scene.model import Box, Place, Scene, SceneKind, SceneObject
 from navbench.sim.embodiments import Embodiment
 from navbench.sim.snapshot import Snapshotter
 
@@ -30,7 +30,7 @@ def _font(size: int) -> ImageFont.FreeTypeFont:
     return ImageFont.truetype(font_manager.findfont("DejaVu Sans"), size)
 
 
-def studio_scene(categories: Iterable[tuple[str, tuple[float, float, float], bool]], kind: str) -> tuple[Scene, list[tuple[str, np.ndarray, float]]]:
+def studio_scene(categories: Iterable[tuple[str, tuple[float, float, float], bool]], kind: SceneKind) -> tuple[Scene, list[tuple[str, np.ndarray, float]]]:
     """One object per ``(label, size, on_pedestal)`` in a row along +X, each facing -Z (yaw 0).
 
     Returns the scene and per category ``(label, box centre, front distance)``: the camera
@@ -55,9 +55,20 @@ def studio_scene(categories: Iterable[tuple[str, tuple[float, float, float], boo
     return Scene("gallery", kind, "gallery", objects=tuple(objects), boxes=tuple(boxes)), spots
 
 
+def _png_writer(im: Image.Image) -> Callable[[Path], None]:
+    """A writer for :func:`~navbench.io.atomic_write_with` that saves ``im`` as PNG."""
+    return lambda p: im.save(p, format="PNG")
+
+
+def _mid3(ranges: Sequence[tuple[float, float]]) -> tuple[float, float, float]:
+    """Midpoints (rounded to cm) of three (lo, hi) size ranges."""
+    (a0, a1), (b0, b1), (c0, c1) = ranges
+    return (round((a0 + a1) / 2, 2), round((b0 + b1) / 2, 2), round((c0 + c1) / 2, 2))
+
+
 def _tile(img: np.ndarray, text: str, font: ImageFont.FreeTypeFont) -> Image.Image:
     im = Image.fromarray(img)
-    band = font.size + 6
+    band = int(font.size) + 6
     out = Image.new("RGB", (im.width, im.height + band), (255, 255, 255))
     out.paste(im, (0, 0))
     ImageDraw.Draw(out).text((4, im.height + 2), text, fill=(0, 0, 0), font=font)
@@ -74,7 +85,7 @@ def contact_sheet(tiles: list[Image.Image], columns: int) -> Image.Image:
     return sheet
 
 
-def category_sheet(categories: list[tuple[str, tuple[float, float, float], bool]], kind: str,
+def category_sheet(categories: list[tuple[str, tuple[float, float, float], bool]], kind: SceneKind,
                    embodiment: Embodiment, *, size: tuple[int, int] = (160, 120), columns: int = 8,
                    seed: int = 0) -> Image.Image:
     """Two views (1.5 m, 4 m) of every category side by side, ``columns`` pairs per row."""
@@ -98,7 +109,7 @@ def category_sheet(categories: list[tuple[str, tuple[float, float, float], bool]
 def storefront_sheet(city: Scene, embodiment: Embodiment, *, distance: float = 4.0,
                      size: tuple[int, int] = (320, 240), columns: int = 4, seed: int = 0) -> Image.Image:
     """Each storefront category's first place, seen from ``distance`` m in front of its entrance."""
-    firsts: dict[str, object] = {}
+    firsts: dict[str, Place] = {}
     for p in city.places:
         firsts.setdefault(p.category, p)
     snap = Snapshotter(city, embodiment, width=size[0], height=size[1], seed=seed)
@@ -107,11 +118,11 @@ def storefront_sheet(city: Scene, embodiment: Embodiment, *, distance: float = 4
     try:
         for cat in sorted(firsts):
             p = firsts[cat]
-            e = np.asarray(p.entrance, float)  # type: ignore[attr-defined]
-            yaw = float(p.yaw)  # type: ignore[attr-defined]
+            e = np.asarray(p.entrance, float)
+            yaw = float(p.yaw)
             out = np.array([-math.sin(yaw), 0.0, -math.cos(yaw)])  # the place faces the street
             view = snap.view(e + distance * out, e)
-            tiles.append(_tile(view.rgb, f"{cat}: {p.name}", font))  # type: ignore[attr-defined]
+            tiles.append(_tile(view.rgb, f"{cat}: {p.name}", font))
     finally:
         snap.close()
     return contact_sheet(tiles, columns)
@@ -124,21 +135,20 @@ def write_gallery(out_dir: Path, embodiment: Embodiment, *, seed: int = 0, tile:
     from navbench.scene.procgen.catalog import CATALOG
     from navbench.visual.outdoor_objects import OUTDOOR_SIZES
 
-    indoor = [(c.label, tuple(round((lo + hi) / 2, 2) for lo, hi in c.size), c.mode == "top")
-              for c in CATALOG.values()]
+    indoor = [(c.label, _mid3(c.size), c.mode == "top") for c in CATALOG.values()]
     outdoor = [(k, v, False) for k, v in OUTDOOR_SIZES.items()]
     if city is None:
         from navbench.scene.procgen.outdoor import OutdoorSettings, generate_city
 
         city = generate_city(seed, OutdoorSettings(size=(300.0, 300.0)))
     sheets = {
-        "indoor.png": category_sheet(indoor, "indoor", embodiment, size=tile, seed=seed),  # type: ignore[arg-type]
+        "indoor.png": category_sheet(indoor, "indoor", embodiment, size=tile, seed=seed),
         "outdoor.png": category_sheet(outdoor, "outdoor", embodiment, size=tile, seed=seed),
         "storefronts.png": storefront_sheet(city, embodiment, seed=seed),
     }
     paths = []
     for name, im in sheets.items():
         path = out_dir / name
-        atomic_write_with(path, lambda p, im=im: im.save(p, format="PNG"))
+        atomic_write_with(path, _png_writer(im))
         paths.append(path)
     return paths

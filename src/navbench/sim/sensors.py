@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 import os
 import weakref
-from typing import Any
+from typing import Any, Literal, overload
 
 import mujoco
 import numpy as np
@@ -236,6 +236,12 @@ class Camera:
         saved = m.geom_group.copy()
         m.geom_group[self._static[far]] = GROUP_HIDDEN
         return saved
+
+    @overload
+    def render(self, data: mujoco.MjData, rgb: Literal[True] = True) -> tuple[np.ndarray, np.ndarray, np.ndarray]: ...
+
+    @overload
+    def render(self, data: mujoco.MjData, rgb: bool) -> tuple[np.ndarray | None, np.ndarray, np.ndarray]: ...
 
     def render(self, data: mujoco.MjData, rgb: bool = True) -> tuple[np.ndarray | None, np.ndarray, np.ndarray]:
         """RGB, depth and segment ids of the current state (copies); ``rgb=False`` skips the

@@ -58,19 +58,52 @@ _EDGE_RISE = 0.004  # a step edge touches the sole at least this far above its l
 
 
 class GoalLike(Protocol):
-    """What the simulator reads from a goal (``navbench.episodes.Goal`` fits)."""
+    """What the simulator reads from a goal (``navbench.episodes.Goal`` fits; read-only, so
+    frozen dataclasses match)."""
 
-    position: Sequence[float]
-    radius: float | None
+    @property
+    def position(self) -> Sequence[float]: ...
+    @property
+    def radius(self) -> float | None: ...
 
 
 class EpisodeLike(Protocol):
     """What the simulator reads from an episode (``navbench.episodes.Episode`` fits)."""
 
-    episode_id: str
-    start_position: Sequence[float]
-    start_rotation: Sequence[float]
-    goals: Sequence[Any]
+    @property
+    def episode_id(self) -> str: ...
+    @property
+    def start_position(self) -> Sequence[float]: ...
+    @property
+    def start_rotation(self) -> Sequence[float]: ...
+    @property
+    def goals(self) -> Sequence[Any]: ...  # GoalLike, plus ``size`` when goal_radius="size"
+
+
+class SimulatorLike(Protocol):
+    """What rollouts and scoring use of a simulator (:class:`Simulator` fits).
+
+    Observations and infos are dicts of mixed values (arrays, floats, label tables), hence
+    ``dict[str, Any]``; see :meth:`Simulator.reset` and :meth:`Simulator.step`.
+    """
+
+    #: success distance τ of the current episode (m)
+    tau: float
+
+    @property
+    def scene(self) -> Scene: ...
+    @property
+    def embodiment(self) -> Embodiment: ...
+    @property
+    def label(self) -> str | None: ...
+    @property
+    def segmentation_labels(self) -> dict[int, tuple[str | None, str]]: ...
+    @property
+    def time(self) -> float: ...
+    def reset(self, episode: EpisodeLike) -> dict[str, Any]: ...
+    def step(self, action: Action) -> tuple[dict[str, Any], bool, dict[str, Any]]: ...
+    def distance_to_goal(self) -> float: ...
+    def records(self) -> dict[str, np.ndarray]: ...
 
 
 @dataclass(frozen=True)
@@ -127,7 +160,7 @@ class SimSettings:
     align_doors: bool = True
 
 
-def goal_arrays(goals: Sequence[Any], mode: str = "size") -> tuple[np.ndarray, np.ndarray]:
+def goal_arrays(goals: Sequence[GoalLike], mode: str = "size") -> tuple[np.ndarray, np.ndarray]:
     """Goal positions (N, 3) and radii (N,) from goal records (``size`` or ``radius`` mode)."""
     pos, rad = [], []
     for g in goals:
@@ -136,7 +169,7 @@ def goal_arrays(goals: Sequence[Any], mode: str = "size") -> tuple[np.ndarray, n
         size = getattr(g, "size", None)
         if mode == "size" and size is not None:
             r = 0.5 * max(float(size[0]), float(size[2] if len(size) > 2 else size[1]))
-        elif mode == "radius" and getattr(g, "radius", None) is not None:
+        elif mode == "radius" and g.radius is not None:
             r = float(g.radius)
         rad.append(r)
     return np.asarray(pos, float).reshape(-1, 3), np.asarray(rad, float)
@@ -656,4 +689,5 @@ class Simulator:
             self._camera = None
 
 
-__all__ = ["LABELS", "EpisodeLike", "GoalLike", "SimSettings", "Simulator", "goal_arrays"]
+__all__ = ["LABELS", "EpisodeLike", "GoalLike", "SimSettings", "Simulator", "SimulatorLike",
+           "goal_arrays"]

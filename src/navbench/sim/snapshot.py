@@ -47,7 +47,7 @@ class Snapshotter:
         self.data = mujoco.MjData(self.world.model)
         self.camera = Camera(self.world, width=width, height=height, cull_distance=cull_distance)
 
-    def view(self, pos: Sequence[float], look_at: Sequence[float] | None = None, yaw: float | None = None) -> View:
+    def view(self, pos: Sequence[float] | np.ndarray, look_at: Sequence[float] | np.ndarray | None = None, yaw: float | None = None) -> View:
         """Render from base position ``pos`` (x, floor y, z) facing ``look_at`` (or ``yaw``, rad)."""
         if yaw is None:
             if look_at is None:

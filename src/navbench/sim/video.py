@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import shutil
 from collections.abc import Sequence
 from pathlib import Path
@@ -33,6 +34,12 @@ def check_output(path: str | Path) -> None:
             "`pip install imageio-ffmpeg`); write a .gif or a frame folder instead")
 
 
+def _write_png(tmp: Path, frame: np.ndarray) -> None:
+    import imageio.v2 as imageio
+
+    imageio.imwrite(tmp, frame, format="png")
+
+
 def write_video(frames: Sequence[np.ndarray], path: str | Path, fps: float = 10.0) -> Path:
     """Write uint8 (H,W,3) frames to ``.gif``, ``.mp4`` or, for a path without suffix, a folder
     of ``frame_00000.png`` files. Files are written atomically."""
@@ -46,7 +53,7 @@ def write_video(frames: Sequence[np.ndarray], path: str | Path, fps: float = 10.
         path.mkdir(parents=True, exist_ok=True)
         for i, f in enumerate(frames):
             atomic_write_with(path / f"frame_{i:05d}.png",
-                              lambda tmp, f=f: imageio.imwrite(tmp, f, format="png"))
+                              functools.partial(_write_png, frame=f))
         return path
     if suffix == ".gif":
         atomic_write_with(path, lambda tmp: imageio.mimsave(

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from navbench.geometry import Vec3, vec3
 from navbench.scene.model import Scene
 
 #: NavVerse success distance 1.0 + r_robot for the Spot-like robot (r_robot = 0.6 m).
@@ -37,10 +38,10 @@ def object_instances(scene: Scene, categories: tuple[str, ...] | None = None) ->
         b = o.bounds
         if b is not None:
             lo, hi, y = (b[0][0], b[0][2]), (b[1][0], b[1][2]), b[0][1]
-            size = (b[1][0] - b[0][0], b[1][1] - b[0][1], b[1][2] - b[0][2])
+            size: Vec3 | None = (b[1][0] - b[0][0], b[1][1] - b[0][1], b[1][2] - b[0][2])
         else:
             r = o.extent_radius or 0.0
             lo, hi, y = (o.center[0] - r, o.center[2] - r), (o.center[0] + r, o.center[2] + r), o.center[1] - r
             size = (2 * r, 2 * r, 2 * r) if r else None
-        out.setdefault(o.label, []).append(GoalInstance(o.id, o.label, tuple(o.center), lo, hi, y, size))
+        out.setdefault(o.label, []).append(GoalInstance(o.id, o.label, vec3(o.center), lo, hi, y, size))
     return dict(sorted(out.items()))

@@ -39,7 +39,7 @@ import shapely
 from shapely import STRtree
 
 from navbench.geometry import box_corners_xz, heading_vector
-from navbench.scene.model import Scene
+from navbench.scene.model import Box, Scene
 
 _WALKABLE = {"floor", "ground", "sidewalk", "road", "crosswalk", "green", "stairs", "curb", "ramp",
              "terrain"}
@@ -104,11 +104,11 @@ class RouteContext:
         self.settings = settings or RouteSettings()
         self._marks: dict[str, _Mark] = {}
         for o in scene.objects:
-            b = o.bounds
-            if b is not None:
-                poly = shapely.box(b[0][0], b[0][2], b[1][0], b[1][2])
-                ext = max(b[1][0] - b[0][0], b[1][1] - b[0][1], b[1][2] - b[0][2])
-                y = b[0][1]
+            bb = o.bounds
+            if bb is not None:
+                poly = shapely.box(bb[0][0], bb[0][2], bb[1][0], bb[1][2])
+                ext = max(bb[1][0] - bb[0][0], bb[1][1] - bb[0][1], bb[1][2] - bb[0][2])
+                y = bb[0][1]
             else:
                 r = o.extent_radius or 0.0
                 poly = shapely.Point(o.center[0], o.center[2]).buffer(max(r, 1e-3), quad_segs=4)
@@ -121,9 +121,9 @@ class RouteContext:
             self._marks[p.id] = _Mark(p.id, "place", pt, (p.entrance[0], p.entrance[2]), None, p.entrance[1], True)
         self._buildings: dict[str, tuple[str, float]] = {}  # id -> (colour, height)
         colours = scene.meta.get("building_colours", {}) if isinstance(scene.meta, dict) else {}
-        parts: dict[str, list[Any]] = {}
+        parts: dict[str, list[Box]] = {}
         for b in scene.boxes:
-            if b.kind == "building" and b.ref in colours:
+            if b.kind == "building" and b.ref is not None and b.ref in colours:
                 parts.setdefault(b.ref, []).append(b)
         for bid, bs in sorted(parts.items()):
             poly = shapely.union_all([shapely.Polygon(box_corners_xz(b.center, b.size, b.yaw)) for b in bs])

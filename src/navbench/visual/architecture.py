@@ -119,7 +119,8 @@ def polygon_prism(surface: Surface, material: str, *, thickness: float, tile: fl
     if not polys:
         return None
     y = surface.y + lift
-    verts, faces = [], []
+    verts: list[tuple[float, float, float]] = []
+    faces: list[tuple[int, int, int]] = []
     for p in polys:
         tris = shapely.constrained_delaunay_triangles(p)
         for t in tris.geoms:

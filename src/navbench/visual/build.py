@@ -138,17 +138,17 @@ def _room_floor_label(label: str) -> str:
 
 def _object_parts(b: Box, outdoor: bool, seed: int) -> tuple[list[Part], str | None]:
     """Local parts of an object box and a shared mesh key (outdoor variants) or ``None``."""
-    size = tuple(float(v) for v in b.size)
+    size = (float(b.size[0]), float(b.size[1]), float(b.size[2]))
     label = b.label or "object"
     if outdoor:
         from navbench.visual.outdoor_objects import OUTDOOR_BUILDERS
 
         if label in OUTDOOR_BUILDERS:
-            q = tuple(round(v, 2) for v in size)
+            q = (round(size[0], 2), round(size[1], 2), round(size[2], 2))
             var = int(derive(seed, "variant", b.ref or b.id).integers(OUTDOOR_VARIANTS))
             rng = derive(seed, "outdoor-object", label, q, var)
             return merge(OUTDOOR_BUILDERS[label](q, rng)), f"{label}|{q}|{var}"
-    return merge(build_indoor(label, size, derive(seed, "object", b.ref or b.id))), None  # type: ignore[arg-type]
+    return merge(build_indoor(label, size, derive(seed, "object", b.ref or b.id))), None
 
 
 def build_visuals(scene: Scene, *, seed: int = 0, cache: str | Path | None = None,
@@ -233,8 +233,8 @@ def _build(scene: Scene, *, seed: int, cache: str | Path | None, texture_size: i
                 elif n[1] < -0.5:
                     continue
                 else:
-                    p = c + 0.08 * n
-                    r = locate.room_at(float(p[0]), float(p[1]), float(p[2]))
+                    probe = c + 0.08 * n
+                    r = locate.room_at(float(probe[0]), float(probe[1]), float(probe[2]))
                     mat = paint_of(r.id if r else None)
                 by_mat.setdefault(mat, []).append(arch.with_material(part, mat))
             tile = ((math.floor(b.center[0] / WALL_TILE_M), math.floor(b.center[2] / WALL_TILE_M))
@@ -282,16 +282,16 @@ def _build(scene: Scene, *, seed: int, cache: str | Path | None, texture_size: i
         if s.id in refs_with_geometry or (s.cls == "floor" and has_floor):
             continue
         mat = arch.GROUND_MATERIAL.get(s.cls, "paving")
-        p = arch.polygon_prism(s, mat, thickness=0.1, tile=tile_of(mat), lift=arch.LIFT.get(s.cls, 0.0))
-        if p is not None:
-            vis.add(p, ref=s.id, label=s.cls, kind=s.cls, layer="structure")
+        prism = arch.polygon_prism(s, mat, thickness=0.1, tile=tile_of(mat), lift=arch.LIFT.get(s.cls, 0.0))
+        if prism is not None:
+            vis.add(prism, ref=s.id, label=s.cls, kind=s.cls, layer="structure")
         has_floor = has_floor or s.cls == "floor"
     if not has_floor:
         for r in scene.rooms:
-            p = arch.room_slab(r, floor_material(r.label, derive(seed, "floor", r.id)),
-                               r.floor_y + arch.LIFT["floor"], facing_down=False)
-            if p is not None:
-                vis.add(p, ref=r.id, label=_room_floor_label(r.label), kind="floor", layer="structure")
+            floor = arch.room_slab(r, floor_material(r.label, derive(seed, "floor", r.id)),
+                                   r.floor_y + arch.LIFT["floor"], facing_down=False)
+            if floor is not None:
+                vis.add(floor, ref=r.id, label=_room_floor_label(r.label), kind="floor", layer="structure")
 
     sign_mats: dict[str, Material] = {}
     for place, parts, images in scene_storefronts(scene, seed):
@@ -300,13 +300,13 @@ def _build(scene: Scene, *, seed: int, cache: str | Path | None, texture_size: i
         vis.textures.update(images)
         sign_mats.update(sign_materials(images))
     for r in scene.rooms:
-        top = r.floor_y + r.height
+        top_y = r.floor_y + r.height
         if ceilings:
-            p = arch.room_slab(r, "ceiling", top - 0.002, facing_down=True)
-            if p is not None:
-                vis.add(p, ref=r.id, label="ceiling", kind="ceiling", layer="ceiling")
+            ceiling = arch.room_slab(r, "ceiling", top_y - 0.002, facing_down=True)
+            if ceiling is not None:
+                vis.add(ceiling, ref=r.id, label="ceiling", kind="ceiling", layer="ceiling")
         cx, cz = np.asarray(r.floor_polygon, float).mean(axis=0)
-        vis.lights.append(Light("point", (float(cx), top - 0.3, float(cz)), (0.0, -1.0, 0.0), 0.35))
+        vis.lights.append(Light("point", (float(cx), top_y - 0.3, float(cz)), (0.0, -1.0, 0.0), 0.35))
     if vis.outdoor:
         vis.lights.append(Light("sun", (0.0, 200.0, 0.0), SUN_DIR, 0.6, castshadow=shadow_maps))
         if not shadow_maps:

@@ -222,12 +222,14 @@ def mesh_appearance(mesh: Mesh, prefix: str) -> list[tuple[Part, Material, np.nd
         log.warning("%s: textures in %s cannot be decoded (PNG and JPEG can; for HM3D use the "
                     "non-basis .glb); those materials are drawn in their base colour", path.name, ", ".join(bad))
     loaded = trimesh.load(str(path), force="scene", process=False)
+    if not isinstance(loaded, trimesh.Scene):  # force="scene" gives a Scene; typed as any geometry
+        loaded = trimesh.Scene(loaded)
     out: list[tuple[Part, Material, np.ndarray | None]] = []
-    for k, g in enumerate(x for x in loaded.dump() if hasattr(x, "faces") and len(x.faces)):
+    for k, g in enumerate(x for x in loaded.dump() if isinstance(x, trimesh.Trimesh) and len(x.faces)):
         key = f"{prefix}{k}"
         v = to_habitat(np.asarray(g.vertices), up)
         f = np.asarray(g.faces, dtype=np.int64)
-        vis = g.visual
+        vis: Any = g.visual  # trimesh's Color/TextureVisuals union, told apart by .kind below
         rgba: tuple[float, float, float, float] = (0.7, 0.7, 0.7, 1.0)
         img = None
         uv = None

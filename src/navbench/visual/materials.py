@@ -14,6 +14,8 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from navbench.geometry import vec3
+
 
 @dataclass(frozen=True)
 class Material:
@@ -83,7 +85,7 @@ def split_key(key: str) -> tuple[str, tuple[float, float, float] | None]:
     base, _, tint = key.removesuffix(":u").partition("@")
     if len(tint) != 6:
         return base, None
-    return base, tuple(int(tint[i:i + 2], 16) / 255.0 for i in (0, 2, 4))  # type: ignore[return-value]
+    return base, vec3(int(tint[i:i + 2], 16) / 255.0 for i in (0, 2, 4))
 
 
 def resolve(key: str, table: dict[str, Material]) -> Material:

@@ -85,7 +85,9 @@ def box(size: tuple[float, float, float], material: str, *,
     """Axis-aligned box of full ``size`` (x, y, z) at ``center``: 24 vertices, 12 triangles."""
     sx, sy, sz = (max(float(s), 1e-4) / 2.0 for s in size)
     c = np.asarray(center, float)
-    verts, uvs, faces = [], [], []
+    verts: list[np.ndarray] = []
+    uvs: list[tuple[float, float]] = []
+    faces: list[tuple[int, int, int]] = []
     # (normal axis, sign): the two in-plane axes (u, v) chosen so u x v = outward normal.
     for axis, sign in ((0, 1), (0, -1), (1, 1), (1, -1), (2, 1), (2, -1)):
         u_ax, v_ax = [(1, 2), (2, 0), (0, 1)][axis]

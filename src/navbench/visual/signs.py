@@ -266,7 +266,7 @@ def _layouts(name: str, category: str) -> list[list[str]]:
     return out
 
 
-def _fit(draw: Draw, lines: list[str], width: float, height: float) -> tuple[ImageFont.FreeTypeFont, list[tuple[int, int, int, int]]]:
+def _fit(draw: Draw, lines: list[str], width: float, height: float) -> tuple[ImageFont.FreeTypeFont, list[tuple[float, float, float, float]]]:
     """The largest font (px) at which all ``lines`` fit in ``width`` x ``height``; their bboxes."""
     lo, hi = 6, max(8, int(height / len(lines) * 1.2))
     best = _font(lo)

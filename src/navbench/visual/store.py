@@ -20,6 +20,9 @@ from navbench.io import ARRAY_READ_ERRORS
 from navbench.visual.materials import Material
 from navbench.visual.mesh import Part
 
+#: What reading a cache file may raise (it is then rebuilt).
+_CACHE_ERRORS: tuple[type[BaseException], ...] = (KeyError, *ARRAY_READ_ERRORS)
+
 
 def visuals_key(scene_json: str, *parts: object) -> str:
     """Content hash of a scene and the build options."""
@@ -50,7 +53,7 @@ def save_visuals(path: Path, vis: Any) -> None:
     }
     arrays["meta"] = np.frombuffer(json.dumps(meta).encode(), np.uint8)
     buf = io.BytesIO()
-    np.savez(buf, **arrays)
+    np.savez(buf, **arrays)  # type: ignore[arg-type]  # numpy's stub reads **kwds as allow_pickle
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
     try:
@@ -75,7 +78,7 @@ def load_visuals(path: Path, cls: type, geom_cls: type, light_cls: type) -> Any 
             meshes = {k: Part(v[ov[i]:ov[i + 1]], f[of[i]:of[i + 1]], u[ov[i]:ov[i + 1]], mat)
                       for i, (k, mat) in enumerate(meta["meshes"])}
             textures = {k: z[f"t{i}"] for i, k in enumerate(meta["textures"])}
-    except (KeyError, *ARRAY_READ_ERRORS):  # an unreadable cache is rebuilt
+    except _CACHE_ERRORS:  # an unreadable cache is rebuilt
         return None
     geoms = [geom_cls(g[0], g[1], g[2], tuple(g[3]), *g[4:]) for g in meta["geoms"]]
     mats = {k: Material(tuple(m[0]), *m[1:]) for k, m in meta["materials"].items()}

@@ -44,7 +44,8 @@ def _norm(s: str) -> str:
 
 def json_objects(text: str) -> list[Any]:
     """Every JSON object decodable from some ``{`` in ``text`` (outermost first, in order)."""
-    dec, out, i = json.JSONDecoder(), [], 0
+    dec, i = json.JSONDecoder(), 0
+    out: list[Any] = []  # decoded JSON values
     while True:
         i = text.find("{", i)
         if i < 0:

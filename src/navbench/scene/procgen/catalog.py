@@ -16,6 +16,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from navbench.geometry import vec3
+
 SizeRange = tuple[tuple[float, float], tuple[float, float], tuple[float, float]]
 
 
@@ -39,7 +41,7 @@ class Category:
 
     def sample_size(self, rng: np.random.Generator) -> tuple[float, float, float]:
         """A size ``(w, h, d)`` drawn uniformly from the ranges, rounded to 1 cm."""
-        return tuple(round(float(rng.uniform(lo, hi)), 2) for lo, hi in self.size)  # type: ignore[return-value]
+        return vec3(round(float(rng.uniform(lo, hi)), 2) for lo, hi in self.size)
 
 
 def _c(label: str, w: tuple[float, float], h: tuple[float, float], d: tuple[float, float],

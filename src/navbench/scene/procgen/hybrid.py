@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -73,13 +74,14 @@ class _Tf:
 
     def xz(self, pts: np.ndarray) -> np.ndarray:
         p = np.asarray(pts, dtype=float).reshape(-1, 2) - np.array(self.pivot)
-        return rotate_xz(p, self.dyaw) + np.array(self.to)
+        out: np.ndarray = rotate_xz(p, self.dyaw) + np.array(self.to)
+        return out
 
     def p3(self, c: tuple[float, float, float]) -> tuple[float, float, float]:
         x, z = self.xz(np.array([[c[0], c[2]]]))[0]
         return (float(x), float(c[1] + self.dy), float(z))
 
-    def poly(self, poly: tuple) -> tuple[tuple[float, float], ...]:
+    def poly(self, poly: Sequence[Sequence[float]]) -> tuple[tuple[float, float], ...]:
         return tuple((float(x), float(z)) for x, z in self.xz(np.asarray(poly)))
 
 

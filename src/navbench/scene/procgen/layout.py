@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from navbench.geometry import yaw_of_direction
+from navbench.scene.model import PortalKind
 
 Rect = tuple[float, float, float, float]
 """An axis-aligned XZ rectangle ``(x0, z0, x1, z1)`` with ``x0 < x1`` and ``z0 < z1`` (m)."""
@@ -59,7 +60,7 @@ class Door:
     """
 
     id: str
-    kind: str
+    kind: PortalKind
     rooms: tuple[str, str]
     axis: str
     coord: float

@@ -104,9 +104,9 @@ def plan_doors(cells: list[RoomCell], rng: np.random.Generator, t_ext: float,
     for k, (i, j, (axis, coord, lo, hi)) in enumerate(chosen):
         ulo, uhi = _usable(lo, hi, t_ext)
         w = min(float(rng.uniform(*door_width)), uhi - ulo)
-        c = ulo + w / 2 + float(rng.random()) * max(0.0, uhi - ulo - w)
+        mid = ulo + w / 2 + float(rng.random()) * max(0.0, uhi - ulo - w)
         doors.append(Door(f"door_{k}", "door", (cells[i].id, cells[j].id), axis, coord,
-                          c - w / 2, c + w / 2, _direction(axis, coord, cells[i].rect)))
+                          mid - w / 2, mid + w / 2, _direction(axis, coord, cells[i].rect)))
     return doors
 
 

@@ -19,6 +19,7 @@ a house between the steps.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,7 +27,17 @@ import numpy as np
 
 from navbench.errors import ConfigError
 from navbench.rng import derive
-from navbench.scene.model import Box, Place, Scene, Surface
+from navbench.scene.model import (
+    Box,
+    Place,
+    Portal,
+    Room,
+    Scene,
+    SceneKind,
+    SceneObject,
+    Surface,
+    SurfaceClass,
+)
 from navbench.scene.procgen.buildings import (
     Building,
     BuildingSettings,
@@ -230,7 +241,7 @@ def _terrain(plan: CityPlan) -> tuple[list[Surface], list[Box]]:
     surfaces: list[Surface] = []
     boxes: list[Box] = []
 
-    def add(sid: str, cls: str, r: Rect, y: float, kind: str | None = None) -> None:
+    def add(sid: str, cls: SurfaceClass, r: Rect, y: float, kind: str | None = None) -> None:
         surfaces.append(rect_surface(sid, cls, r, y))
         boxes.append(slab(f"{sid}_slab", kind or cls, r, y, sid))
 
@@ -296,9 +307,10 @@ def _ccw(pts: list[tuple[float, ...]]) -> tuple[tuple[float, float], ...]:
     return ring if polygon_area(ring) >= 0 else ring[::-1]
 
 
-def assemble(plan: CityPlan, scene_id: str, kind: str = "outdoor", rooms: tuple = (),
-             portals: tuple = (), indoor_objects: tuple = (), meta: dict | None = None,
-             extra_places: tuple = ()) -> Scene:
+def assemble(plan: CityPlan, scene_id: str, kind: SceneKind = "outdoor",
+             rooms: Sequence[Room] = (), portals: Sequence[Portal] = (),
+             indoor_objects: Sequence[SceneObject] = (), meta: Mapping[str, Any] | None = None,
+             extra_places: Sequence[Place] = ()) -> Scene:
     """The :class:`Scene` of a plan (plus any embedded indoor content for hybrid scenes)."""
     surfaces, boxes = _terrain(plan)
     for bd in plan.buildings:
@@ -323,7 +335,7 @@ def assemble(plan: CityPlan, scene_id: str, kind: str = "outdoor", rooms: tuple 
     }
     m.update(meta or {})
     return Scene(
-        id=scene_id, kind=kind, source="procgen",  # type: ignore[arg-type]
+        id=scene_id, kind=kind, source="procgen",
         rooms=tuple(rooms), objects=tuple(indoor_objects) + tuple(plan.placed.objects),
         places=tuple(places), surfaces=tuple(surfaces), portals=tuple(portals),
         boxes=tuple(boxes), meta=m,

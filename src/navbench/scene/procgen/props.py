@@ -67,6 +67,14 @@ class Placed:
     no_parking: list[NoParking] = field(default_factory=list)
 
 
+@dataclass
+class _GroupState:
+    """Progress of the contextual-group pass: objects placed so far and group anchors (N, 2) XZ."""
+
+    placed: int = 0
+    anchors: np.ndarray = field(default_factory=lambda: np.zeros((0, 2)))
+
+
 def _in_focus(x: float, z: float, focus: tuple[float, float, float] | None) -> bool:
     return focus is None or math.hypot(x - focus[0], z - focus[1]) <= focus[2]
 
@@ -141,8 +149,11 @@ def _free(run: _Run, a: float, b: float) -> bool:
     return run.lo <= a and b <= run.hi and all(b + GAP <= t0 or a - GAP >= t1 for t0, t1 in run.taken)
 
 
-def _layout(spec: GroupSpec, origin: np.ndarray, eu: np.ndarray, ev: np.ndarray
-            ) -> list[tuple[str, tuple[float, float, float], tuple[float, float, float], float, int]]:
+#: One member box of a placed group: (label, centre xyz, size xyz, yaw, support index or -1).
+_Member = tuple[str, tuple[float, float, float], tuple[float, float, float], float, int]
+
+
+def _layout(spec: GroupSpec, origin: np.ndarray, eu: np.ndarray, ev: np.ndarray) -> list[_Member]:
     """World boxes ``(label, centre, size, yaw, support)`` of a group template in a frame."""
     face = yaw_of_direction(float(-ev[0]), float(-ev[1]))
     out: list[tuple[str, tuple[float, float, float], tuple[float, float, float], float, int]] = []
@@ -181,7 +192,8 @@ def place_sidewalk_objects(
     """Up to ``n`` objects: contextual groups first (≈ ``group_fraction``), corner signs (at
     most ``corner_share`` of ``n``), then singles."""
     runs = [r for r in _runs(blocks, regions, clear_zones, corner)
-            if focus is None or any(_in_focus(*r.frame(t)[0], focus) for t in np.linspace(r.lo, r.hi, 16))]
+            if focus is None or any(_in_focus(o[0], o[1], focus)
+                                     for o in (r.frame(float(t))[0] for t in np.linspace(r.lo, r.hi, 16)))]
     lots = [lt for lt in lots if focus is None or _in_focus((lt.rect[0] + lt.rect[2]) / 2,
                                                            (lt.rect[1] + lt.rect[3]) / 2, focus)]
     out.regions.update(regions)
@@ -193,10 +205,10 @@ def place_sidewalk_objects(
     rw = np.array([GROUP_REGION_WEIGHT[r] for r in present])
     rw = rw / rw.sum()
     by_region = {r: [k for k, run in enumerate(runs) if run.region == r] for r in present}
-    state = {"placed": 0, "anchors": np.zeros((0, 2))}
+    state = _GroupState()
     budget = round(n * group_fraction)
     fails = 0
-    while state["placed"] < budget and fails < tries * 10:  # type: ignore[operator]
+    while state.placed < budget and fails < tries * 10:
         region = present[int(rng.choice(len(present), p=rw))]
         rlots = [lt for lt in lots if lt.region == region]
         ks = by_region[region]
@@ -206,7 +218,7 @@ def place_sidewalk_objects(
             pr = p[ks] / p[ks].sum()
             ok = _try_curb_group([runs[k] for k in ks], pr, rng, out, focus, group_spacing, budget, state)
         fails = 0 if ok else fails + 1
-    placed = int(state["placed"])  # type: ignore[call-overload]
+    placed = state.placed
     placed += _corners(blocks, regions, rng, out, focus, min(n - placed, round(n * corner_share)))
     _singles(runs, p, rng, out, focus, n - placed, tries)
 
@@ -217,7 +229,7 @@ def _spaced(pts: np.ndarray, anchors: np.ndarray, spacing: float) -> bool:
     return bool(np.linalg.norm(pts[:, None, :] - anchors[None, :, :], axis=2).min() >= spacing)
 
 
-def _commit(out: Placed, name: str, boxes: list, state: dict) -> None:
+def _commit(out: Placed, name: str, boxes: list[_Member], state: _GroupState) -> None:
     gid = f"group_{len(out.groups)}"
     ids = [f"{gid}_{k}" for k in range(len(boxes))]
     for oid, (label, c, size, yaw, sup) in zip(ids, boxes, strict=True):
@@ -225,8 +237,8 @@ def _commit(out: Placed, name: str, boxes: list, state: dict) -> None:
     out.groups[gid] = ids
     out.group_types[gid] = name
     pts = np.array([[c[0], c[2]] for _l, c, *_ in boxes])
-    state["anchors"] = np.vstack([state["anchors"], pts])
-    state["placed"] += len(boxes)
+    state.anchors = np.vstack([state.anchors, pts])
+    state.placed += len(boxes)
 
 
 def _choose(rng: np.random.Generator, region: str, zone: str) -> str | None:
@@ -238,7 +250,7 @@ def _choose(rng: np.random.Generator, region: str, zone: str) -> str | None:
 
 
 def _try_curb_group(runs: list[_Run], p: np.ndarray, rng: np.random.Generator, out: Placed,
-                    focus: tuple[float, float, float] | None, spacing: float, budget: int, state: dict) -> bool:
+                    focus: tuple[float, float, float] | None, spacing: float, budget: int, state: _GroupState) -> bool:
     if not runs:
         return False
     run = runs[int(rng.choice(len(runs), p=p))]
@@ -246,7 +258,7 @@ def _try_curb_group(runs: list[_Run], p: np.ndarray, rng: np.random.Generator, o
     if name is None:
         return False
     spec = GROUPS[name]
-    if state["placed"] + len(spec.members) > budget:
+    if state.placed + len(spec.members) > budget:
         return False
     u0, _v0, u1, _v1 = group_extent(spec)
     a = float(rng.uniform(run.lo, max(run.lo, run.hi - (u1 - u0))))
@@ -255,7 +267,7 @@ def _try_curb_group(runs: list[_Run], p: np.ndarray, rng: np.random.Generator, o
     origin, eu, ev = run.frame(a - u0)
     boxes = _layout(spec, origin, eu, ev)
     pts = np.array([[c[0], c[2]] for _l, c, *_ in boxes])
-    if not all(_in_focus(x, z, focus) for x, z in pts) or not _spaced(pts, state["anchors"], spacing):
+    if not all(_in_focus(x, z, focus) for x, z in pts) or not _spaced(pts, state.anchors, spacing):
         return False
     _commit(out, name, boxes, state)
     run.taken.append((a, a + u1 - u0))
@@ -265,13 +277,13 @@ def _try_curb_group(runs: list[_Run], p: np.ndarray, rng: np.random.Generator, o
 
 
 def _try_lot_group(lots: list[_Lot], rng: np.random.Generator, out: Placed,
-                   focus: tuple[float, float, float] | None, spacing: float, budget: int, state: dict) -> bool:
+                   focus: tuple[float, float, float] | None, spacing: float, budget: int, state: _GroupState) -> bool:
     lot = lots[int(rng.integers(len(lots)))]
     name = _choose(rng, lot.region, "lot")
     if name is None:
         return False
     spec = GROUPS[name]
-    if state["placed"] + len(spec.members) > budget:
+    if state.placed + len(spec.members) > budget:
         return False
     k = int(rng.integers(4))
     eu = np.array([[1.0, 0.0], [0.0, 1.0], [-1.0, 0.0], [0.0, -1.0]][k])
@@ -291,7 +303,7 @@ def _try_lot_group(lots: list[_Lot], rng: np.random.Generator, out: Placed,
             return False
     boxes = _layout(spec, np.array([ox, oz]), eu, ev)
     pts = np.array([[c[0], c[2]] for _l, c, *_ in boxes])
-    if not all(_in_focus(x, z, focus) for x, z in pts) or not _spaced(pts, state["anchors"], spacing):
+    if not all(_in_focus(x, z, focus) for x, z in pts) or not _spaced(pts, state.anchors, spacing):
         return False
     _commit(out, name, boxes, state)
     return True

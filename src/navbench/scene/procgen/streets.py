@@ -166,9 +166,9 @@ def layout_streets(
             lo, hi = (zj.lo, zj.hi) if axis == "z" else (xi.lo, xi.hi)
             cw = min(crosswalk_width, (hi - lo) / 4)
             cuts = [lo, lo + cw, hi - cw, hi]
-            for a, b, is_cw in ((cuts[0], cuts[1], True), (cuts[1], cuts[2], False),
-                                (cuts[2], cuts[3], True)):
-                piece = (xi.lo, a, xi.hi, b) if axis == "z" else (a, zj.lo, b, zj.hi)
+            for c0, c1, is_cw in ((cuts[0], cuts[1], True), (cuts[1], cuts[2], False),
+                                  (cuts[2], cuts[3], True)):
+                piece = (xi.lo, c0, xi.hi, c1) if axis == "z" else (c0, zj.lo, c1, zj.hi)
                 if is_cw:
                     crosswalks.append(piece)
                 else:

@@ -7,7 +7,7 @@ surface classes, heights and static slabs (SPEC §1, §7). Frame: Habitat world 
 
 from __future__ import annotations
 
-from navbench.scene.model import Box, Surface
+from navbench.scene.model import Box, Surface, SurfaceClass
 
 #: Top height of sidewalks, crosswalks, lots and parks (m).
 SIDEWALK_Y = 0.0
@@ -61,10 +61,10 @@ def rect_polygon(r: Rect) -> tuple[tuple[float, float], ...]:
     return ((x0, z1), (x1, z1), (x1, z0), (x0, z0))
 
 
-def rect_surface(sid: str, cls: str, r: Rect, y: float, holes: tuple[Rect, ...] = ()) -> Surface:
+def rect_surface(sid: str, cls: SurfaceClass, r: Rect, y: float, holes: tuple[Rect, ...] = ()) -> Surface:
     """A rectangular :class:`Surface` of ``cls`` with the class friction / preferred flag."""
     return Surface(
-        sid, cls, rect_polygon(r), y=y, friction=FRICTION[cls], preferred=PREFERRED[cls],  # type: ignore[arg-type]
+        sid, cls, rect_polygon(r), y=y, friction=FRICTION[cls], preferred=PREFERRED[cls],
         holes=tuple(rect_polygon(h) for h in holes),
     )
 

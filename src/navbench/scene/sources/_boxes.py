@@ -144,7 +144,7 @@ def unit_normal_towards(start: Vec2, end: Vec2, target_poly: Sequence[Vec2] | No
                         away_from: Sequence[Vec2] | None = None) -> np.ndarray:
     """Unit XZ normal of a wall segment pointing into ``target_poly`` (or out of ``away_from``)."""
     d = np.array([end[0] - start[0], end[1] - start[1]], dtype=float)
-    d /= max(np.linalg.norm(d), 1e-12)
+    d /= max(float(np.linalg.norm(d)), 1e-12)
     n = np.array([-d[1], d[0]])
     mid = 0.5 * (np.asarray(start, dtype=float) + np.asarray(end, dtype=float))
     probe = tuple(mid + 0.2 * n)

@@ -116,7 +116,7 @@ class _Index:
                     orig = c.get("original_file")
                     self.overrides[c["template_handle"]] = (
                         dataset_dir / orig if isinstance(orig, str) else None,
-                        c.get("attributes") if isinstance(c.get("attributes"), dict) else {},
+                        at if isinstance(at := c.get("attributes"), dict) else {},
                     )
 
     def config(self, handle: str) -> tuple[dict[str, Any], Path | None]:
@@ -169,9 +169,9 @@ def load_habitat(
     notes: list[str] = []
     if name.endswith(".semantic_config.json"):
         rooms = _regions(path)
-        meshes = (load_mesh(mesh, up or "y"),) if mesh is not None else ()
-        return Scene(scene_id or _base(name), "indoor", "habitat", rooms=tuple(rooms), meshes=meshes,
-                     meta=provenance(path, "habitat", approx, has_geometry=bool(meshes)))
+        only = (load_mesh(mesh, up or "y"),) if mesh is not None else ()
+        return Scene(scene_id or _base(name), "indoor", "habitat", rooms=tuple(rooms), meshes=only,
+                     meta=provenance(path, "habitat", approx, has_geometry=bool(only)))
     if name.endswith(".scene_dataset_config.json"):
         dataset, path = path, _find_scene(path, scene)
     ds_path = Path(dataset) if dataset is not None else _find_dataset(path)

@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from navbench.errors import ConfigError
+from navbench.geometry import vec3
 from navbench.scene.model import Room, Scene, SceneObject
 from navbench.scene.sources._common import ccw, clean_label, fail, provenance, read_text
 from navbench.scene.sources.mesh import UpAxis, check_up, load_mesh, to_habitat
@@ -67,7 +68,7 @@ def parse_semantic_txt(path: str | Path) -> list[tuple[int, str, str, int]]:
     return out
 
 
-def _face_colors(geom: Any) -> np.ndarray | None:
+def _face_colors(geom: Any) -> np.ndarray | None:  # a trimesh.Trimesh: .visual is narrowed by .kind
     """(F,) int RGB keys (0xRRGGBB) of a trimesh geometry's faces, or None without colours."""
     vis = geom.visual
     faces = np.asarray(geom.faces)
@@ -89,7 +90,8 @@ def _face_colors(geom: Any) -> np.ndarray | None:
         rgb = np.asarray(vis.face_colors)[:, :3].astype(np.int64)
     else:
         return None
-    return (rgb[:, 0] << 16) | (rgb[:, 1] << 8) | rgb[:, 2]
+    keys: np.ndarray = (rgb[:, 0] << 16) | (rgb[:, 1] << 8) | rgb[:, 2]
+    return keys
 
 
 def object_bounds(semantic_mesh: str | Path, up: UpAxis) -> dict[int, np.ndarray]:
@@ -100,7 +102,8 @@ def object_bounds(semantic_mesh: str | Path, up: UpAxis) -> dict[int, np.ndarray
     if not path.is_file():
         raise fail(path, "<file>", "an existing semantic mesh (.semantic.glb)", str(path))
     try:
-        scene = trimesh.load(str(path), force="scene", process=False)
+        # a trimesh.Scene (force="scene"); its geometries are read by duck typing below
+        scene: Any = trimesh.load(str(path), force="scene", process=False)
     except Exception as e:
         raise fail(path, "<mesh>", "a readable GLB", f"{type(e).__name__}: {e}") from e
     parts: dict[int, list[np.ndarray]] = {}
@@ -114,8 +117,8 @@ def object_bounds(semantic_mesh: str | Path, up: UpAxis) -> dict[int, np.ndarray
         faces = np.asarray(geom.faces)
         order = np.argsort(keys, kind="stable")
         uniq, starts = np.unique(keys[order], return_index=True)
-        for k, s, e in zip(uniq, starts, [*starts[1:], len(order)], strict=True):
-            parts.setdefault(int(k), []).append(v[faces[order[s:e]].reshape(-1)])
+        for k, s, end in zip(uniq, starts, [*starts[1:], len(order)], strict=True):
+            parts.setdefault(int(k), []).append(v[faces[order[s:end]].reshape(-1)])
     if not parts:
         raise fail(path, "<mesh>", "faces with vertex colours or a colour texture", "no colours")
     return {k: np.concatenate(p) for k, p in parts.items()}
@@ -189,8 +192,8 @@ def load_hm3d(
     for oid, label, region, pts in placed:
         lo, hi = pts.min(axis=0), pts.max(axis=0)
         rid = f"region{region}" if f"region{region}" in room_ids else None
-        objects.append(SceneObject(f"object{oid}", label, tuple(map(float, (lo + hi) / 2)), rid,  # type: ignore[arg-type]
-                                   tuple(map(float, np.maximum(hi - lo, MIN_EXTENT)))))  # type: ignore[arg-type]
+        objects.append(SceneObject(f"object{oid}", label, vec3((lo + hi) / 2), rid,
+                                   vec3(np.maximum(hi - lo, MIN_EXTENT))))
     meshes = (load_mesh(mesh, up),) if mesh is not None else ()
     approx = ["object boxes are the axis-aligned bounds of their semantic-mesh faces",
               f"flat objects (a picture, a rug) get a {MIN_EXTENT} m thickness",

@@ -18,6 +18,7 @@ Frame: Z up → Habitat (x, y, z) → (x, z, −y); sizes (sx, sy, sz) → (sx, 
 
 from __future__ import annotations
 
+import builtins
 import math
 from pathlib import Path
 from typing import Any
@@ -68,7 +69,7 @@ class _Line:
             got = self.t[i] if i < len(self.t) else "missing"
             raise fail(self.file, self.where(what), "an integer", got) from e
 
-    def vec(self, i: int, what: str, n: int = 3) -> list[float]:
+    def vec(self, i: builtins.int, what: str, n: builtins.int = 3) -> list[float]:
         try:
             v = [float(x) for x in self.t[i:i + n]]
         except ValueError as e:

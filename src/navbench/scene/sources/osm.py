@@ -25,7 +25,7 @@ import math
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -42,6 +42,9 @@ from navbench.scene.procgen.urban import (
     slab,
 )
 from navbench.scene.sources._common import validated
+
+if TYPE_CHECKING:
+    from shapely.geometry import Polygon
 
 EARTH_RADIUS = 6_371_008.8
 #: Largest side (m) of an imported bbox: 10 km at the default 1 m slab raster is 10⁸ cells.
@@ -107,7 +110,7 @@ def _read(path: Path) -> _Data:
         raise MissingDependencyError("OSM import needs pyosmium: pip install 'navbench[osm]'") from e
     data = _Data()
 
-    class H(osmium.SimpleHandler):  # type: ignore[misc]
+    class H(osmium.SimpleHandler):
         def node(self, n: Any) -> None:
             if any(k in n.tags for k in _PLACE_KEYS):
                 try:
@@ -267,7 +270,7 @@ def _check_bbox(path: Path, bbox: tuple[float, float, float, float]) -> tuple[fl
     if max(w, h) > MAX_EXTENT_M:
         raise SceneFormatError(path, "bbox", f"an extent of at most {MAX_EXTENT_M:g} m on a side "
                                "(pass --bbox to import a part)", f"{w:.0f} m x {h:.0f} m")
-    return b  # type: ignore[return-value]
+    return b
 
 
 def _polys(geom: Any) -> list[Any]:
@@ -306,8 +309,9 @@ def _building_geometry(bid: str, poly: Any, h: float, boxes: list[Box], meshes: 
     index = {(round(float(x), 6), round(float(z), 6)): i for i, (x, z) in enumerate(ring)}
     faces = []
     for t in tris.geoms:
-        ids = [index.get((round(float(x), 6), round(float(z), 6))) for x, z in list(t.exterior.coords)[:3]]
-        if None in ids:
+        got = [index.get((round(float(x), 6), round(float(z), 6))) for x, z in list(t.exterior.coords)[:3]]
+        ids = [i for i in got if i is not None]
+        if len(ids) < len(got):
             continue
         faces += [[ids[0] + n, ids[1] + n, ids[2] + n], [ids[0], ids[2], ids[1]]]
     for i in range(n):
@@ -352,7 +356,8 @@ def _slabs(area: Any, road_u: Any, water_u: Any, side: Any, res: float) -> list[
     return out
 
 
-def _storefront(pid: str, cat: str, name: str, p: tuple[float, float], buildings: list, road_u: Any) -> tuple[Place, Box]:
+def _storefront(pid: str, cat: str, name: str, p: tuple[float, float],
+                buildings: list[tuple[int, Polygon, float, dict[str, str]]], road_u: Polygon) -> tuple[Place, Box]:
     """Place on the road-facing edge of the nearest building (within 20 m) of point ``p``."""
     import shapely
 

@@ -107,7 +107,8 @@ def _unity_rotation(rot: dict[str, Any], file: Path, field: str) -> np.ndarray:
     ry = np.array([[cy, 0, sy], [0, 1, 0], [-sy, 0, cy]])
     rz = np.array([[cz, -sz, 0], [sz, cz, 0], [0, 0, 1]])
     m = np.diag([1.0, 1.0, -1.0])
-    return m @ (ry @ rx @ rz) @ m
+    out: np.ndarray = m @ (ry @ rx @ rz) @ m
+    return out
 
 
 def load_procthor(
@@ -316,8 +317,8 @@ def _walls_and_portals(house: dict[str, Any], path: Path, w: str, polys: dict[st
                                   math.dist(a, b), heights.get(rs[0], 2.5),
                                   yaw_of_direction(float(n[0]), float(n[1]))))
     boxes: list[Box] = []
-    for n, (a, b, y0, h, holes) in enumerate(canon.values()):
-        boxes.extend(wall_boxes(f"wall{n}", a, b, y0, h, thickness, holes))
+    for k, (a, b, y0, h, holes) in enumerate(canon.values()):
+        boxes.extend(wall_boxes(f"wall{k}", a, b, y0, h, thickness, holes))
     return len(canon), boxes, portals
 
 

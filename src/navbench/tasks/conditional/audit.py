@@ -77,18 +77,18 @@ def program_issues(p: Program) -> tuple[int, int]:
                 walk(n.then, present | {k}, absent, rels)
                 walk(n.else_, present, absent | {k}, rels)
                 return
-            s, r = (c.subject.label, c.room, c.subject.room_hint), \
+            sk, rk = (c.subject.label, c.room, c.subject.room_hint), \
                 (c.reference.label, c.room, c.reference.room_hint)
-            absent_refs += (s in absent) + (r in absent)
+            absent_refs += (sk in absent) + (rk in absent)
             for a, q, b, holds in rels:
-                p = c.predicate if (a, b) == (s, r) else INVERSE.get(c.predicate, "") \
-                    if (a, b) == (r, s) else None
+                p = c.predicate if (a, b) == (sk, rk) else INVERSE.get(c.predicate, "") \
+                    if (a, b) == (rk, sk) else None
                 if p is not None and (p == q or (holds and exclusive(p, q))):
                     dead += 1
                     break
-            both = present | {s, r}
-            walk(n.then, both, absent, (*rels, (s, c.predicate, r, True)))
-            walk(n.else_, both, absent, (*rels, (s, c.predicate, r, False)))
+            both = present | {sk, rk}
+            walk(n.then, both, absent, (*rels, (sk, c.predicate, rk, True)))
+            walk(n.else_, both, absent, (*rels, (sk, c.predicate, rk, False)))
 
     walk(p, frozenset(), frozenset(), ())
     everywhere = Counter(_mentions(p))
@@ -104,7 +104,7 @@ def _mentions(p: Program) -> list[Key]:
     """Keys of every definite reference (targets, anchors, relation objects, "with the X")."""
     def of(r: ObjectRef) -> list[Key]:
         hint = r.room_hint
-        extra = [(hint[9:], r.room, hint)] if hint is not None and hint.startswith("with the ") else []
+        extra: list[Key] = [(hint[9:], r.room, hint)] if hint is not None and hint.startswith("with the ") else []
         return _keys(r) + extra
 
     if isinstance(p, Go):

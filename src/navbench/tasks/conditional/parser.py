@@ -178,17 +178,17 @@ class _Parser:
         if m:
             neg = m["verb"] != "is"
             left, right = m["left"], m["right"]
-            room = None
+            in_room: str | None = None
             if " in the " in left:
-                left, room = left.rsplit(" in the ", 1)
+                left, in_room = left.rsplit(" in the ", 1)
             for p in _PREDS:
                 if right.startswith(p + " the "):
                     rest = right[len(p) + 5:]
-                    if room is None:
+                    if in_room is None:
                         if " in the " not in rest:
                             raise self.fail(s, "'... in the <room>'")
-                        rest, room = rest.rsplit(" in the ", 1)
-                    rl, hint = self.room(room, s)
+                        rest, in_room = rest.rsplit(" in the ", 1)
+                    rl, hint = self.room(in_room, s)
                     subj = ObjectRef(self.label(left, s, "an object label"), rl, room_hint=hint)
                     ref = ObjectRef(self.label(rest, s, "an object label"), rl, room_hint=hint)
                     return Relation(subj, p, ref), neg

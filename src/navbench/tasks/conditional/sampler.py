@@ -240,12 +240,12 @@ def _ground(index: SceneIndex, node: Program, ctx: Context, st: _Draw,
     if isinstance(node, Seq):
         steps: list[Program] = []
         for step in node.steps:
-            g = _ground(index, step, ctx, st, rng)
-            if g is None:
+            sub = _ground(index, step, ctx, st, rng)
+            if sub is None:
                 return None
-            steps.append(g)
-            if isinstance(g, Go):
-                ctx = ctx.visit(g.target)
+            steps.append(sub)
+            if isinstance(sub, Go):
+                ctx = ctx.visit(sub.target)
         return Seq(tuple(steps))
     assert isinstance(node, If) and isinstance(node.cond, Presence)
     cid = f"c{node.cond.label[1:]}"

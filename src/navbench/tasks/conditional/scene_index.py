@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -28,6 +29,9 @@ from navbench.tasks.conditional.program import (
     Relation,
 )
 from navbench.tasks.conditional.templates import is_speakable
+
+if TYPE_CHECKING:  # sampler.py builds the index, so the settings class is imported for types only
+    from navbench.tasks.conditional.sampler import InstructionSettings
 
 _DIRECTIONS = {f"{a} of": 45.0 * k for k, a in enumerate(AZIMUTH_NAMES)}
 
@@ -106,7 +110,7 @@ def _bearing(a: SceneObject, b: SceneObject) -> float | None:
 class SceneIndex:
     """Referable rooms, objects and conditions of one scene (built once per scene)."""
 
-    def __init__(self, scene: Scene, graph: SceneGraph, settings: object) -> None:
+    def __init__(self, scene: Scene, graph: SceneGraph, settings: InstructionSettings) -> None:
         self.scene = scene
         self.settings = settings
         s = settings
@@ -124,7 +128,7 @@ class SceneIndex:
             cnt = Counter(o.label for o in objs)
             labels = sorted(lab for lab in cnt if is_speakable(lab))
             unique = [k for k, o in enumerate(objs) if cnt[o.label] == 1 and is_speakable(o.label)]
-            rel = np.stack([pm.holds(p) for p in s.relation_predicates])  # type: ignore[attr-defined]
+            rel = np.stack([pm.holds(p) for p in s.relation_predicates])
             room = _Room(r.id, r.label, hints[r.id], objs, pm, labels,
                          [lab for lab in scene_labels if lab not in cnt], unique, {}, rel)
             self._targets(room, cnt)
@@ -139,10 +143,10 @@ class SceneIndex:
 
     def _targets(self, room: _Room, cnt: Counter[str]) -> None:
         objs = room.objects
-        margin = float(self.settings.direction_margin_deg)  # type: ignore[attr-defined]
+        margin = float(self.settings.direction_margin_deg)
         for k in room.unique:
             room.refs[k] = [self._ref(room, objs[k])]
-        quals = {p: room.pairs.holds(p) for p in self.settings.qualifier_predicates}  # type: ignore[attr-defined]
+        quals = {p: room.pairs.holds(p) for p in self.settings.qualifier_predicates}
         for lab in sorted(lab for lab, c in cnt.items() if c > 1 and is_speakable(lab)):
             same = np.array([o.label == lab for o in objs])
             for p, m in quals.items():
@@ -171,7 +175,7 @@ class SceneIndex:
 
     def _apart(self, obj: SceneObject, taken: set[str]) -> bool:
         """Whether ``obj``'s XZ footprint is at least ``min_target_gap`` from every taken target."""
-        gap = self.settings.min_target_gap  # type: ignore[attr-defined]
+        gap = self.settings.min_target_gap
         if gap <= 0 or not taken:
             return True
         a = footprint(obj)
@@ -190,13 +194,13 @@ class SceneIndex:
         nor contradicts, or None if the room cannot supply one."""
         s = self.settings
         ctx = ctx or Context()
-        if len(room.unique) >= 2 and rng.random() < s.p_relation:  # type: ignore[attr-defined]
+        if len(room.unique) >= 2 and rng.random() < s.p_relation:
             for _ in range(8):
                 a, b = rng.choice(len(room.unique), size=2, replace=False)
                 ia, ib = room.unique[int(a)], room.unique[int(b)]
                 ok = np.nonzero(room.rel[:, ib, ia] == truth)[0]
                 if len(ok):
-                    p = s.relation_predicates[int(ok[int(rng.integers(len(ok)))])]  # type: ignore[attr-defined]
+                    p = s.relation_predicates[int(ok[int(rng.integers(len(ok)))])]
                     c = Relation(self._ref(room, room.objects[ia]), p, self._ref(room, room.objects[ib]))
                     if ctx.consistent(c):
                         return c
