@@ -70,11 +70,11 @@ def main() -> None:
                             sims[sid] = Simulator(ds.scene(sid), emb,
                                                   SimSettings(align_doors=align))
                         sim = sims[sid]
-                        sim.tau = float(ep.navbench.get("success_distance", 1.0 + emb.radius))
-                        o = run_episode(sim, load_agent("oracle-path"), ep)
+                        tau = float(ep.navbench.get("success_distance", 1.0 + emb.radius))
+                        o = run_episode(sim, load_agent("oracle-path"), ep, tau=tau)
                         hit.append(bool(o.records["collision"].any()))
                         ok.append(o.label == "success")
-                        r = verify_episode(ds.scene(sid), ep, emb, simulator=sim)
+                        r = verify_episode(ds.scene(sid), ep, emb, simulator=sim, tau=tau)
                         kept.append(r.accepted)
                         if not r.accepted:
                             why[r.reason] += 1

@@ -31,8 +31,8 @@ def test_oracle_paths_touch_nothing_in_small_houses(tmp_path: Path, robot: str) 
     for ep in eps:
         sid = ep.navbench["scene"]
         sim = sims.setdefault(sid, Simulator(ds.scene(sid), emb, SimSettings()))
-        sim.tau = float(ep.navbench.get("success_distance", 1.0 + emb.radius))
-        out = run_episode(sim, load_agent("oracle-path"), ep)
+        tau = float(ep.navbench.get("success_distance", 1.0 + emb.radius))
+        out = run_episode(sim, load_agent("oracle-path"), ep, tau=tau)
         hits.append(bool(out.records["collision"].any()))
         ok.append(out.label == "success")
     assert len(eps) >= 6

@@ -1,7 +1,7 @@
 """The navmesh seam: what episode generation, agents and scoring ask of a navmesh.
 
 :class:`~navbench.nav.NavMesh` fits :class:`NavMeshLike`; so does any object with the same
-four queries (a stub in tests, a wrapper that caches distances). Points are ``(x, y, z)`` in
+five queries (a stub in tests, a wrapper that caches distances). Points are ``(x, y, z)`` in
 the Habitat frame (m).
 """
 
