@@ -286,6 +286,9 @@ def run_one(sim: Any, agent: Any, ep: Any, scene_id: str, *, navmesh: Any = None
 
 def run_shard(shard: ShardSpec, emit: Callable[[EpisodeResult], None]) -> None:
     """Worker function: one world build per shard, then every episode in order (see module)."""
+    building = getattr(emit, "building", None)
+    if callable(building):  # the build gets its own allowance (eval.worker.SETUP_ALLOWANCE_S)
+        building()
     from navbench.episodes.loader import load_dataset
     from navbench.sim import SimSettings, Simulator, get_embodiment
 
