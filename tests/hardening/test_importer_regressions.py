@@ -85,6 +85,7 @@ STAGE, OBJ = "stages/room.stage_config.json", "objects/frl_apartment_table_01.ob
     (DS, lambda d: d.__setitem__("scene_instances", [1]), DS, "scene_instances"),
     (DS, lambda d: d["scene_instances"].__setitem__("paths", [1]), DS, "scene_instances.paths"),
     (DS, lambda d: d.__setitem__("objects", [1]), DS, "objects"),
+    (DS, lambda d: d.__setitem__("objects", True), DS, "objects"),
     (DS, lambda d: d["objects"].__setitem__("configs", 5), DS, "objects.configs"),  # was TypeError
 ])
 def test_habitat_bad_fields_are_named(tmp_path: Path, rel: str, edit: Callable[[Any], None], file: str,
@@ -168,6 +169,27 @@ def test_gibson_non_real_vectors_are_refused(tmp_path: Path, value: Any) -> None
 
 # ------------------------------------------------------------------------------------ HM3D
 
+def _point_first_index_at(glb: Path, index: int) -> None:
+    """Rewrite the first triangle index of a trimesh-written GLB (uint32 indices) in place."""
+    raw = bytearray(glb.read_bytes())
+    json_len = struct.unpack("<I", raw[12:16])[0]
+    doc = json.loads(raw[20:20 + json_len])
+    acc = doc["accessors"][doc["meshes"][0]["primitives"][0]["indices"]]
+    assert acc["componentType"] == 5125  # uint32 indices
+    view = doc["bufferViews"][acc["bufferView"]]
+    at = 20 + json_len + 8 + view.get("byteOffset", 0) + acc.get("byteOffset", 0)
+    raw[at:at + 4] = struct.pack("<I", index)
+    glb.write_bytes(bytes(raw))
+
+
+def test_habitat_stage_face_index_out_of_range(tmp_path: Path) -> None:
+    ds = _tiny(tmp_path, DS, lambda d: None)
+    _point_first_index_at(ds.parent / "stages" / "room.glb", 768)  # of 4 vertices; was IndexError
+    with pytest.raises(SceneFormatError, match=r"^room\.glb: field '<mesh>\.faces': expected triangles "
+                                               r"indexing the 4 vertices, got 'shape \(2, 3\), indices 0\.\.768'"):
+        import_scene(ds, "habitat", scene="apt")
+
+
 def test_hm3d_face_index_out_of_range(tmp_path: Path) -> None:
     import trimesh
 
@@ -176,14 +198,6 @@ def test_hm3d_face_index_out_of_range(tmp_path: Path) -> None:
     (tmp_path / "abc.semantic.txt").write_text('HM3D Semantic Annotations\n1,FF0010,"toilet",0\n')
     glb = tmp_path / "abc.semantic.glb"
     trimesh.Scene([_box((0.4, 0.6, 0.8), (1.0, 2.0, 0.4), (255, 0, 16))]).export(glb)
-    raw = bytearray(glb.read_bytes())
-    json_len = struct.unpack("<I", raw[12:16])[0]
-    doc = json.loads(raw[20:20 + json_len])
-    acc = doc["accessors"][doc["meshes"][0]["primitives"][0]["indices"]]
-    assert acc["componentType"] == 5125  # uint32 indices
-    view = doc["bufferViews"][acc["bufferView"]]
-    at = 20 + json_len + 8 + view.get("byteOffset", 0) + acc.get("byteOffset", 0)
-    raw[at:at + 4] = struct.pack("<I", 256)  # the first triangle names vertex 256 of 8
-    glb.write_bytes(bytes(raw))
+    _point_first_index_at(glb, 256)  # the first triangle names vertex 256 of 8
     with pytest.raises(SceneFormatError, match=r"^abc\.semantic\.glb: field '<mesh>.*IndexError"):
         import_scene(tmp_path / "abc.semantic.txt", "hm3d")  # was IndexError
