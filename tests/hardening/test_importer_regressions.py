@@ -140,15 +140,39 @@ def _graph_file(tmp_path: Path, edit: Callable[[dict[str, Any]], None] | None = 
     return p
 
 
-@pytest.mark.parametrize("offset,value,what", [(10, 99, "compression method"), (8, 1, "encrypted flag")])
-def test_gibson_unsupported_zip_member(tmp_path: Path, offset: int, value: int, what: str) -> None:
-    p = _graph_file(tmp_path)
+#: (offset in the central-directory entry, value, field named): the version needed to extract
+#: (zipfile: NotImplementedError "zip file version"), the flags (bit 0: encrypted, RuntimeError),
+#: the compression method (NotImplementedError).
+ZIP_DAMAGE = [(6, 109, "<file>"), (8, 1, "member"), (10, 99, "member")]
+
+
+def _damage_zip(p: Path, offset: int, value: int) -> None:
     raw = bytearray(p.read_bytes())
-    j = raw.index(b"PK\x01\x02")  # central directory entry: flags at +8, method at +10
+    j = raw.index(b"PK\x01\x02")
     raw[j + offset: j + offset + 2] = struct.pack("<H", value)
     p.write_bytes(bytes(raw))
-    with pytest.raises(SceneFormatError, match=r"field 'output\.npy': expected a readable archive member"):
+
+
+@pytest.mark.parametrize("offset,value,field", ZIP_DAMAGE)
+def test_gibson_unsupported_zip_member(tmp_path: Path, offset: int, value: int, field: str) -> None:
+    p = _graph_file(tmp_path)
+    _damage_zip(p, offset, value)
+    want = "'<file>': expected an .npz" if field == "<file>" else "'output.npy': expected a readable archive member"
+    with pytest.raises(SceneFormatError, match=re.escape(want)):
         import_scene(p, "gibson")  # was NotImplementedError / RuntimeError
+
+
+@pytest.mark.parametrize("offset,value,field", ZIP_DAMAGE)
+def test_navmesh_unsupported_zip_member(tmp_path: Path, offset: int, value: int, field: str) -> None:
+    from navbench.errors import NavbenchError
+    from navbench.nav import NavMesh
+    from tests.conftest import two_room_scene
+
+    p = tmp_path / "nm.npz"
+    NavMesh.build(two_room_scene()).save(p)
+    _damage_zip(p, offset, value)  # the first member's entry
+    with pytest.raises(NavbenchError, match="<file>" if field == "<file>" else "undamaged archive member"):
+        NavMesh.load(p)  # was NotImplementedError / RuntimeError: ARRAY_READ_ERRORS lacked them
 
 
 def test_gibson_undecodable_byte_labels_load(tmp_path: Path) -> None:

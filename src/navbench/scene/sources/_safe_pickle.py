@@ -127,12 +127,13 @@ def load_npz(path: str | Path) -> dict[str, np.ndarray]:
                     continue
                 try:
                     data = z.read(info)
-                except (*ARRAY_READ_ERRORS, NotImplementedError, RuntimeError) as e:
-                    # a bad CRC, an unsupported compression method, an encrypted member
+                except ARRAY_READ_ERRORS as e:  # bad CRC, unknown compression, encrypted member
                     raise SceneFormatError(name, info.filename, "a readable archive member", str(e)) from e
                 out[info.filename[:-4]] = _read_npy(data, name, info.filename)
             return out
     except FileNotFoundError as e:
         raise SceneFormatError(name, "<file>", "an existing .npz file", str(path)) from e
-    except (zipfile.BadZipFile, EOFError) as e:
+    except SceneFormatError:
+        raise
+    except ARRAY_READ_ERRORS as e:  # the archive itself: truncated, altered version fields, ...
         raise SceneFormatError(name, "<file>", "an .npz (zip) archive (truncated?)", str(e)) from e
