@@ -40,9 +40,12 @@ JSON = st.recursive(
 BAD_NUMBERS = st.sampled_from([math.nan, math.inf, -math.inf, "1.0", True, [1.0], {"x": 1}])
 
 
-def properties(body: Callable[[Any], None]) -> tuple[Callable[..., None], Callable[..., None]]:
-    """A bounded test and a ``slow`` test (many more examples) of one property."""
-    fast = FAST(given(st.data())(body))
+def properties(body: Callable[[Any], None], fast_share: float = 1.0
+               ) -> tuple[Callable[..., None], Callable[..., None]]:
+    """A bounded test (``fast_share`` x ``FUZZ_EXAMPLES`` examples: mesh-loading importers use
+    fewer) and a ``slow`` test (``FUZZ_EXAMPLES_SLOW``) of one property."""
+    n = max(1, round(FUZZ_EXAMPLES * fast_share))
+    fast = (FAST if n == FUZZ_EXAMPLES else settings(max_examples=n, **_COMMON))(given(st.data())(body))
     slow = pytest.mark.slow(SLOW(given(st.data())(body)))
     return fast, slow
 

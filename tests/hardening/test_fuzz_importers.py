@@ -8,7 +8,8 @@ HM3D ``semantic.txt`` + vertex-coloured semantic GLB of ``tests/sources/test_hm3
 MP3D ``.house`` of ``tests/sources/test_mp3d.py``. Mutations and settings as in
 ``test_fuzz_readers`` (:mod:`tests.hardening.fuzz_support`): every importer must either load the
 file or raise a :class:`~navbench.errors.NavbenchError` with a one-line message; certainly-invalid
-coordinates must be rejected. Bounded by default; the ``slow`` variants run many more examples.
+coordinates must be rejected. Bounded by default (half the examples where meshes are loaded,
+~20 s in all on 2 cores); the ``slow`` variants run ``FUZZ_EXAMPLES_SLOW`` examples.
 """
 
 from __future__ import annotations
@@ -36,6 +37,8 @@ from tests.hardening.fuzz_support import (
 )
 
 REAL = Path(__file__).resolve().parents[3] / "shared" / "realdata" / "habitat"
+#: Share of ``FUZZ_EXAMPLES`` the bounded tests of importers that load meshes run (~50 ms each).
+MESH_SHARE = 0.5
 
 
 def _import(path: Path, fmt: str, **options: Any) -> None:
@@ -143,11 +146,11 @@ def _habitat_real(data: Any) -> None:
         outcome(_import, REAL_ROOT / "test_regions.semantic_config.json", "habitat")
 
 
-test_habitat_tree, test_habitat_tree_slow = properties(_habitat_tree)
-test_habitat_glb, test_habitat_glb_slow = properties(_habitat_glb)
-test_habitat_strict, test_habitat_strict_slow = properties(_habitat_strict)
+test_habitat_tree, test_habitat_tree_slow = properties(_habitat_tree, MESH_SHARE)
+test_habitat_glb, test_habitat_glb_slow = properties(_habitat_glb, MESH_SHARE)
+test_habitat_strict, test_habitat_strict_slow = properties(_habitat_strict, MESH_SHARE)
 test_habitat_real, test_habitat_real_slow = (
-    properties(_habitat_real) if REAL_DOCS else (pytest.mark.skip("no realdata/habitat")(lambda: None),) * 2)
+    properties(_habitat_real, MESH_SHARE) if REAL_DOCS else (pytest.mark.skip("no realdata/habitat")(lambda: None),) * 2)
 
 
 # ------------------------------------------------------------------- Gibson 3D scene graph
@@ -261,7 +264,7 @@ def _hm3d_glb(data: Any) -> None:
 
 
 test_hm3d_txt, test_hm3d_txt_slow = properties(_hm3d_txt)
-test_hm3d_glb, test_hm3d_glb_slow = properties(_hm3d_glb)
+test_hm3d_glb, test_hm3d_glb_slow = properties(_hm3d_glb, MESH_SHARE)
 
 
 # ------------------------------------------------------------------------------ MP3D (bytes)
