@@ -356,8 +356,7 @@ def _find_semantic(inst: dict[str, Any], ds: dict[str, Any] | None, ds_dir: Path
 def _regions(path: Path) -> list[Room]:
     data = read_json_file(path)
     regions = require(data, "region_annotations", path, "", list, "a list of region annotations")
-    rooms: list[Room] = []
-    parsed = []
+    parsed: list[tuple[int, str, str, list[Vec3], float, float]] = []
     for i, r in enumerate(regions):
         where = f"region_annotations[{i}]"
         name = require(r, "name", path, where, str, "a region name string")
