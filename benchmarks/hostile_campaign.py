@@ -14,6 +14,8 @@ Usage (compare a checkout against another one)::
     PYTHONPATH=$PWD/src      python benchmarks/hostile_campaign.py   # after
 
 Prints one line per case and the counts; ``--json FILE`` writes them. Takes ~1–2 min on 2 cores.
+The importer and repair cases (``importer_cases``, ``repair_cases``) are the ones the importer
+fuzzing (``tests/hardening/test_fuzz_importers.py``) found.
 """
 
 from __future__ import annotations
@@ -35,6 +37,8 @@ from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+from hostile_importers import importer_cases, repair_cases  # the script's own folder
 
 AGENTS = '''
 import math
@@ -97,11 +101,13 @@ class Campaign:
         return {str(p) for p in self.root.rglob("*") if p.is_file() and "__pycache__" not in p.parts}
 
     def case(self, name: str, argv: list[str], *, expect: str = "reject",
-             check: Callable[[], bool] | None = None) -> None:
-        """Run one case; ``check`` (after an exit 0) tells whether the fault was reported."""
+             check: Callable[[], bool] | None = None, writes: tuple[str, ...] = ()) -> None:
+        """Run one case; ``check`` (after an exit 0) tells whether the fault was reported;
+        ``writes``: folders the command may write besides its ``-o``/``--out``."""
         before = self._files()
         kind, code, err = run_cli(argv)
         outs = [os.path.realpath(argv[i + 1]) for i, a in enumerate(argv[:-1]) if a in ("-o", "--out")]
+        outs += [os.path.realpath(w) for w in writes]
         escaped = {f for f in self._files() - before
                    if not any(os.path.realpath(f).startswith(o + os.sep) or os.path.realpath(f) == o
                               for o in outs)}
@@ -441,6 +447,8 @@ def main() -> None:
         dataset_cases(c, ds, scene_file)
         agent_cases(c, ds)
         results_cases(c)
+        repair_cases(c)
+        importer_cases(c)
         config_cases(c, scene_file)
         http_cases(c)
         counts = Counter(v for _, v, _ in c.rows)

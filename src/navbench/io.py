@@ -18,10 +18,12 @@ from typing import Any
 
 #: Everything numpy may raise while reading a damaged ``.npy``/``.npz`` (truncated or altered
 #: bytes, a corrupt zip member, a header that is not a Python literal, a shape too big to
-#: allocate). Readers catch this tuple and raise a :class:`~navbench.errors.FormatError`.
+#: allocate; zipfile's NotImplementedError for an altered version or compression method and
+#: RuntimeError for a member flagged as encrypted). Readers catch this tuple and raise a
+#: :class:`~navbench.errors.FormatError`.
 ARRAY_READ_ERRORS: tuple[type[BaseException], ...] = (
     OSError, EOFError, ValueError, SyntaxError, tokenize.TokenError, zipfile.BadZipFile,
-    zlib.error, MemoryError, OverflowError)
+    zlib.error, MemoryError, OverflowError, NotImplementedError, RuntimeError)
 
 
 def _umask_mode() -> int:

@@ -174,7 +174,10 @@ def test_evaluate_records_faults_privilege_and_episode_fields(dataset: Path, tmp
     rows = {r["episode_id"]: r for r in _rows(tmp_path / "run")}
     assert sorted(rows) == sorted(chosen)
     assert rows[a]["label"] == "agent_error" and "boom in act" in rows[a]["error"]
-    assert rows[b]["label"] == "agent_error" and "timeout" in rows[b]["error"]
+    # the hang is timed from the episode's start: the world build before it (slow on a loaded
+    # machine) has its own allowance (eval.worker.SETUP_ALLOWANCE_S) and is not in the message
+    assert rows[b]["label"] == "agent_error"
+    assert rows[b]["error"].endswith(f"timeout: episode {b} exceeded the 6 s wall-clock limit")
     for eid in chosen[2:]:  # walked 2 × 0.25 m and stopped: judged with the episode's τ
         r, ep = rows[eid], next(e for e in eps if e.episode_id == eid)
         tau = ep.navbench["success_distance"]

@@ -9,7 +9,8 @@ Two kinds of properties, each over a valid base document of the format:
   ±inf, a string, a bool or a list; an unsafe scene id) must be rejected.
 
 The default run is bounded (``FUZZ_EXAMPLES`` = 120 examples per property, ~40 s in all on 2 cores);
-the ``slow`` variants run ``FUZZ_EXAMPLES_SLOW`` (``-m slow``).
+the ``slow`` variants run ``FUZZ_EXAMPLES_SLOW`` (``-m slow``); see :mod:`tests.hardening.fuzz_support`.
+The scene importers (Habitat, Gibson, HM3D, MP3D bytes) are fuzzed in ``test_fuzz_importers``.
 """
 
 from __future__ import annotations
@@ -18,117 +19,26 @@ import contextlib
 import copy
 import gzip
 import json
-import math
-import os
-import tempfile
-from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from navbench.errors import NavbenchError
-
-FUZZ_EXAMPLES = int(os.environ.get("NAVBENCH_FUZZ_EXAMPLES", "120"))
-FUZZ_EXAMPLES_SLOW = int(os.environ.get("NAVBENCH_FUZZ_EXAMPLES_SLOW", "1500"))
-_COMMON = {"deadline": None, "database": None, "derandomize": False,
-           "suppress_health_check": [HealthCheck.too_slow, HealthCheck.data_too_large,
-                                     HealthCheck.function_scoped_fixture]}
-FAST = settings(max_examples=FUZZ_EXAMPLES, **_COMMON)
-SLOW = settings(max_examples=FUZZ_EXAMPLES_SLOW, **_COMMON)
-WORK = Path(tempfile.mkdtemp(prefix="navbench-fuzz-"))
-
-JSON = st.recursive(
-    st.none() | st.booleans() | st.integers(-(10**40), 10**40)
-    | st.floats(allow_nan=True, allow_infinity=True) | st.text(max_size=6),
-    lambda c: st.lists(c, max_size=3) | st.dictionaries(st.text(max_size=5), c, max_size=3),
-    max_leaves=6,
+from tests.hardening.fuzz_support import (
+    BAD_NUMBERS,
+    JSON,
+    WORK,
+    mutate_bytes,
+    mutate_tree,
+    numeric_leaves,
+    outcome,
+    properties,
+    set_at,
+    tree_paths,
 )
-BAD_NUMBERS = st.sampled_from([math.nan, math.inf, -math.inf, "1.0", True, [1.0], {"x": 1}])
-
-
-def properties(body: Callable[[Any], None]) -> tuple[Callable[..., None], Callable[..., None]]:
-    """A bounded test and a ``slow`` test (many more examples) of one property."""
-    fast = FAST(given(st.data())(body))
-    slow = pytest.mark.slow(SLOW(given(st.data())(body)))
-    return fast, slow
-
-
-def outcome(fn: Callable[..., Any], *args: Any) -> bool:
-    """True when ``fn`` accepted the input, False when it raised a NavbenchError; anything else
-    propagates and fails the test (a traceback)."""
-    try:
-        fn(*args)
-    except NavbenchError as e:
-        assert "\n" not in str(e).strip(), f"multi-line error: {e}"
-        return False
-    return True
-
-
-def _paths(doc: Any, prefix: tuple = ()) -> Iterator[tuple]:
-    yield prefix
-    if isinstance(doc, dict):
-        for k, v in doc.items():
-            yield from _paths(v, (*prefix, k))
-    elif isinstance(doc, list):
-        for i, v in enumerate(doc):
-            yield from _paths(v, (*prefix, i))
-
-
-def _set(doc: Any, path: tuple, value: Any, delete: bool = False) -> Any:
-    if not path:
-        return value
-    t = doc
-    for k in path[:-1]:
-        t = t[k]
-    if delete and isinstance(t, dict):
-        del t[path[-1]]
-    elif delete and isinstance(t, list):
-        t.pop(path[-1])
-    else:
-        t[path[-1]] = value
-    return doc
-
-
-def mutate_tree(data: Any, base: Any, paths: list[tuple]) -> Any:
-    doc = copy.deepcopy(base)
-    for _ in range(data.draw(st.integers(1, 3))):
-        path = data.draw(st.sampled_from(paths))
-        try:
-            doc = _set(doc, path, data.draw(JSON), delete=data.draw(st.booleans()))
-        except (KeyError, IndexError, TypeError):
-            continue  # the path vanished with an earlier mutation
-    return doc
-
-
-def mutate_bytes(data: Any, raw: bytes) -> bytes:
-    b = bytearray(raw)
-    for _ in range(data.draw(st.integers(1, 3))):
-        if not b:
-            break
-        i = data.draw(st.integers(0, len(b) - 1))
-        op = data.draw(st.sampled_from(["truncate", "flip", "insert"]))
-        if op == "truncate":
-            del b[i:]
-        elif op == "flip":
-            b[i] ^= data.draw(st.integers(1, 255))
-        else:
-            b[i:i] = data.draw(st.binary(min_size=1, max_size=8))
-    return bytes(b)
-
-
-def numeric_leaves(doc: Any, keep: Callable[[tuple], bool]) -> list[tuple]:
-    def leaf(p: tuple) -> Any:
-        t = doc
-        for k in p:
-            t = t[k]
-        return t
-    return [p for p in _paths(doc) if p and keep(p) and isinstance(leaf(p), (int, float))
-            and not isinstance(leaf(p), bool)]
-
 
 # ----------------------------------------------------------------------------------- scene.json
 
@@ -140,7 +50,7 @@ def _scene_base() -> dict:
 
 
 SCENE = _scene_base()
-SCENE_PATHS = list(_paths(SCENE))
+SCENE_PATHS = list(tree_paths(SCENE))
 SCENE_NUMBERS = numeric_leaves(SCENE, lambda p: p[0] not in ("meta",) and p[-1] != "level")
 
 
@@ -162,7 +72,7 @@ def _scene_bytes(data: Any) -> None:
 def _scene_strict(data: Any) -> None:
     doc = copy.deepcopy(SCENE)
     if data.draw(st.booleans()):
-        _set(doc, data.draw(st.sampled_from(SCENE_NUMBERS)), data.draw(BAD_NUMBERS))
+        set_at(doc, data.draw(st.sampled_from(SCENE_NUMBERS)), data.draw(BAD_NUMBERS))
     else:
         doc["id"] = data.draw(st.sampled_from(["../x", "/abs", "a/b", ".h", "", "x" * 200]))
     assert not outcome(_load_scene_text, json.dumps(doc)), "invalid scene accepted"
@@ -190,7 +100,7 @@ def _r2r_base() -> dict:
 
 
 R2R = _r2r_base()
-R2R_PATHS = list(_paths(R2R))
+R2R_PATHS = list(tree_paths(R2R))
 R2R_NUMBERS = numeric_leaves(R2R, lambda p: "episodes" in p and any(
     k in p for k in ("start_position", "start_rotation", "position", "reference_path",
                      "success_distance", "radius")))
@@ -217,12 +127,12 @@ def _r2r_bytes(data: Any) -> None:
 
 
 def _r2r_strict(data: Any) -> None:
-    doc = _set(copy.deepcopy(R2R), data.draw(st.sampled_from(R2R_NUMBERS)), data.draw(BAD_NUMBERS))
+    doc = set_at(copy.deepcopy(R2R), data.draw(st.sampled_from(R2R_NUMBERS)), data.draw(BAD_NUMBERS))
     assert not outcome(_read_r2r_doc, json.dumps(doc).encode()), "invalid episode accepted"
 
 
 GT = {"0": {"locations": [[1.0, 0.0, -1.0], [1.0, 0.0, -1.25]], "actions": [1, 0], "forward_steps": 1}}
-GT_PATHS = list(_paths(GT))
+GT_PATHS = list(tree_paths(GT))
 
 
 def _gt_tree(data: Any) -> None:
@@ -237,7 +147,7 @@ MANIFEST = {"schema": "navbench.dataset/1", "seed": 0, "tasks": ["route"], "spli
             "counts": {}, "files": {"route": {"val": {"episodes": "route/val/val.json.gz",
                                                       "gt": "route/val/val_gt.json.gz"}}},
             "dropped": {}, "scenes": {"s": {"scene": "scenes/s/scene.json", "navmesh": "navmeshes/s.npz"}}}
-MANIFEST_PATHS = list(_paths(MANIFEST))
+MANIFEST_PATHS = list(tree_paths(MANIFEST))
 
 
 def _open_dataset(doc: Any) -> None:
@@ -272,7 +182,7 @@ def _objectnav_base() -> dict:
 
 
 OBJECTNAV = _objectnav_base()
-OBJECTNAV_PATHS = list(_paths(OBJECTNAV))
+OBJECTNAV_PATHS = list(tree_paths(OBJECTNAV))
 
 
 def _objectnav_tree(data: Any) -> None:
@@ -296,7 +206,7 @@ test_manifest_tree, test_manifest_tree_slow = properties(_manifest_tree)
 # ------------------------------------------------------------------------------- predictions
 
 PRED = {"0": [{"position": [1.0, 0.0, -1.0]}, {"position": [2.0, 0.0, -1.5], "stop": True}]}
-PRED_PATHS = list(_paths(PRED))
+PRED_PATHS = list(tree_paths(PRED))
 PRED_NUMBERS = numeric_leaves(PRED, lambda p: "position" in p)
 
 
@@ -313,7 +223,7 @@ def _pred_tree(data: Any) -> None:
 
 
 def _pred_strict(data: Any) -> None:
-    doc = _set(copy.deepcopy(PRED), data.draw(st.sampled_from(PRED_NUMBERS)),
+    doc = set_at(copy.deepcopy(PRED), data.draw(st.sampled_from(PRED_NUMBERS)),
                data.draw(BAD_NUMBERS | st.sampled_from([2e5, -1e7])))
     assert not outcome(_read_pred, doc), "invalid prediction accepted"
 
@@ -322,7 +232,7 @@ def _rxr_lines(data: Any) -> None:
     from navbench.metrics.scoring import read_rxr_predictions
 
     base = [{"instruction_id": 0, "path": [[1.0, 0.0, -1.0], [2.0, 0.0, -1.0]]}]
-    lines = [json.dumps(mutate_tree(data, base, list(_paths(base))))]
+    lines = [json.dumps(mutate_tree(data, base, list(tree_paths(base))))]
     p = WORK / "fuzz_pred.jsonl"
     p.write_bytes(mutate_bytes(data, "\n".join(lines).encode()) if data.draw(st.booleans())
                   else "\n".join(lines).encode())
@@ -465,7 +375,7 @@ def _procthor(data: Any) -> None:
 
 _REAL = Path(__file__).resolve().parents[3] / "shared" / "realdata" / "procthor" / "house_0.json"
 PROCTHOR = json.loads(_REAL.read_text()) if _REAL.is_file() else None
-PROCTHOR_PATHS = list(_paths(PROCTHOR)) if PROCTHOR is not None else []
+PROCTHOR_PATHS = list(tree_paths(PROCTHOR)) if PROCTHOR is not None else []
 
 test_mp3d, test_mp3d_slow = properties(_mp3d)
 test_procthor, test_procthor_slow = (

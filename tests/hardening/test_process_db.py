@@ -6,11 +6,13 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+import sqlite3
 import subprocess
 import sys
 import textwrap
 import time
 from collections.abc import Iterator, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -63,6 +65,75 @@ def test_corrupted_database_names_the_repair_command_and_repair_keeps_what_is_re
         for eid in kept:
             t = r.trajectory(rid, eid)
             assert t is None or float(t["pos"][0, 0]) == float(eid)
+
+
+def _varint(b: bytes, i: int) -> tuple[int, int]:
+    """SQLite's big-endian base-128 varint at ``b[i]``: (value, next offset)."""
+    v = 0
+    for k in range(9):
+        c = b[i + k]
+        if k == 8:
+            return (v << 8) | c, i + 9
+        v = (v << 7) | (c & 0x7F)
+        if c < 0x80:
+            return v, i + k + 1
+    raise AssertionError("unreachable")
+
+
+def _leaf_rowids(page: bytes) -> list[int]:
+    """Rowids of the cells on a table b-tree leaf page (SQLite file format §1.6, by hand)."""
+    assert page[0] == 0x0D  # table leaf
+    n = int.from_bytes(page[3:5], "big")
+    out = []
+    for c in range(n):
+        off = int.from_bytes(page[8 + 2 * c: 10 + 2 * c], "big")
+        _, j = _varint(page, off)  # payload size
+        out.append(_varint(page, j)[0])
+    return out
+
+
+def test_repair_keeps_the_rows_behind_a_damaged_middle_page(tmp_path: Path) -> None:
+    db = tmp_path / "run" / "results.sqlite"
+    with ResultsDB(db) as w:
+        rid = w.get_or_create_run("agent", "h", {}, 0, "v")
+        for i in range(80):  # ~400 B per episode row: ~9 rows per 4 KiB leaf page
+            w.add_episode(rid, replace(_result(i), extra={"note": "n" * 300}))
+    con = sqlite3.connect(db)
+    page_size = con.execute("PRAGMA page_size").fetchone()[0]
+    leaves = [r[0] for r in con.execute(
+        "SELECT pageno FROM dbstat WHERE name = 'episodes' AND pagetype = 'leaf' ORDER BY path")]
+    ids_by_rowid = dict(con.execute("SELECT rowid, episode_id FROM episodes"))
+    con.close()
+    assert len(leaves) >= 5
+    target = leaves[len(leaves) // 2]
+    raw = bytearray(db.read_bytes())
+    start = (target - 1) * page_size
+    lost_rowids = _leaf_rowids(bytes(raw[start:start + page_size]))
+    lost = {ids_by_rowid[r] for r in lost_rowids}
+    assert 3 <= len(lost) <= 20 and min(lost_rowids) > 1 and max(lost_rowids) < 80
+    raw[start:start + page_size] = b"\xa5" * page_size  # one unreadable page in the middle
+    db.write_bytes(bytes(raw))
+
+    out = repair(db.parent)
+    want = {str(i) for i in range(80)} - lost
+    assert out["runs"] == 1 and out["episodes"] == len(want) == 80 - len(lost)
+    assert out["trajectories"] == len(want) and out["unreadable"] == len(lost)
+    assert out["complete"] is False
+    with ResultsDB(db, create=False) as r:
+        kept = set(r.finished_episode_ids(r.resolve_run(None)))
+        assert kept == want  # the rows before AND after the damaged page
+        assert {"0", "79"} <= kept
+        for eid in ("0", str(min(lost_rowids) - 2), str(max(lost_rowids)), "79"):
+            t = r.trajectory(r.resolve_run(None), eid)
+            assert t is not None and float(t["pos"][0, 0]) == float(eid)
+
+
+def test_repair_of_an_intact_database_is_complete(tmp_path: Path) -> None:
+    db = tmp_path / "results.sqlite"
+    _db_with(db, 5)
+    out = repair(db)
+    assert (out["runs"], out["episodes"], out["trajectories"], out["unreadable"], out["complete"]) == \
+        (1, 5, 5, 0, True)
 
 
 def test_garbage_file_is_one_line_error(tmp_path: Path) -> None:

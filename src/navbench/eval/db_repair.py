@@ -18,31 +18,73 @@ from navbench.errors import ConfigError
 from navbench.eval.db import ResultsDB, resolve_db_path
 from navbench.eval.db_safety import writer_lock
 
+#: Consecutive absent or unreadable rowids probed past a damaged page when the table's largest
+#: rowid cannot be read either (rowids are dense: rows are only ever appended).
+PROBE_LIMIT = 10_000
+
+
+def _max_rowid(src: sqlite3.Connection, table: str) -> int | None:
+    """The table's largest rowid, or None when the pages on the way to it are unreadable."""
+    try:
+        row = src.execute(f"SELECT max(rowid) FROM {table}").fetchone()
+    except sqlite3.DatabaseError:
+        return None
+    return int(row[0]) if row and row[0] is not None else 0
+
 
 def _copy_rows(src: sqlite3.Connection, dst: sqlite3.Connection, table: str,
-               keep: Callable[[tuple[Any, ...]], bool] = lambda r: True) -> tuple[int, bool]:
-    """Copy the readable rows of ``table``; ``(rows copied, whole table read)``."""
-    n = 0
-    try:
-        cur = src.execute(f"SELECT * FROM {table}")
-        while True:
-            row = cur.fetchone()
-            if row is None:
-                return n, True
-            if keep(row):
-                marks = ",".join("?" * len(row))
-                with contextlib.suppress(sqlite3.IntegrityError):
-                    dst.execute(f"INSERT INTO {table} VALUES ({marks})", row)
-                    n += 1
-    except sqlite3.DatabaseError:
-        return n, False
+               keep: Callable[[tuple[Any, ...]], bool] = lambda r: True) -> tuple[int, int, bool]:
+    """Copy every readable row of ``table``: ``(rows copied, rows known lost, whole table read)``.
+
+    A rowid-ordered scan stops at the first damaged page; the rows behind it are still reachable
+    through the b-tree, so the scan resumes after probing rowids one at a time (a lookup reads
+    only the pages on the way to that row) until one is readable again. Rows "known lost" are
+    unreadable rowids below a readable one or below the table's largest rowid; when that is
+    unreadable too, the unreadable tail is not counted (``whole table read`` is False)."""
+    copied = lost = 0
+    last, ok = 0, True
+    hi = _max_rowid(src, table)
+
+    def put(row: tuple[Any, ...]) -> None:
+        nonlocal copied
+        if keep(row):
+            marks = ",".join("?" * len(row))
+            with contextlib.suppress(sqlite3.IntegrityError):
+                dst.execute(f"INSERT INTO {table} VALUES ({marks})", row)
+                copied += 1
+
+    while True:
+        try:
+            for row in src.execute(f"SELECT rowid, * FROM {table} WHERE rowid > ? ORDER BY rowid", (last,)):
+                last = int(row[0])
+                put(tuple(row[1:]))
+            return copied, lost, ok and hi is not None
+        except sqlite3.DatabaseError:
+            ok = False
+        misses = failed = 0
+        r = last + 1
+        while (r <= hi) if hi is not None else (misses < PROBE_LIMIT):
+            try:
+                row = src.execute(f"SELECT rowid, * FROM {table} WHERE rowid = ?", (r,)).fetchone()
+            except sqlite3.DatabaseError:
+                row, failed = None, failed + 1
+            if row is not None:
+                break
+            misses, r = misses + 1, r + 1
+        else:  # nothing readable behind the damage
+            return copied, lost + (failed if hi is not None else 0), False
+        lost += failed
+        put(tuple(row[1:]))
+        last = r
 
 
 def repair(run: str | Path) -> dict[str, Any]:
     """Salvage a damaged results database (see the module docs).
 
-    Returns ``{"path", "backup", "runs", "episodes", "trajectories", "complete"}``;
-    ``complete`` is False when some rows could not be read (they are lost and will be re-run).
+    Returns ``{"path", "backup", "runs", "episodes", "trajectories", "unreadable", "complete"}``:
+    rows kept per table, the number of rows known to be unreadable, and ``complete``, False when
+    some rows could not be read (they are lost; a re-run of ``evaluate`` redoes those episodes).
+    Every readable row is kept, also those behind a damaged page.
 
     Raises:
         ConfigError: no database there, or another process is writing it.
@@ -60,11 +102,11 @@ def repair(run: str | Path) -> dict[str, Any]:
         dst = sqlite3.connect(tmp, isolation_level=None)
         try:
             dst.execute("BEGIN")
-            runs, ok1 = _copy_rows(src, dst, "runs")
+            runs, bad1, ok1 = _copy_rows(src, dst, "runs")
             known = {r[0] for r in dst.execute("SELECT run_id FROM runs")}
-            eps, ok2 = _copy_rows(src, dst, "episodes", lambda r: r[0] in known)
+            eps, bad2, ok2 = _copy_rows(src, dst, "episodes", lambda r: r[0] in known)
             kept = {(r[0], r[1]) for r in dst.execute("SELECT run_id, episode_id FROM episodes")}
-            trajs, ok3 = _copy_rows(src, dst, "trajectories", lambda r: (r[0], r[1]) in kept)
+            trajs, bad3, ok3 = _copy_rows(src, dst, "trajectories", lambda r: (r[0], r[1]) in kept)
             dst.execute("COMMIT")
         finally:
             src.close()
@@ -80,4 +122,4 @@ def repair(run: str | Path) -> dict[str, Any]:
                 os.replace(f"{path}{suffix}", f"{backup}{suffix}")
         os.replace(tmp, path)
     return {"path": str(path), "backup": str(backup), "runs": runs, "episodes": eps,
-            "trajectories": trajs, "complete": ok1 and ok2 and ok3}
+            "trajectories": trajs, "unreadable": bad1 + bad2 + bad3, "complete": ok1 and ok2 and ok3}

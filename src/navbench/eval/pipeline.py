@@ -298,6 +298,9 @@ def run_one(sim: SimulatorLike, agent: AgentLike, ep: Episode, scene_id: str, *,
 
 def run_shard(shard: ShardSpec, emit: Callable[[EpisodeResult], None]) -> None:
     """Worker function: one world build per shard, then every episode in order (see module)."""
+    building = getattr(emit, "building", None)
+    if callable(building):  # the build gets its own allowance (eval.worker.SETUP_ALLOWANCE_S)
+        building()
     from navbench.episodes.loader import load_dataset
     from navbench.sim import SimSettings, Simulator, get_embodiment
 

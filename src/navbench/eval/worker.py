@@ -5,7 +5,9 @@ one :class:`EpisodeResult` per episode, in the shard's order. The episode in fli
 one not yet emitted; everything that goes wrong while it runs is charged to it:
 
 - the deadline passes (``episode_timeout_s`` since the shard started or since the previous
-  result) → ``agent_error`` "timeout ...";
+  result; a worker function that announces its world build with ``emit.building()`` and starts
+  each episode with ``emit.begin(id)`` gets :data:`SETUP_ALLOWANCE_S` more for the build, and
+  each episode exactly ``episode_timeout_s``) → ``agent_error`` "timeout ...";
 - an exception escapes the worker function → ``agent_error`` with the exception text.
 
 Either way the worker function is called again for the remaining episodes (a fresh world: the
@@ -31,6 +33,12 @@ from navbench.eval.timeouts import Deadline, EpisodeTimeout
 log = logging.getLogger(__name__)
 
 WorkerFn = Callable[[ShardSpec, Callable[[EpisodeResult], None]], None]
+
+#: Extra wall-clock seconds (s) the deadline allows after ``emit.building()``, while a worker
+#: function builds its world, until it starts the first episode with ``begin()``: a slow build on
+#: a loaded machine must not be charged to an episode. It stays below the executors' default
+#: ``grace_s`` (30 s), so a hung build ends as this deadline's ``agent_error``, not as a kill.
+SETUP_ALLOWANCE_S = 20.0
 
 
 def resolve_worker_fn(spec: str) -> WorkerFn:
@@ -90,7 +98,8 @@ class Emitter:
 
     Calling it with a result forwards the result to the parent and restarts the deadline for the
     next episode. ``begin(episode_id)`` may be called by the worker function right before an
-    episode starts (after a slow world build) to restart the deadline there.
+    episode starts (after a slow world build) to restart the deadline there; ``building()``,
+    called before the build, gives the build :data:`SETUP_ALLOWANCE_S` more.
     """
 
     def __init__(
@@ -118,13 +127,22 @@ class Emitter:
         """Episodes not emitted yet, in shard order."""
         return list(self._pending)
 
-    def _arm(self) -> None:
+    def _arm(self, setup: bool = False) -> None:
         cur = self.current
         if cur is None or self._timeout_s is None:  # done, or no per-episode limit
             self._deadline.disarm()
             return
         msg = f"timeout: episode {cur} exceeded the {self._timeout_s:g} s wall-clock limit"
-        self._deadline.arm(self._timeout_s, msg)
+        if setup:
+            msg += f" (+{SETUP_ALLOWANCE_S:g} s for the world build before it)"
+        self._deadline.arm(self._timeout_s + (SETUP_ALLOWANCE_S if setup else 0.0), msg)
+
+    def building(self) -> None:
+        """The worker function starts building its world: the deadline allows
+        ``timeout + SETUP_ALLOWANCE_S`` until ``begin`` (or a result) restarts it."""
+        self._deadline.disarm()
+        self.started = time.perf_counter()
+        self._arm(setup=True)
 
     def begin(self, episode_id: str) -> None:
         """Restart the deadline: episode ``episode_id`` starts now."""

@@ -166,6 +166,9 @@ def check_mesh(path: str | Path, vertices: np.ndarray, faces: np.ndarray) -> np.
     if not np.isfinite(vertices).all():
         raise fail(path, "<mesh>.vertices", "finite coordinates", "NaN or infinity")
     f = np.asarray(faces, dtype=np.int64)
+    if f.ndim != 2 or f.shape[1] != 3 or (len(f) and not 0 <= f.min() <= f.max() < len(vertices)):
+        raise fail(path, "<mesh>.faces", f"triangles indexing the {len(vertices)} vertices",
+                   f"shape {f.shape}" + (f", indices {f.min()}..{f.max()}" if f.size else ""))
     t = vertices[f]
     area2 = np.linalg.norm(np.cross(t[:, 1] - t[:, 0], t[:, 2] - t[:, 0]), axis=1)
     ok = (f[:, 0] != f[:, 1]) & (f[:, 1] != f[:, 2]) & (f[:, 0] != f[:, 2]) & (area2 > 1e-12)

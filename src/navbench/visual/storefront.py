@@ -25,12 +25,11 @@ import numpy as np
 
 from navbench.rng import derive
 from navbench.scene.model import Box, Place, Scene
+from navbench.scene.storefront_geometry import SIGN_BAND
 from navbench.visual.materials import Material, tinted
 from navbench.visual.mesh import Part, box, transform
 from navbench.visual.signs import sign_image, sign_style
 
-#: Bottom and top of the sign above the entrance level (m); see the module docstring.
-SIGN_BAND = (1.12, 1.72)
 #: Sign depth out of the facade: its face is at 0.18 m (inside the 0.3 m place footprint).
 SIGN_Z = (0.12, 0.18)
 DOOR_WIDTH = 1.0

@@ -18,6 +18,7 @@ from navbench.geometry import yaw_of_direction
 from navbench.scene.model import Box, Place
 from navbench.scene.procgen.streets import Block, BlockSide
 from navbench.scene.procgen.urban import PLACE_CATEGORIES, SIDEWALK_Y, Rect
+from navbench.scene.storefront_geometry import sign_box_geometry
 
 
 @dataclass
@@ -160,25 +161,26 @@ def storefront(b: Building, category: str, pid: str, sidewalk: float, rng: np.ra
     u0, u1 = mid - width / 2, mid + width / 2
     depth = 0.3  # the shop front protrudes 0.3 m from the facade
     n = nx if axis == "z" else nz  # outward normal component along the fixed axis
-    # The sign (visual/storefront.py draws it over this box): 1.12-1.72 m up, where both robots'
+    # The sign (visual/storefront.py draws it over this box): SIGN_BAND up, where both robots'
     # cameras see all of it from 3-15 m, across the front between the 0.25 m piers.
     s0, s1 = u0 + 0.25, u1 - 0.25
     smid = (s0 + s1) / 2
+    sy, sz, sh, sd = sign_box_geometry(SIDEWALK_Y)
     if axis == "x":
         fp = (u0, min(c, c + n * depth), u1, max(c, c + n * depth))
         entrance = (mid, SIDEWALK_Y, c + n * 1.0)
-        sign_c = (smid, SIDEWALK_Y + 1.42, c + n * 0.15)
+        sign_c = (smid, sy, c + n * sz)
         clear = (u0, min(c, c + n * sidewalk), u1, max(c, c + n * sidewalk))
     else:
         fp = (min(c, c + n * depth), u0, max(c, c + n * depth), u1)
         entrance = (c + n * 1.0, SIDEWALK_Y, mid)
-        sign_c = (c + n * 0.15, SIDEWALK_Y + 1.42, smid)
+        sign_c = (c + n * sz, sy, smid)
         clear = (min(c, c + n * sidewalk), u0, max(c, c + n * sidewalk), u1)
     yaw = yaw_of_direction(nx, nz)
     name = f"{_NAMES[int(rng.integers(len(_NAMES)))]} {category.title()}"
     x0, z0, x1, z1 = fp
     place = Place(pid, category, name, entrance, ((x0, z1), (x1, z1), (x1, z0), (x0, z0)), yaw, b.id)
-    sign = Box(f"{pid}_sign", "sign", sign_c, (s1 - s0, 0.6, 0.06), yaw, label=category, ref=pid)
+    sign = Box(f"{pid}_sign", "sign", sign_c, (s1 - s0, sh, sd), yaw, label=category, ref=pid)
     return Storefront(place, sign, clear)
 
 

@@ -71,6 +71,17 @@ def require(obj: Any, key: str, file: str | Path, where: str, kind: type | tuple
     return value
 
 
+def optional_list(obj: dict[str, Any], key: str, file: str | Path, where: str, expected: str) -> list[Any]:
+    """``obj[key]`` when it is a list, ``[]`` when it is missing or null; anything else is a
+    format error naming ``where.key``."""
+    value = obj.get(key)
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise fail(file, f"{where}.{key}" if where else key, expected, type(value).__name__)
+    return value
+
+
 def as_float(value: Any, file: str | Path, field: str) -> float:
     """A finite float, else a format error naming ``field``."""
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):

@@ -22,6 +22,7 @@ import numpy as np
 from numpy.lib import format as npformat
 
 from navbench.errors import SceneFormatError
+from navbench.io import ARRAY_READ_ERRORS
 
 #: (module, name) pairs the unpickler may resolve. ``numpy.core`` was renamed ``numpy._core``
 #: in numpy 2; pickles written by either version name one of the two.
@@ -90,13 +91,14 @@ def _read_npy(data: bytes, file: str, member: str) -> np.ndarray:
             _shape, _fortran, dtype = npformat.read_array_header_1_0(f)
         else:
             _shape, _fortran, dtype = npformat.read_array_header_2_0(f)
-    except (ValueError, OSError, EOFError) as e:
-        raise SceneFormatError(file, f"{member} (header)", "a .npy array header", str(e)) from e
+    except ARRAY_READ_ERRORS as e:  # numpy parses the header with tokenize + literal_eval
+        raise SceneFormatError(file, f"{member} (header)", "a .npy array header",
+                               f"{type(e).__name__}: {e}") from e
     if not dtype.hasobject:
         f.seek(0)
         try:
             return npformat.read_array(f, allow_pickle=False)
-        except (ValueError, OSError, EOFError) as e:
+        except ARRAY_READ_ERRORS as e:
             raise SceneFormatError(file, member, "a complete .npy array (truncated?)", str(e)) from e
     try:
         arr = RestrictedUnpickler(f, encoding="latin1").load()
@@ -125,11 +127,13 @@ def load_npz(path: str | Path) -> dict[str, np.ndarray]:
                     continue
                 try:
                     data = z.read(info)
-                except (zipfile.BadZipFile, OSError, EOFError) as e:
+                except ARRAY_READ_ERRORS as e:  # bad CRC, unknown compression, encrypted member
                     raise SceneFormatError(name, info.filename, "a readable archive member", str(e)) from e
                 out[info.filename[:-4]] = _read_npy(data, name, info.filename)
             return out
     except FileNotFoundError as e:
         raise SceneFormatError(name, "<file>", "an existing .npz file", str(path)) from e
-    except (zipfile.BadZipFile, EOFError) as e:
+    except SceneFormatError:
+        raise
+    except ARRAY_READ_ERRORS as e:  # the archive itself: truncated, altered version fields, ...
         raise SceneFormatError(name, "<file>", "an .npz (zip) archive (truncated?)", str(e)) from e

@@ -49,10 +49,13 @@ def read_scene_graph(path: str | Path) -> dict[str, Any]:
 def _vec(d: dict[str, Any], key: str, file: Path, where: str) -> tuple[float, float, float]:
     if key not in d:
         raise fail(file, f"{where}.{key}", "3 numbers", "missing")
-    try:
-        v = np.asarray(d[key], dtype=float).reshape(-1)
-    except (TypeError, ValueError) as e:
-        raise fail(file, f"{where}.{key}", "3 numbers", d[key]) from e
+    raw = d[key]
+    numbers = isinstance(raw, (list, tuple, np.ndarray)) and all(
+        isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, (bool, np.bool_))
+        for x in np.asarray(raw, dtype=object).reshape(-1))
+    if not numbers:
+        raise fail(file, f"{where}.{key}", "3 numbers", raw if not isinstance(raw, np.ndarray) else raw.tolist())
+    v = np.asarray(raw, dtype=float).reshape(-1)
     if v.shape != (3,) or not np.all(np.isfinite(v)):
         raise fail(file, f"{where}.{key}", "3 finite numbers", v.tolist())
     return (float(v[0]), float(v[1]), float(v[2]))
@@ -62,8 +65,8 @@ def _level(value: Any) -> int:
     if isinstance(value, (int, np.integer)):
         return int(value)
     if isinstance(value, (str, bytes)):
-        s = value.decode() if isinstance(value, bytes) else value
-        if s.strip().isdigit():
+        s = _text(value)
+        if s.strip().isdigit() and len(s.strip()) < 6:
             return int(s)
         if len(s.strip()) == 1 and s.strip().isalpha():
             return ord(s.strip().upper()) - ord("A")
@@ -71,7 +74,8 @@ def _level(value: Any) -> int:
 
 
 def _text(value: Any) -> str:
-    return value.decode() if isinstance(value, bytes) else str(value)
+    """A label: ``bytes`` (Python-2 pickles) decoded as UTF-8, undecodable bytes replaced."""
+    return value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
 
 
 def _entries(sg: dict[str, Any], key: str, file: Path) -> list[tuple[Any, dict[str, Any]]]:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import csv
 import io
+import math
 import re
 from pathlib import Path
 from typing import Any
@@ -52,6 +53,34 @@ def _base(handle: str) -> str:
         if name.endswith(suf):
             return name[: -len(suf)]
     return name
+
+
+def _section(doc: dict[str, Any] | None, file: Path | None, *keys: str) -> Any:
+    """``doc[k0][k1]...`` (None where a key is missing or null); an intermediate value that is
+    not a JSON object is a format error naming the dotted field."""
+    value: Any = doc
+    for n, k in enumerate(keys):
+        if value is None:
+            return None
+        if not isinstance(value, dict):
+            raise fail(file or "<dataset>", ".".join(keys[:n]) or "<document>", "a JSON object",
+                       type(value).__name__)
+        value = value.get(k)
+    return value
+
+
+def _relative_dirs(value: Any, file: Path, field: str) -> list[str]:
+    """A dataset config's search folders: relative path strings (``""`` is the config's folder)."""
+    if value is None:
+        return ["."]
+    if not isinstance(value, list):
+        raise fail(file, field, "a list of relative folder names", type(value).__name__)
+    out = []
+    for i, d in enumerate(value):
+        if not isinstance(d, str) or d.startswith(("/", "\\")) or (len(d) > 1 and d[1] == ":"):
+            raise fail(file, f"{field}[{i}]", "a relative folder name", d)
+        out.append(d.rstrip("/") or ".")
+    return out
 
 
 def quat_wxyz_to_matrix(q: Any, file: Path, field: str) -> np.ndarray:
@@ -102,8 +131,10 @@ def load_labels(path: str | Path) -> dict[str, str]:
 class _Index:
     """Finds ``*.object_config.json`` / ``*.stage_config.json`` files by handle."""
 
-    def __init__(self, roots: list[Path], dataset: dict[str, Any] | None, dataset_dir: Path | None):
+    def __init__(self, roots: list[Path], dataset: dict[str, Any] | None, dataset_dir: Path | None,
+                 dataset_file: Path | None = None):
         self.files: dict[str, Path] = {}
+        self.dataset_file = dataset_file
         for root in roots:
             if root.is_dir():
                 for suffix in (".object_config.json", ".stage_config.json"):
@@ -111,7 +142,11 @@ class _Index:
                         self.files.setdefault(_base(p.name), p)
         self.overrides: dict[str, tuple[Path | None, dict[str, Any]]] = {}
         for group in ("objects", "stages"):
-            for c in ((dataset or {}).get(group) or {}).get("configs") or []:
+            configs = _section(dataset, dataset_file, group, "configs")
+            if configs is not None and not isinstance(configs, list):
+                raise fail(dataset_file or "<dataset>", f"{group}.configs", "a list of template configs",
+                           type(configs).__name__)
+            for c in configs or []:
                 if isinstance(c, dict) and isinstance(c.get("template_handle"), str) and dataset_dir:
                     orig = c.get("original_file")
                     self.overrides[c["template_handle"]] = (
@@ -119,8 +154,9 @@ class _Index:
                         at if isinstance(at := c.get("attributes"), dict) else {},
                     )
 
-    def config(self, handle: str) -> tuple[dict[str, Any], Path | None]:
-        """Merged attributes of a template and the folder its relative paths refer to."""
+    def config(self, handle: str) -> tuple[dict[str, Any], Path | None, Path | None]:
+        """Merged attributes of a template, the folder its relative paths refer to and the file
+        its attributes come from (the template's config, else the dataset config; for errors)."""
         file: Path | None = None
         attrs: dict[str, Any] = {}
         if handle in self.overrides:
@@ -133,12 +169,16 @@ class _Index:
             if not isinstance(data, dict):
                 raise fail(file, "<document>", "a JSON object", type(data).__name__)
             base = data
-        return {**base, **attrs}, (file.parent if file is not None else None)
+        return {**base, **attrs}, (file.parent if file is not None else None), file or self.dataset_file
 
 
-def _up(attrs: dict[str, Any]) -> UpAxis:
+def _up(attrs: dict[str, Any], file: Path | None = None) -> UpAxis:
+    """``"z"`` when a template's ``up`` vector is +-Z, else ``"y"`` (the Habitat default)."""
     up = attrs.get("up")
-    return "z" if isinstance(up, list) and len(up) == 3 and abs(float(up[2])) > 0.9 else "y"
+    if up is None:
+        return "y"
+    x, y, z = vec3(up, file or "<template>", "up")
+    return "z" if abs(z) > 0.9 * max(math.sqrt(x * x + y * y + z * z), 1e-12) else "y"
 
 
 def load_habitat(
@@ -183,7 +223,7 @@ def load_habitat(
     if not isinstance(inst, dict):
         raise fail(path, "<document>", "a scene instance object", type(inst).__name__)
     roots = [r for r in {ds_dir, path.parent, path.parent.parent} if r is not None]
-    index = _Index(sorted(roots), ds, ds_dir)
+    index = _Index(sorted(roots), ds, ds_dir, ds_path)
     label_map = load_labels(labels) if labels is not None else {}
     default_origin = str(inst.get("translation_origin", "asset_local")).lower()
 
@@ -196,16 +236,17 @@ def load_habitat(
         handle = require(o, "template_name", path, where, str, "a template name string")
         t = vec3(o.get("translation", [0, 0, 0]), path, f"{where}.translation")
         rot = quat_wxyz_to_matrix(o.get("rotation", [1, 0, 0, 0]), path, f"{where}.rotation")
-        attrs, base_dir = index.config(handle)
+        attrs, base_dir, source = index.config(handle)
         label = label_map.get(handle) or label_map.get(_base(handle)) or template_label(handle)
-        local = _asset_bounds(attrs, base_dir)
+        local = _asset_bounds(attrs, base_dir, source)
         size: Vec3 | None = None
         aabb = None
         yaw = float(np.arctan2(-rot[2, 0], rot[0, 0]))
         center = t
         if local is not None:
             lo, hi = local
-            scale = np.asarray(o.get("non_uniform_scale", [1, 1, 1]), dtype=float) * float(o.get("uniform_scale", 1.0))
+            scale = np.asarray(vec3(o.get("non_uniform_scale", [1, 1, 1]), path, f"{where}.non_uniform_scale")) \
+                * as_float(o.get("uniform_scale", 1.0), path, f"{where}.uniform_scale")
             lo, hi = lo * scale, hi * scale
             origin = str(o.get("translation_origin", default_origin)).lower()
             offset = np.zeros(3) if origin == "com" else rot @ ((lo + hi) / 2)
@@ -237,12 +278,12 @@ def load_habitat(
     elif isinstance(inst.get("stage_instance"), dict):
         st = inst["stage_instance"]
         handle = st.get("template_name")
-        attrs, base_dir = index.config(handle) if isinstance(handle, str) else ({}, None)
+        attrs, base_dir, source = index.config(handle) if isinstance(handle, str) else ({}, None, None)
         asset = attrs.get("render_asset")
         if isinstance(asset, str) and base_dir is not None and (base_dir / asset).is_file():
             tr = np.eye(4)
             tr[:3, 3] = vec3(st.get("translation", [0, 0, 0]), path, "stage_instance.translation")
-            meshes.append(load_mesh(base_dir / asset, up or _up(attrs), mesh_id="stage",
+            meshes.append(load_mesh(base_dir / asset, up or _up(attrs, source), mesh_id="stage",
                                     transform=tr))
         else:
             notes.append(f"stage render asset for {handle!r} not found: no static geometry")
@@ -255,14 +296,14 @@ def load_habitat(
     )
 
 
-def _asset_bounds(attrs: dict[str, Any], base_dir: Path | None) -> tuple[np.ndarray, np.ndarray] | None:
+def _asset_bounds(attrs: dict[str, Any], base_dir: Path | None, source: Path | None
+                  ) -> tuple[np.ndarray, np.ndarray] | None:
     asset = attrs.get("render_asset")
     if not isinstance(asset, str) or base_dir is None or not (base_dir / asset).is_file():
         return None
     tm = load_trimesh(base_dir / asset)
-    v = to_habitat(np.asarray(tm.vertices), _up(attrs))
-    scale = attrs.get("scale", [1, 1, 1])
-    s = np.asarray(scale if isinstance(scale, list) and len(scale) == 3 else [1, 1, 1], dtype=float)
+    v = to_habitat(np.asarray(tm.vertices), _up(attrs, source))
+    s = np.asarray(vec3(attrs.get("scale", [1, 1, 1]), source or "<template>", "scale"))
     return v.min(axis=0) * s, v.max(axis=0) * s
 
 
@@ -278,10 +319,11 @@ def _find_scene(ds_path: Path, scene: str | None) -> Path:
     ds = read_json_file(ds_path)
     if not isinstance(ds, dict):
         raise fail(ds_path, "<document>", "a scene dataset config object")
-    dirs = (((ds.get("scene_instances") or {}).get("paths") or {}).get(".json")) or ["."]
+    dirs = _relative_dirs(_section(ds, ds_path, "scene_instances", "paths", ".json"), ds_path,
+                          "scene_instances.paths..json")
     found: dict[str, Path] = {}
     for d in dirs:
-        for p in sorted(ds_path.parent.glob(str(d).rstrip("/") + "/**/*.scene_instance.json")):
+        for p in sorted(ds_path.parent.glob(d + "/**/*.scene_instance.json")):
             found.setdefault(_base(p.name), p)
     for p in sorted(ds_path.parent.glob("*.scene_instance.json")):
         found.setdefault(_base(p.name), p)
@@ -299,7 +341,8 @@ def _find_semantic(inst: dict[str, Any], ds: dict[str, Any] | None, ds_dir: Path
     cands: list[Path] = []
     folders = [path.parent] + ([ds_dir] if ds_dir else [])
     if isinstance(handle, str):
-        mapped = ((ds or {}).get("semantic_scene_descriptor_instances") or {}).get(handle)
+        table = (ds or {}).get("semantic_scene_descriptor_instances")
+        mapped = table.get(handle) if isinstance(table, dict) else None
         for f in folders:
             if isinstance(mapped, str):
                 cands.append(f / mapped)
@@ -313,9 +356,7 @@ def _find_semantic(inst: dict[str, Any], ds: dict[str, Any] | None, ds_dir: Path
 def _regions(path: Path) -> list[Room]:
     data = read_json_file(path)
     regions = require(data, "region_annotations", path, "", list, "a list of region annotations")
-    rooms: list[Room] = []
-    floors = sorted({round(as_float(r.get("floor_height", 0.0), path, f"region_annotations[{i}].floor_height"), 1)
-                     for i, r in enumerate(regions) if isinstance(r, dict)})
+    parsed: list[tuple[int, str, str, list[Vec3], float, float]] = []
     for i, r in enumerate(regions):
         where = f"region_annotations[{i}]"
         name = require(r, "name", path, where, str, "a region name string")
@@ -326,6 +367,10 @@ def _regions(path: Path) -> list[Room]:
         pts = [vec3(p, path, f"{where}.poly_loop[{k}]") for k, p in enumerate(loop)]
         fy = as_float(r.get("floor_height", min(p[1] for p in pts)), path, f"{where}.floor_height")
         h = as_float(r.get("extrusion_height", 2.5), path, f"{where}.extrusion_height")
+        parsed.append((i, name, label, pts, fy, h))
+    floors = sorted({round(p[4], 1) for p in parsed})  # storeys: distinct floor heights (0.1 m)
+    rooms: list[Room] = []
+    for i, name, label, pts, fy, h in parsed:
         rid = name if all(x.id != name for x in rooms) else f"{name}_{i}"
         rooms.append(Room(rid, clean_label(label), ccw([(p[0], p[2]) for p in pts]), fy, h,
                           floors.index(round(fy, 1))))

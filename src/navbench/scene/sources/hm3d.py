@@ -107,14 +107,31 @@ def object_bounds(semantic_mesh: str | Path, up: UpAxis) -> dict[int, np.ndarray
     except Exception as e:
         raise fail(path, "<mesh>", "a readable GLB", f"{type(e).__name__}: {e}") from e
     parts: dict[int, list[np.ndarray]] = {}
-    for geom in scene.dump():
+    try:
+        geoms = scene.dump()
+    except Exception as e:  # trimesh raises many kinds on inconsistent node graphs
+        raise fail(path, "<mesh>", "a readable GLB scene graph", f"{type(e).__name__}: {e}") from e
+    for n, geom in enumerate(geoms):
         if not hasattr(geom, "faces") or not len(geom.faces):
             continue
-        keys = _face_colors(geom)
+        v = np.asarray(geom.vertices, dtype=float)
+        faces = np.asarray(geom.faces)
+        if faces.ndim != 2 or faces.shape[1] != 3 or faces.dtype.kind not in "iu" \
+                or faces.min() < 0 or faces.max() >= len(v):
+            raise fail(path, f"<mesh> geometry {n} faces", f"triangles indexing its {len(v)} vertices",
+                       f"shape {faces.shape}, indices {faces.min()}..{faces.max()}")
+        if v.ndim != 2 or v.shape[1] != 3 or not np.all(np.isfinite(v)):
+            raise fail(path, f"<mesh> geometry {n} vertices", "finite (N, 3) positions", f"shape {v.shape}")
+        try:
+            keys = _face_colors(geom)
+        except (IndexError, ValueError, TypeError, OSError) as e:  # colours not matching the mesh
+            raise fail(path, f"<mesh> geometry {n} colours", "one colour per vertex, face or texel",
+                       f"{type(e).__name__}: {e}") from e
         if keys is None:
             continue
-        v = to_habitat(np.asarray(geom.vertices), up)
-        faces = np.asarray(geom.faces)
+        if len(keys) != len(faces):
+            raise fail(path, f"<mesh> geometry {n} colours", f"one colour per face ({len(faces)})", len(keys))
+        v = to_habitat(v, up)
         order = np.argsort(keys, kind="stable")
         uniq, starts = np.unique(keys[order], return_index=True)
         for k, s, end in zip(uniq, starts, [*starts[1:], len(order)], strict=True):

@@ -13,7 +13,8 @@ scale error is below 1e-4. Mapping (same classes as :mod:`navbench.scene.procgen
   else → ``green``.
 - ``shop=*`` / ``amenity=*`` / ``tourism=hotel`` / ``leisure=fitness_centre`` nodes or ways →
   places, mapped to the 17 storefront categories where possible (else the tag value), put on
-  the facade of the nearest building that faces the nearest road, with a sign box.
+  the facade of the nearest building that faces the nearest road, with a sign box in
+  :data:`~navbench.scene.storefront_geometry.SIGN_BAND` above the sidewalk.
 
 Static slabs for physics / navmesh come from a class raster at ``slab_resolution`` merged into
 axis-aligned rectangles (tops: road -0.2, water -0.6, others 0).
@@ -42,6 +43,7 @@ from navbench.scene.procgen.urban import (
     slab,
 )
 from navbench.scene.sources._common import validated
+from navbench.scene.storefront_geometry import sign_box_geometry
 
 if TYPE_CHECKING:
     from shapely.geometry import Polygon
@@ -394,6 +396,7 @@ def _storefront(pid: str, cat: str, name: str, p: tuple[float, float],
     e = mid + nrm * 1.0
     place = Place(pid, cat, name, (float(e[0]), SIDEWALK_Y, float(e[1])), _ring([*list(map(tuple, fp)), tuple(fp[0])]),
                   yaw, bid)
-    s = mid + nrm * 0.15
-    sign = Box(f"{pid}_sign", "sign", (float(s[0]), 3.2, float(s[1])), (2 * half * 0.8, 0.8, 0.3), yaw, cat, pid)
+    sy, sz, sh, sd = sign_box_geometry(SIDEWALK_Y)  # the band both robots see from 3-15 m
+    s = mid + nrm * sz
+    sign = Box(f"{pid}_sign", "sign", (float(s[0]), sy, float(s[1])), (2 * half * 0.8, sh, sd), yaw, cat, pid)
     return place, sign

@@ -40,6 +40,7 @@ from navbench.scene.sources._common import (
     ccw,
     fail,
     obb_to_habitat,
+    optional_list,
     parse_json,
     provenance,
     read_json_file,
@@ -187,7 +188,7 @@ def load_procthor(
                 lo, hi = np.asarray(lo_hi[0]), np.asarray(lo_hi[1])
                 obj_boxes.append(Box(f"obj:{oid}", kind, tuple(map(float, (lo + hi) / 2)),  # type: ignore[arg-type]
                                      tuple(map(float, hi - lo)), 0.0, label, oid))  # type: ignore[arg-type]
-        for k, child in enumerate(o.get("children") or []):
+        for k, child in enumerate(optional_list(o, "children", path, where, "a list of child objects")):
             add(child, f"{where}.children[{k}]", oid)
 
     for i, o in enumerate(require(house, "objects", path, w.rstrip(": "), list, "a list of objects")):
@@ -267,7 +268,7 @@ def _walls_and_portals(house: dict[str, Any], path: Path, w: str, polys: dict[st
         where = f"{w}walls[{i}]"
         wid = require(wall, "id", path, where, str, "a wall id string")
         a, b, y0, h = _wall_geometry(wall, path, where)
-        room = wall.get("roomId")
+        room = wall.get("roomId") if isinstance(wall.get("roomId"), str) else None
         walls_by_id[wid] = (a, b, y0, h, bool(wall.get("empty", False)), room)
         if isinstance(room, str):
             heights[room] = max(heights.get(room, 0.0), h)
@@ -283,7 +284,7 @@ def _walls_and_portals(house: dict[str, Any], path: Path, w: str, polys: dict[st
             canon[key] = (a, b, y0, h, [])
     portals: list[Portal] = []
     for kind in ("doors", "windows"):
-        for i, d in enumerate(house.get(kind) or []):
+        for i, d in enumerate(optional_list(house, kind, path, w.rstrip(": "), f"a list of {kind}")):
             where = f"{w}{kind}[{i}]"
             did = require(d, "id", path, where, str, "an id string")
             w0 = require(d, "wall0", path, where, str, "a wall id")
