@@ -7,8 +7,9 @@ polygonises it; geodesic queries run A* over an exact reduced visibility graph (
 exact distance table (:mod:`navbench.nav.search`).
 """
 
-from navbench.nav.navmesh import NavMesh, ShortestPath
+from navbench.nav.navmesh import NavMesh
 from navbench.nav.protocols import NavMeshLike
+from navbench.nav.query import ShortestPath
 from navbench.nav.settings import PRESETS, NavSettings
 
 __all__ = ["PRESETS", "NavMesh", "NavMeshLike", "NavSettings", "ShortestPath"]

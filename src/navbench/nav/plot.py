@@ -6,7 +6,8 @@ from typing import Any
 
 import numpy as np
 
-from navbench.nav.navmesh import NavMesh, ShortestPath
+from navbench.nav.navmesh import NavMesh
+from navbench.nav.query import ShortestPath
 
 
 def draw_navmesh(ax: Any, nm: NavMesh, layer: int = 0, path: ShortestPath | None = None) -> None:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Protocol, TypeAlias
 import numpy as np
 
 if TYPE_CHECKING:
-    from navbench.nav.navmesh import ShortestPath
+    from navbench.nav.query import ShortestPath
 
 #: One point ``(x, y, z)`` (m).
 Point: TypeAlias = "Sequence[float] | np.ndarray"

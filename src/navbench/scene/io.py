@@ -71,8 +71,8 @@ def _mesh_dict(m: Mesh, base: Path | None) -> dict[str, Any]:
     def rel(f: Path) -> str:
         return Path(os.path.relpath(f.resolve(), base.resolve())).as_posix() if base is not None else f.as_posix()
 
-    out = {"id": m.id, "kind": m.kind, "file": rel(Path(m.file)), "sha256": m.sha256, "up": m.up,
-           "label": m.label, "ref": m.ref}
+    out: dict[str, Any] = {"id": m.id, "kind": m.kind, "file": rel(Path(m.file)), "sha256": m.sha256,
+                           "up": m.up, "label": m.label, "ref": m.ref}
     if m.assets:
         out["assets"] = [{"file": rel(Path(a)), "sha256": h} for a, h in m.assets]
     return out
