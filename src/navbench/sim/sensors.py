@@ -196,10 +196,12 @@ class Camera:
         self._planes = np.array([[1.0, 0.0, -tx], [-1.0, 0.0, -tx], [0.0, 1.0, -ty], [0.0, -1.0, -ty],
                                  [0.0, 0.0, -1.0]])
         ortho = bool(getattr(m, "cam_projection", np.zeros(m.ncam))[self.cam_id])
-        # MuJoCo mirrors the scene only in reflective planes and boxes
+        # MuJoCo mirrors the scene only in reflective planes and boxes, and only with the reflection
+        # flag on (this camera turns it off: see above)
         mirror = np.isin(m.geom_type, (mujoco.mjtGeom.mjGEOM_PLANE, mujoco.mjtGeom.mjGEOM_BOX)) & (m.geom_matid >= 0)
         mirror[mirror] = m.mat_reflectance[m.geom_matid[mirror]] > 0
-        shadowed = bool(np.any(m.light_castshadow)) or bool(mirror.any())
+        mirrors = bool(mirror.any()) and bool(self._scn.flags[mujoco.mjtRndFlag.mjRND_REFLECTION])
+        shadowed = bool(np.any(m.light_castshadow)) or mirrors
         self._frustum = cull_distance is not None and not ortho and not shadowed
 
     @property
