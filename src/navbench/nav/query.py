@@ -106,16 +106,14 @@ def _finish(nm: NavMesh, q: _Query, length: float, gk: int, nodes: np.ndarray) -
     if not math.isfinite(length):
         return grid_path(nm, nm.layers[q.li], q.isl, q.sa, q.snapped, q.keep)
     n = nm.graphs[q.li].nodes
-    pts = []
-    for v in nodes:
-        if v == -1:
-            pts.append(q.sa)
-        elif v <= -2:
-            pts.append(q.snapped[-2 - int(v)])
-        else:
-            pts.append(np.array([n.pos[v, 0], n.y[v], n.pos[v, 1]]))
-    d = float(sum(np.linalg.norm(pts[i + 1] - pts[i]) for i in range(len(pts) - 1)))
-    return ShortestPath(pts, d, q.keep[int(gk)])
+    # nodes: the start (-1), corners, the goal reached (-2 - k); one array op per step
+    P = np.empty((len(nodes), 3))
+    mid = nodes[1:-1]
+    P[1:-1, 0], P[1:-1, 1], P[1:-1, 2] = n.pos[mid, 0], n.y[mid], n.pos[mid, 1]
+    P[0], P[-1] = q.sa, q.snapped[-2 - int(nodes[-1])]
+    seg = np.diff(P, axis=0)
+    d = float(sum(np.sqrt(np.add.reduce(seg * seg, axis=1)).tolist()))
+    return ShortestPath(list(P), d, q.keep[int(gk)])
 
 
 def find_path(nm: NavMesh, a: Sequence[float] | np.ndarray, b_or_many: Any) -> ShortestPath:
