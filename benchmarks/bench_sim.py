@@ -7,6 +7,7 @@ Targets: full loop ≥ 0.6 of raw mj_step (issue 18; ≥ 300× real time in a ho
 1 km² city with ``--city-size 1000``), ≥ 20 fps.
 
     .venv/bin/python benchmarks/bench_sim.py [--seconds 60] [--frames 30] [--city-size 1000]
+    (--frames 0: physics only)
 """
 
 from __future__ import annotations
@@ -93,14 +94,12 @@ def loop_ratio(sim: Simulator, start: tuple[float, float, float], c: tuple[float
 
 
 def city_loop(size: float, seconds: float) -> None:
-    """The same measurement on a generated city of ``size`` × ``size`` m (start: a sampled
-    navigable point of the outdoor navmesh)."""
-    from navbench.nav import NavMesh, NavSettings
+    """The same measurement on a generated city of ``size`` × ``size`` m (start: the sidewalk
+    point in front of the first place's entrance)."""
     from navbench.scene.procgen.outdoor import OutdoorSettings, generate_city
 
     scene = generate_city(0, OutdoorSettings(size=(size, size)))
-    nm = NavMesh.build(scene, NavSettings.preset("outdoor", agent_radius=0.8))
-    p = nm.sample_point(np.random.default_rng(0))
+    p = scene.places[0].entrance
     sim = Simulator(scene, SPOT, SimSettings(render=False))
     print(f"scene {scene.id}: {len(scene.boxes)} boxes, {sim.model.ngeom} geoms")
     loop_ratio(sim, (float(p[0]), float(p[1]), float(p[2])), (float(p[0]), float(p[2])), seconds)
@@ -109,7 +108,7 @@ def city_loop(size: float, seconds: float) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--seconds", type=float, default=60.0, help="simulated seconds")
-    ap.add_argument("--frames", type=int, default=30)
+    ap.add_argument("--frames", type=int, default=30, help="rendered frames (0: no rendering)")
     ap.add_argument("--city-size", type=float, default=0.0,
                     help="also measure a generated city of this size (m; 1000 = 1 km²)")
     a = ap.parse_args()
@@ -123,6 +122,8 @@ def main() -> None:
     loop_ratio(sim, start, c, a.seconds)
     if a.city_size > 0:
         city_loop(a.city_size, a.seconds)
+    if a.frames <= 0:  # --frames 0: physics only
+        return
 
     rsim = Simulator(scene, SPOT, SimSettings(render=True, width=640, height=480))
     rsim.reset_to(start, 0.0)
