@@ -3,10 +3,10 @@
 The distance is the smallest surface distance (``mj_geomDistance``, clipped at 0) between any
 robot collision geom and any obstacle geom, capped at ``cutoff``. Only pairs that can be nearer
 than the best distance found so far are computed, nearest lower bound first: an XZ grid of
-cells (``cell`` m) keeps per cell the obstacles whose XZ box is within ``cutoff + reach`` of it
-(built on the first visit), and the lower bound of a pair is the distance between the robot
-geom's world AABB and the obstacle's world AABB (convex bodies are never nearer than their
-bounding boxes). Pruning drops only pairs that cannot lower the result, so the value is the
+cells (``cell`` m) lists the obstacles whose XZ box overlaps each cell, rings of cells around
+the robot are searched outwards, and the lower bound of a pair is the distance between the
+robot geom's world AABB and the obstacle's world AABB (convex bodies are never nearer than
+their bounding boxes). Pruning drops only pairs that cannot lower the result, so the value is the
 minimum over all pairs, as a brute-force scan computes it.
 
 :class:`DownRay` finds the geom under the robot (per-step record ``surface``) as ``mj_ray``
@@ -15,6 +15,7 @@ does, trying only the geoms whose XZ box holds the point.
 
 from __future__ import annotations
 
+import heapq
 import math
 
 import mujoco
@@ -32,72 +33,91 @@ class ObstacleDistance:
     world AABBs of the static geoms (rows of the obstacle ids are read; Habitat frame, m);
     ``reach``: XZ radius about the robot body's origin that holds all its geoms (m);
     ``cutoff`` (m); ``cell``: grid cell size (m).
+
+    Search: rings of grid cells around the body's cell, k = 0, 1, ...; an obstacle in no
+    scanned cell is more than ``k·cell − reach`` from every robot geom, so pairs are computed
+    nearest bound first up to that, and the search stops once it exceeds the best distance.
+    Plain Python over the few obstacles near the robot (numpy calls cost more here).
     """
 
     def __init__(self, model: mujoco.MjModel, robot_geoms: np.ndarray,
                  obstacle_geoms: np.ndarray, lo: np.ndarray, hi: np.ndarray, reach: float,
-                 cutoff: float, cell: float = 2.0) -> None:
-        self._ids = np.asarray(obstacle_geoms, int)
-        olo, ohi = lo[self._ids], hi[self._ids]
-        self._c, self._h = 0.5 * (olo + ohi), 0.5 * (ohi - olo)  # (N, 3) centres, half sizes
-        self._robot = np.asarray(robot_geoms, int)
-        self._robot_list: list[int] = self._robot.tolist()
-        self._aabb_c = model.geom_aabb[self._robot, :3].copy()  # local AABBs of the robot geoms
-        self._aabb_h = model.geom_aabb[self._robot, 3:].copy()
-        self.cutoff, self.cell = float(cutoff), float(cell)
-        self._reach = float(reach)
-        self._cells: dict[tuple[int, int], tuple[list[int], np.ndarray, np.ndarray]] = {}
+                 cutoff: float, cell: float = 1.0) -> None:
+        ids = np.asarray(obstacle_geoms, int)
+        self._ids: list[int] = ids.tolist()
+        self._lo: list[list[float]] = lo[ids].tolist()
+        self._hi: list[list[float]] = hi[ids].tolist()
+        rg = np.asarray(robot_geoms, int)
+        self._robot: list[int] = rg.tolist()
+        # local AABBs (centre, half sizes) of the robot geoms
+        self._aabb: list[list[float]] = model.geom_aabb[rg].tolist()
+        self.cutoff, self.cell, self._reach = float(cutoff), float(cell), float(reach)
+        grid: dict[tuple[int, int], list[int]] = {}
+        h = self.cell
+        for k, (a, b) in enumerate(zip(self._lo, self._hi, strict=True)):
+            for i in range(math.floor((a[0] - 1e-6) / h), math.floor((b[0] + 1e-6) / h) + 1):
+                for j in range(math.floor((a[2] - 1e-6) / h), math.floor((b[2] + 1e-6) / h) + 1):
+                    grid.setdefault((i, j), []).append(k)
+        self._grid = grid
 
-    def _near(self, x: float, z: float) -> tuple[list[int], np.ndarray, np.ndarray]:
-        """Obstacle geom ids within ``cutoff + reach`` (XZ) of the cell of (x, z), with their
-        AABB centres and half sizes."""
-        key = (math.floor(x / self.cell), math.floor(z / self.cell))
-        near = self._cells.get(key)
-        if near is None:
-            lo = np.array([key[0] * self.cell, key[1] * self.cell])
-            c = lo + 0.5 * self.cell
-            gap = np.abs(self._c[:, [0, 2]] - c) - self._h[:, [0, 2]] - 0.5 * self.cell
-            np.maximum(gap, 0.0, out=gap)
-            lim = self.cutoff + self._reach + 1e-6
-            k = np.flatnonzero((gap * gap).sum(axis=1) <= lim * lim)
-            near = (self._ids[k].tolist(), self._c[k][None, :, :], self._h[k][None, :, :])
-            self._cells[key] = near
-        return near
+    def _robot_boxes(self, data: mujoco.MjData) -> list[tuple[float, ...]]:
+        """World AABBs (lo xyz, hi xyz) of the robot geoms for the poses in ``data``."""
+        xm, xp = data.geom_xmat, data.geom_xpos
+        out = []
+        for r, (cx, cy, cz, hx, hy, hz) in zip(self._robot, self._aabb, strict=True):
+            m = xm[r].tolist()
+            p = xp[r].tolist()
+            wx = p[0] + m[0] * cx + m[1] * cy + m[2] * cz
+            wy = p[1] + m[3] * cx + m[4] * cy + m[5] * cz
+            wz = p[2] + m[6] * cx + m[7] * cy + m[8] * cz
+            ex = abs(m[0]) * hx + abs(m[1]) * hy + abs(m[2]) * hz
+            ey = abs(m[3]) * hx + abs(m[4]) * hy + abs(m[5]) * hz
+            ez = abs(m[6]) * hx + abs(m[7]) * hy + abs(m[8]) * hz
+            out.append((wx - ex, wy - ey, wz - ez, wx + ex, wy + ey, wz + ez))
+        return out
 
     def __call__(self, model: mujoco.MjModel, data: mujoco.MjData, body_xz: tuple[float, float],
                  ) -> float:
         """Distance (m) for the geom poses in ``data`` (``geom_xpos`` / ``geom_xmat``, as
         ``mj_geomDistance`` reads them); ``body_xz``: the robot body's origin (x, z)."""
+        h, reach = self.cell, self._reach
         best = self.cutoff
-        ids, oc, oh = self._near(*body_xz)
-        n = len(ids)
-        if n == 0:
-            return best
-        rg = self._robot
-        rot = data.geom_xmat[rg].reshape(-1, 3, 3)
-        centre = data.geom_xpos[rg] + (rot @ self._aabb_c[:, :, None])[:, :, 0]
-        half = (np.abs(rot) @ self._aabb_h[:, :, None])[:, :, 0]
-        gap = np.abs(oc - centre[:, None, :])
-        gap -= oh
-        gap -= half[:, None, :]
-        np.maximum(gap, 0.0, out=gap)
-        gap *= gap
-        bound = np.sqrt(gap.sum(axis=2)).ravel()  # (robot geom, obstacle) pairs, row-major
-        # GJK distances are never below the true distance, which is never below the AABBs'
-        # distance (the slack covers rounding in the bound)
-        cand = np.flatnonzero(bound < best + _SLACK)
-        if len(cand) == 0:
-            return best
-        order = cand[np.argsort(bound[cand], kind="stable")].tolist()
-        bounds = bound[order].tolist()
-        robot = self._robot_list
-        for b, p in zip(bounds, order, strict=True):
-            if b > best + _SLACK:
-                break
-            r, k = divmod(p, n)
-            dist = mujoco.mj_geomDistance(model, data, robot[r], ids[k], best, None)
-            best = min(best, max(dist, 0.0))
-        return best
+        bi, bj = math.floor(body_xz[0] / h), math.floor(body_xz[1] / h)
+        boxes = self._robot_boxes(data)
+        grid, olo, ohi, ids, robot = self._grid, self._lo, self._hi, self._ids, self._robot
+        seen: set[int] = set()
+        heap: list[tuple[float, int, int]] = []
+        k = 0
+        while True:
+            if k == 0:
+                cells = [(bi, bj)]
+            else:
+                cells = [(i, j) for i in range(bi - k, bi + k + 1) for j in (bj - k, bj + k)]
+                cells += [(i, j) for j in range(bj - k + 1, bj + k) for i in (bi - k, bi + k)]
+            for c in cells:
+                for o in grid.get(c, ()):
+                    if o in seen:
+                        continue
+                    seen.add(o)
+                    a, b = olo[o], ohi[o]
+                    for ri, (l0, l1, l2, u0, u1, u2) in enumerate(boxes):
+                        gx = a[0] - u0 if a[0] > u0 else (l0 - b[0] if l0 > b[0] else 0.0)
+                        gy = a[1] - u1 if a[1] > u1 else (l1 - b[1] if l1 > b[1] else 0.0)
+                        gz = a[2] - u2 if a[2] > u2 else (l2 - b[2] if l2 > b[2] else 0.0)
+                        bound = math.sqrt(gx * gx + gy * gy + gz * gz)
+                        if bound < best + _SLACK:
+                            heapq.heappush(heap, (bound, ri, o))
+            # every pair not yet seen is at least this far (the body is in the centre cell)
+            unseen = k * h - reach - 1e-6
+            # GJK distances are never below the true distance, which is never below the
+            # AABBs' distance: pairs are computed nearest bound first while they can win
+            while heap and heap[0][0] <= unseen and heap[0][0] <= best + _SLACK:
+                _, ri, o = heapq.heappop(heap)
+                dist = mujoco.mj_geomDistance(model, data, robot[ri], ids[o], best, None)
+                best = min(best, max(dist, 0.0))
+            if unseen > best + _SLACK:
+                return best
+            k += 1
 
 
 class DownRay:

@@ -57,6 +57,7 @@ from navbench.sim.world import World, build_world
 LABELS = ("success", "perception_error", "fall", "timeout", "stopped")
 _SUPPORT = math.cos(math.radians(35.0))
 _HALF = math.sqrt(0.5)
+_DOWNRAY_GEOMS = 1000  # worlds with more geoms find the surface with DownRay
 _EDGE_RISE = 0.004  # a step edge touches the sole at least this far above its lowest contact (m)
 
 
@@ -248,6 +249,8 @@ class Simulator:
         self._geomid = np.zeros(1, np.int32)
         self._down = DownRay(m, self.world.aabb_lo, self.world.aabb_hi, self._ray_groups,
                              self.world.robot_body)
+        # mj_ray tries every geom (cheap in C for a house); DownRay only those under the base
+        self._down_on = self._down.supported and m.ngeom > _DOWNRAY_GEOMS
         self._label: str | None = None
         #: why the episode ended in ``fall``: ``"drop"`` or ``"tilt"`` (``None`` otherwise).
         self.fall_reason: str | None = None
@@ -606,7 +609,7 @@ class Simulator:
     def _surface(self) -> tuple[str, bool]:
         w = self.world
         pnt = self.data.xpos[w.robot_body]
-        if self._down.supported:  # mj_ray over the geoms under the point only (same result)
+        if self._down_on:  # mj_ray's answer from the geoms under the point only (large worlds)
             gid = self._down(self.model, self.data, pnt)
         else:
             dist = mujoco.mj_ray(self.model, self.data, pnt.copy(), np.array([0.0, -1.0, 0.0]),
