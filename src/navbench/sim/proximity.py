@@ -24,6 +24,7 @@ import numpy as np
 _MESH, _HFIELD, _SDF = (int(t) for t in (mujoco.mjtGeom.mjGEOM_MESH, mujoco.mjtGeom.mjGEOM_HFIELD,
                                          mujoco.mjtGeom.mjGEOM_SDF))
 _SLACK = 1e-9  # m
+Box6 = tuple[float, float, float, float, float, float]  # AABB: lo x, y, z, hi x, y, z (m)
 
 
 class ObstacleDistance:
@@ -60,10 +61,10 @@ class ObstacleDistance:
                     grid.setdefault((i, j), []).append(k)
         self._grid = grid
 
-    def _robot_boxes(self, data: mujoco.MjData) -> list[tuple[float, ...]]:
+    def _robot_boxes(self, data: mujoco.MjData) -> list[Box6]:
         """World AABBs (lo xyz, hi xyz) of the robot geoms for the poses in ``data``."""
         xm, xp = data.geom_xmat, data.geom_xpos
-        out = []
+        out: list[Box6] = []
         for r, (cx, cy, cz, hx, hy, hz) in zip(self._robot, self._aabb, strict=True):
             m = xm[r].tolist()
             p = xp[r].tolist()
