@@ -134,6 +134,7 @@ def main() -> None:
     rsim = Simulator(scene, SPOT, SimSettings(render=True, width=640, height=480))
     rsim.reset_to(start, 0.0)
     cam = rsim._camera
+    assert cam is not None  # render=True
     cam.render(rsim.data)  # warm up
     t0 = time.perf_counter()
     for i in range(a.frames):
