@@ -13,8 +13,10 @@ Per-step records (every 0.1 s, plus t = 0): collision = any contact of the robot
 non-ground geom (walls, furniture, objects, buildings, cars) during the step — NavVerse's
 "non-ground collision"; pressing against a curb or step is support/obstruction, not a collision;
 obstacle_distance = surface distance from the robot's collision geoms to the nearest obstacle
-geom (``mj_geomDistance``, capped at ``obstacle_cutoff``) unless an ``obstacle_distance_fn``
-is given; surface = class of the first static geom below the base (``mj_ray``).
+geom (``mj_geomDistance``, capped at ``obstacle_cutoff``; only the pairs that can be nearest are
+computed, :class:`navbench.sim.proximity.ObstacleDistance`) unless an ``obstacle_distance_fn``
+is given; surface = class of the first static geom below the base (``mj_ray``'s answer, from
+the geoms under the base only: :class:`navbench.sim.proximity.DownRay`).
 """
 
 from __future__ import annotations
@@ -49,11 +51,13 @@ from navbench.sim.doors import (
     scene_doors,
 )
 from navbench.sim.embodiments import GROUP_HFIELD, GROUP_STATIC, SPOT, Embodiment, camera_to_body
+from navbench.sim.proximity import DownRay, ObstacleDistance
 from navbench.sim.world import World, build_world
 
 LABELS = ("success", "perception_error", "fall", "timeout", "stopped")
 _SUPPORT = math.cos(math.radians(35.0))
 _HALF = math.sqrt(0.5)
+_DOWNRAY_GEOMS = 1000  # worlds with more geoms find the surface with DownRay
 _EDGE_RISE = 0.004  # a step edge touches the sole at least this far above its lowest contact (m)
 
 
@@ -215,14 +219,14 @@ class Simulator:
         self._cam_to_body = camera_to_body(embodiment)
         obst = self.world.obstacle_geoms
         lo, hi = self.world.aabb_lo[obst][:, [0, 2]], self.world.aabb_hi[obst][:, [0, 2]]
-        self._obst_c, self._obst_h = 0.5 * (lo + hi), 0.5 * (hi - lo)
         #: footprint checks of the door-aware execution (``navbench.sim.doors``)
         self.footprint = FootprintCheck(embodiment, lo, hi, self.world.aabb_lo[obst, 1],
                                         self.world.aabb_hi[obst, 1])
         rg = self.world.robot_geoms
-        self._robot_list = rg.tolist()
         rb = m.geom_rbound[rg]  # bounding sphere about each geom's centre, in the body frame
-        self._reach = float((rb + np.hypot(m.geom_pos[rg, 0], m.geom_pos[rg, 2])).max())
+        reach = float((rb + np.hypot(m.geom_pos[rg, 0], m.geom_pos[rg, 2])).max())
+        self._proximity = ObstacleDistance(m, rg, obst, self.world.aabb_lo, self.world.aabb_hi,
+                                           reach, s.obstacle_cutoff)
         self._act = tuple(mujoco.mj_name2id(m, mujoco.mjtObj.mjOBJ_ACTUATOR, "robot/v" + n)
                           for n in ("x", "z", "yaw"))
         self._cap = embodiment.force_cap * embodiment.weight
@@ -243,6 +247,10 @@ class Simulator:
         self._ray_groups = np.zeros(6, np.uint8)
         self._ray_groups[[GROUP_STATIC, GROUP_HFIELD]] = 1
         self._geomid = np.zeros(1, np.int32)
+        self._down = DownRay(m, self.world.aabb_lo, self.world.aabb_hi, self._ray_groups,
+                             self.world.robot_body)
+        # mj_ray tries every geom (cheap in C for a house); DownRay only those under the base
+        self._down_on = self._down.supported and m.ngeom > _DOWNRAY_GEOMS
         self._label: str | None = None
         #: why the episode ended in ``fall``: ``"drop"`` or ``"tilt"`` (``None`` otherwise).
         self.fall_reason: str | None = None
@@ -262,8 +270,7 @@ class Simulator:
 
     def pose(self) -> np.ndarray:
         """Ground point and yaw ``(x, y, z, yaw)`` of the base (Habitat frame, m, rad)."""
-        q = self.data.qpos
-        return np.array([q[0], q[1], q[2], q[3]])
+        return self.data.qpos[:4].copy()
 
     def tilt(self) -> float:
         """Angle between the body's up axis and world up (radians)."""
@@ -469,7 +476,8 @@ class Simulator:
             self.follower.clear()
         else:
             raise TypeError(f"unsupported action {action!r}")
-        info.update(label=self._label, time=self.time, distance_to_goal=self.distance_to_goal(),
+        # the last record row is the current state (every branch records after its physics)
+        info.update(label=self._label, time=self.time, distance_to_goal=self._rec["dtg"][-1],
                     collision=bool(self._rec["collision"][-1]))
         return self._observe(), self._label is not None, info
 
@@ -480,7 +488,7 @@ class Simulator:
             self._label = "stopped"
         else:
             self._label = "success" if dtg <= self.tau else "perception_error"
-        self._record(stop=True, replace_last=False)
+        self._record(stop=True, dtg=dtg)
 
     def _advance(self) -> None:
         """Run one agent step (``agent_dt``) of control ticks, then record."""
@@ -518,10 +526,10 @@ class Simulator:
                 break
         if self._label is None and self.time >= self.settings.max_time - 1e-9:
             self._label = "timeout"
-        if self._label is None and self.settings.end_on_success and \
-                self.distance_to_goal() <= self.tau:
+        dtg = self.distance_to_goal()
+        if self._label is None and self.settings.end_on_success and dtg <= self.tau:
             self._label = "success"
-        self._record(stop=False)
+        self._record(stop=False, dtg=dtg)
 
     def _contacts(self) -> bool:
         """Scan contacts: collisions, support, traction caps; returns True on a fall.
@@ -561,7 +569,6 @@ class Simulator:
                         ground_y = min(ground_y, py[k])
                     else:
                         edge = True
-        y = float(d.qpos[1])
         if edge:
             cap = self._climb_cap
         elif supported:
@@ -573,59 +580,48 @@ class Simulator:
         n = math.hypot(ex, ez)
         ux, uz = (abs(ex) / n, abs(ez) / n) if n > 1e-9 else (_HALF, _HALF)
         cx, cz = cap * ux, cap * uz
-        self._capx, self._capz = cx, cz
-        fr, (ax, az, _) = self._forcerange, self._act
-        fr[ax, 0], fr[ax, 1], fr[az, 0], fr[az, 1] = -cx, cx, -cz, cz
+        if cx != self._capx or cz != self._capz:  # the model holds the last caps written
+            self._capx, self._capz = cx, cz
+            fr, (ax, az, _) = self._forcerange, self._act
+            fr[ax, 0], fr[ax, 1], fr[az, 0], fr[az, 1] = -cx, cx, -cz, cz
         if supported:  # a step down: the ground under the sole is lower by more than max_drop
             recent = self._recent_support  # than anywhere it stood on in the last 10 ticks
             if min(recent) - ground_y > e.max_drop:
                 self._label, self.fall_reason = "fall", "drop"
             recent.append(ground_y)
             self._support_y = ground_y
-        elif self._support_y - y > 2.0 * e.max_drop + 0.1:  # falling into a hole
+        elif self._support_y - float(d.qpos[1]) > 2.0 * e.max_drop + 0.1:  # into a hole
             self._label, self.fall_reason = "fall", "drop"
         if self._label is None and self.tilt() > self.settings.max_tilt:
             self._label, self.fall_reason = "fall", "tilt"
         return self._label is not None
 
-    def _obstacle_distance(self, pos: np.ndarray) -> float:
+    def obstacle_distance(self) -> float:
+        """Surface distance (m, capped at ``obstacle_cutoff``) from the robot's collision geoms
+        to the nearest obstacle geom, for the geom poses in :attr:`data`; the record's
+        ``obstacle_distance`` (``obstacle_distance_fn`` of the base ground point if given)."""
         s = self.settings
         if s.obstacle_distance_fn is not None:
-            return float(s.obstacle_distance_fn(pos))
-        w = self.world
-        ids = w.obstacle_geoms
-        if len(ids) == 0:
-            return s.obstacle_cutoff
-        m, d = self.model, self.data
-        # XZ gap between the robot's footprint circle and each obstacle's AABB: a lower bound of
-        # their distance, so exact distances are computed nearest-first until it exceeds the best.
-        b = d.xpos[w.robot_body]
-        gap = np.abs(self._obst_c - (b[0], b[2]))
-        gap -= self._obst_h
-        np.maximum(gap, 0.0, out=gap)
-        g = np.hypot(gap[:, 0], gap[:, 1])
-        g -= self._reach
-        near = np.flatnonzero(g < s.obstacle_cutoff)
-        best = s.obstacle_cutoff
-        for k in near[np.argsort(g[near])].tolist():
-            if g[k] > best:
-                break
-            for r in self._robot_list:
-                dist = mujoco.mj_geomDistance(m, d, r, int(ids[k]), best, None)
-                best = min(best, max(dist, 0.0))
-        return best
+            return float(s.obstacle_distance_fn(self.pose()[:3]))
+        b = self.data.xpos[self.world.robot_body]
+        return self._proximity(self.model, self.data, (float(b[0]), float(b[2])))
 
     def _surface(self) -> tuple[str, bool]:
         w = self.world
-        pnt = self.data.xpos[w.robot_body].copy()
-        dist = mujoco.mj_ray(self.model, self.data, pnt, np.array([0.0, -1.0, 0.0]),
-                             self._ray_groups, 1, w.robot_body, self._geomid)
-        if dist < 0:
+        pnt = self.data.xpos[w.robot_body]
+        if self._down_on:  # mj_ray's answer from the geoms under the point only (large worlds)
+            gid = self._down(self.model, self.data, pnt)
+        else:
+            dist = mujoco.mj_ray(self.model, self.data, pnt.copy(), np.array([0.0, -1.0, 0.0]),
+                                 self._ray_groups, 1, w.robot_body, self._geomid)
+            gid = int(self._geomid[0]) if dist >= 0 else -1
+        if gid < 0:
             return "none", False
-        g = w.geoms[int(self._geomid[0])]
+        g = w.geoms[gid]
         return g.surface, g.preferred
 
-    def _record(self, stop: bool, replace_last: bool = False) -> None:
+    def _record(self, stop: bool, dtg: float | None = None) -> None:
+        """Append one record row for the current state (``dtg``: its DTG if already known)."""
         r = self._rec
         p = self.pose()
         surf, pref = self._surface()
@@ -634,11 +630,11 @@ class Simulator:
         r["yaw"].append(p[3])
         r["tilt"].append(self.tilt())
         r["collision"].append(self._collided)
-        r["obstacle_distance"].append(self._obstacle_distance(p[:3]))
+        r["obstacle_distance"].append(self.obstacle_distance())
         r["surface"].append(surf)
         r["preferred"].append(pref)
         r["stop"].append(stop)
-        r["dtg"].append(self.distance_to_goal())
+        r["dtg"].append(self.distance_to_goal() if dtg is None else dtg)
         self._collided = False
 
     def _observe(self) -> dict[str, Any]:

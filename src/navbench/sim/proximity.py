@@ -1,0 +1,185 @@
+"""Obstacle distance of the robot (per-step record ``obstacle_distance``), pruned exactly.
+
+The distance is the smallest surface distance (``mj_geomDistance``, clipped at 0) between any
+robot collision geom and any obstacle geom, capped at ``cutoff``. Only pairs that can be nearer
+than the best distance found so far are computed, nearest lower bound first: an XZ grid of
+cells (``cell`` m) lists the obstacles whose XZ box overlaps each cell, rings of cells around
+the robot are searched outwards, and the lower bound of a pair is the distance between the
+robot geom's world AABB and the obstacle's world AABB (convex bodies are never nearer than
+their bounding boxes). Pruning drops only pairs that cannot lower the result, so the value is the
+minimum over all pairs, as a brute-force scan computes it.
+
+:class:`DownRay` finds the geom under the robot (per-step record ``surface``) as ``mj_ray``
+does, trying only the geoms whose XZ box holds the point.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+
+import mujoco
+import numpy as np
+
+_MESH, _HFIELD, _SDF = (int(t) for t in (mujoco.mjtGeom.mjGEOM_MESH, mujoco.mjtGeom.mjGEOM_HFIELD,
+                                         mujoco.mjtGeom.mjGEOM_SDF))
+_SLACK = 1e-9  # m
+Box6 = tuple[float, float, float, float, float, float]  # AABB: lo x, y, z, hi x, y, z (m)
+
+
+class ObstacleDistance:
+    """Nearest-obstacle distance of the robot's collision geoms (m, capped at ``cutoff``).
+
+    Parameters: ``robot_geoms`` and ``obstacle_geoms`` (geom ids); ``lo``, ``hi`` (ngeom, 3)
+    world AABBs of the static geoms (rows of the obstacle ids are read; Habitat frame, m);
+    ``reach``: XZ radius about the robot body's origin that holds all its geoms (m);
+    ``cutoff`` (m); ``cell``: grid cell size (m).
+
+    Search: rings of grid cells around the body's cell, k = 0, 1, ...; an obstacle in no
+    scanned cell is more than ``k·cell − reach`` from every robot geom, so pairs are computed
+    nearest bound first up to that, and the search stops once it exceeds the best distance.
+    Plain Python over the few obstacles near the robot (numpy calls cost more here).
+    """
+
+    def __init__(self, model: mujoco.MjModel, robot_geoms: np.ndarray,
+                 obstacle_geoms: np.ndarray, lo: np.ndarray, hi: np.ndarray, reach: float,
+                 cutoff: float, cell: float = 1.0) -> None:
+        ids = np.asarray(obstacle_geoms, int)
+        self._ids: list[int] = ids.tolist()
+        self._lo: list[list[float]] = lo[ids].tolist()
+        self._hi: list[list[float]] = hi[ids].tolist()
+        rg = np.asarray(robot_geoms, int)
+        self._robot: list[int] = rg.tolist()
+        # local AABBs (centre, half sizes) of the robot geoms
+        self._aabb: list[list[float]] = model.geom_aabb[rg].tolist()
+        self.cutoff, self.cell, self._reach = float(cutoff), float(cell), float(reach)
+        grid: dict[tuple[int, int], list[int]] = {}
+        h = self.cell
+        for k, (a, b) in enumerate(zip(self._lo, self._hi, strict=True)):
+            for i in range(math.floor((a[0] - 1e-6) / h), math.floor((b[0] + 1e-6) / h) + 1):
+                for j in range(math.floor((a[2] - 1e-6) / h), math.floor((b[2] + 1e-6) / h) + 1):
+                    grid.setdefault((i, j), []).append(k)
+        self._grid = grid
+
+    def _robot_boxes(self, data: mujoco.MjData) -> list[Box6]:
+        """World AABBs (lo xyz, hi xyz) of the robot geoms for the poses in ``data``."""
+        xm, xp = data.geom_xmat, data.geom_xpos
+        out: list[Box6] = []
+        for r, (cx, cy, cz, hx, hy, hz) in zip(self._robot, self._aabb, strict=True):
+            m = xm[r].tolist()
+            p = xp[r].tolist()
+            wx = p[0] + m[0] * cx + m[1] * cy + m[2] * cz
+            wy = p[1] + m[3] * cx + m[4] * cy + m[5] * cz
+            wz = p[2] + m[6] * cx + m[7] * cy + m[8] * cz
+            ex = abs(m[0]) * hx + abs(m[1]) * hy + abs(m[2]) * hz
+            ey = abs(m[3]) * hx + abs(m[4]) * hy + abs(m[5]) * hz
+            ez = abs(m[6]) * hx + abs(m[7]) * hy + abs(m[8]) * hz
+            out.append((wx - ex, wy - ey, wz - ez, wx + ex, wy + ey, wz + ez))
+        return out
+
+    def __call__(self, model: mujoco.MjModel, data: mujoco.MjData, body_xz: tuple[float, float],
+                 ) -> float:
+        """Distance (m) for the geom poses in ``data`` (``geom_xpos`` / ``geom_xmat``, as
+        ``mj_geomDistance`` reads them); ``body_xz``: the robot body's origin (x, z)."""
+        h, reach = self.cell, self._reach
+        best = self.cutoff
+        bi, bj = math.floor(body_xz[0] / h), math.floor(body_xz[1] / h)
+        boxes = self._robot_boxes(data)
+        grid, olo, ohi, ids, robot = self._grid, self._lo, self._hi, self._ids, self._robot
+        seen: set[int] = set()
+        heap: list[tuple[float, int, int]] = []
+        k = 0
+        while True:
+            if k == 0:
+                cells = [(bi, bj)]
+            else:
+                cells = [(i, j) for i in range(bi - k, bi + k + 1) for j in (bj - k, bj + k)]
+                cells += [(i, j) for j in range(bj - k + 1, bj + k) for i in (bi - k, bi + k)]
+            for c in cells:
+                for o in grid.get(c, ()):
+                    if o in seen:
+                        continue
+                    seen.add(o)
+                    a, b = olo[o], ohi[o]
+                    for ri, (l0, l1, l2, u0, u1, u2) in enumerate(boxes):
+                        gx = a[0] - u0 if a[0] > u0 else (l0 - b[0] if l0 > b[0] else 0.0)
+                        gy = a[1] - u1 if a[1] > u1 else (l1 - b[1] if l1 > b[1] else 0.0)
+                        gz = a[2] - u2 if a[2] > u2 else (l2 - b[2] if l2 > b[2] else 0.0)
+                        bound = math.sqrt(gx * gx + gy * gy + gz * gz)
+                        if bound < best + _SLACK:
+                            heapq.heappush(heap, (bound, ri, o))
+            # every pair not yet seen is at least this far (the body is in the centre cell)
+            unseen = k * h - reach - 1e-6
+            # GJK distances are never below the true distance, which is never below the
+            # AABBs' distance: pairs are computed nearest bound first while they can win
+            while heap and heap[0][0] <= unseen and heap[0][0] <= best + _SLACK:
+                _, ri, o = heapq.heappop(heap)
+                dist = mujoco.mj_geomDistance(model, data, robot[ri], ids[o], best, None)
+                best = min(best, max(dist, 0.0))
+            if unseen > best + _SLACK:
+                return best
+            k += 1
+
+
+class DownRay:
+    """``mj_ray`` straight down (−Y) from a point, over the static geoms of ``groups`` only,
+    with the robot's body excluded: the same geom as ``mj_ray`` (same per-geom ray functions,
+    same eliminations: body, invisible geom / material, group; nearest hit, lowest id on a tie),
+    but only the geoms whose XZ AABB holds the point are tried (an XZ grid of ``cell`` m lists
+    them per cell, built on the first visit).
+    """
+
+    def __init__(self, model: mujoco.MjModel, lo: np.ndarray, hi: np.ndarray,
+                 groups: np.ndarray, body_exclude: int, cell: float = 2.0) -> None:
+        grp = np.clip(model.geom_group, 0, len(groups) - 1)
+        mat = model.geom_matid
+        alpha = np.where(mat < 0, model.geom_rgba[:, 3], model.mat_rgba[np.maximum(mat, 0), 3]
+                         if model.nmat else 0.0)
+        keep = (model.geom_bodyid != body_exclude) & (alpha != 0) & (groups[grp] != 0)
+        ids = np.flatnonzero(keep)
+        self._ids = ids
+        self._lo, self._hi = lo[ids][:, [0, 2]], hi[ids][:, [0, 2]]
+        self._lo_list: list[list[float]] = self._lo.tolist()
+        self._hi_list: list[list[float]] = self._hi.tolist()
+        self._ids_list: list[int] = ids.tolist()
+        self._type: list[int] = model.geom_type[ids].tolist()
+        self.supported = not bool(np.any(model.geom_type[ids] == _SDF))
+        self.cell = float(cell)
+        self._cells: dict[tuple[int, int], list[int]] = {}
+        self._vec = np.array([0.0, -1.0, 0.0])
+
+    def _near(self, x: float, z: float) -> list[int]:
+        key = (math.floor(x / self.cell), math.floor(z / self.cell))
+        near = self._cells.get(key)
+        if near is None:
+            a = np.array([key[0] * self.cell, key[1] * self.cell]) - 1e-6
+            b = a + self.cell + 2e-6
+            hit = np.all((self._lo <= b) & (self._hi >= a), axis=1)
+            near = np.flatnonzero(hit).tolist()  # ascending geom id (ids are sorted)
+            self._cells[key] = near
+        return near
+
+    def __call__(self, model: mujoco.MjModel, data: mujoco.MjData, pnt: np.ndarray) -> int:
+        """Id of the nearest geom hit below ``pnt`` (world, m), or -1."""
+        x, z = float(pnt[0]), float(pnt[2])
+        lo, hi, ids, types = self._lo_list, self._hi_list, self._ids_list, self._type
+        vec = self._vec
+        best, best_id = -1.0, -1
+        for k in self._near(x, z):
+            a, b = lo[k], hi[k]
+            if not (a[0] - 1e-6 <= x <= b[0] + 1e-6 and a[1] - 1e-6 <= z <= b[1] + 1e-6):
+                continue
+            g, t = ids[k], types[k]
+            if t == _MESH:
+                dist = mujoco.mj_rayMesh(model, data, g, pnt, vec)
+            elif t == _HFIELD:
+                dist = mujoco.mj_rayHfield(model, data, g, pnt, vec)
+            else:
+                dist = mujoco.mju_rayGeom(data.geom_xpos[g], data.geom_xmat[g], model.geom_size[g],
+                                          pnt, vec, t)
+            if dist >= 0 and (dist < best or best < 0):
+                best, best_id = dist, g
+        return best_id
+
+
+__all__ = ["DownRay", "ObstacleDistance"]
