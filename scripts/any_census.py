@@ -6,7 +6,12 @@ annotations, casts and quoted annotations' code all count; `from typing import A
 A use is *commented* when its line, or the line above, carries a `#` comment, which is how the
 project documents why data is untyped JSON.
 
-Usage: python scripts/any_census.py [ROOT ...]   (default: src/navbench)
+An *alias* is a module-level assignment whose value spells `Any` and whose line carries a comment,
+such as `JSON: TypeAlias = Any  # untyped JSON value` in `navbench/jsontypes.py`. Its definition
+counts as a commented `Any` use; every use of the alias name elsewhere in the tree counts once
+under "alias uses" (the alias' comment documents them), not as an `Any` use.
+
+Usage: python scripts/any_census.py [--by-package] [ROOT ...]   (default: src/navbench)
 """
 
 from __future__ import annotations
@@ -28,12 +33,56 @@ class Census:
     any_uses: int = 0
     any_commented: int = 0
     type_ignores: int = 0
+    alias_uses: int = 0
 
     def add(self, other: Census) -> None:
         """Accumulate another census into this one."""
         self.any_uses += other.any_uses
         self.any_commented += other.any_commented
         self.type_ignores += other.type_ignores
+        self.alias_uses += other.alias_uses
+
+
+def _names(text: str) -> list[tuple[str, int, bool]]:
+    """(name, line, inside an import statement) for every NAME token of a module."""
+    out: list[tuple[str, int, bool]] = []
+    in_import, at_start = False, True
+    for tok in tokenize.generate_tokens(io.StringIO(text).readline):
+        if tok.type == tokenize.NEWLINE:
+            in_import, at_start = False, True
+            continue
+        if tok.type in (tokenize.NL, tokenize.INDENT, tokenize.DEDENT, tokenize.ENCODING,
+                        tokenize.COMMENT):
+            continue
+        if at_start and tok.type == tokenize.NAME and tok.string in ("import", "from"):
+            in_import = True
+        if tok.type == tokenize.NAME:
+            out.append((tok.string, tok.start[0], in_import))
+        at_start = False
+    return out
+
+
+_ALIAS = re.compile(r"^([A-Za-z_]\w*)\s*(?::\s*TypeAlias\s*)?=\s*[^#\n]*\bAny\b[^#\n]*#")
+
+
+def find_aliases(text: str) -> set[str]:
+    """Module-level names assigned a type that spells `Any`, with a comment on the same line."""
+    return {m.group(1) for line in text.splitlines() if (m := _ALIAS.match(line))}
+
+
+def count_alias_uses(text: str, aliases: set[str]) -> int:
+    """Uses of the alias names outside import statements and outside their own definitions."""
+    defined = {n for n in find_aliases(text)}
+    lines = text.splitlines()
+    uses = 0
+    for name, line, in_import in _names(text):
+        if name not in aliases or in_import:
+            continue
+        if name in defined and _ALIAS.match(lines[line - 1] or "") and \
+                lines[line - 1].startswith(name):
+            continue
+        uses += 1
+    return uses
 
 
 def count_source(text: str) -> Census:
@@ -65,28 +114,50 @@ def count_source(text: str) -> Census:
     return out
 
 
-def count_tree(root: Path) -> tuple[Census, dict[Path, Census]]:
-    """Census of every `*.py` under `root`: (total, per file)."""
+def count_tree(root: Path) -> tuple[Census, dict[Path, Census], set[str]]:
+    """Census of every `*.py` under `root`: (total, per file, alias names)."""
+    texts = {path: path.read_text(encoding="utf-8") for path in sorted(root.rglob("*.py"))}
+    aliases: set[str] = set()
+    for text in texts.values():
+        aliases |= find_aliases(text)
     total = Census()
     per_file: dict[Path, Census] = {}
-    for path in sorted(root.rglob("*.py")):
-        c = count_source(path.read_text(encoding="utf-8"))
+    for path, text in texts.items():
+        c = count_source(text)
+        c.alias_uses = count_alias_uses(text, aliases)
         per_file[path] = c
         total.add(c)
-    return total, per_file
+    return total, per_file, aliases
+
+
+def _line(name: str, c: Census) -> str:
+    return (f"{name}: {c.any_uses} Any ({c.any_commented} with a comment, "
+            f"{c.any_uses - c.any_commented} without), {c.alias_uses} alias uses, "
+            f"{c.type_ignores} type: ignore")
 
 
 def main(argv: list[str]) -> int:
-    """Print the totals, then the ten files with the most `Any` uses."""
-    roots = [Path(a) for a in argv] or [Path("src/navbench")]
+    """Print the totals, then per package (`--by-package`) or the ten files with the most
+    uncommented `Any` uses."""
+    by_package = "--by-package" in argv
+    roots = [Path(a) for a in argv if a != "--by-package"] or [Path("src/navbench")]
     for root in roots:
-        total, per_file = count_tree(root)
-        print(f"{root}: {total.any_uses} Any ({total.any_commented} with a comment), "
-              f"{total.type_ignores} type: ignore, {len(per_file)} files")
-        top = sorted(per_file.items(), key=lambda kv: -kv[1].any_uses)[:10]
-        for path, c in top:
-            if c.any_uses:
-                print(f"  {c.any_uses:4d} Any  {c.type_ignores:3d} ignore  {path}")
+        total, per_file, aliases = count_tree(root)
+        print(_line(str(root), total) + f", {len(per_file)} files")
+        print(f"  aliases: {', '.join(sorted(aliases)) or '-'}")
+        if by_package:
+            packages: dict[str, Census] = {}
+            for path, c in per_file.items():
+                rel = path.relative_to(root).parts
+                packages.setdefault(rel[0] if len(rel) > 1 else "(top)", Census()).add(c)
+            for name, c in sorted(packages.items()):
+                print("  " + _line(name, c))
+            continue
+        top = sorted(per_file.items(), key=lambda kv: -(kv[1].any_uses - kv[1].any_commented))
+        for path, c in top[:10]:
+            if c.any_uses > c.any_commented:
+                print(f"  {c.any_uses - c.any_commented:4d} uncommented Any  "
+                      f"{c.type_ignores:3d} ignore  {path}")
     return 0
 
 

@@ -14,7 +14,9 @@ import zipfile
 import zlib
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import NoReturn
+
+from navbench.jsontypes import JSON
 
 #: Everything numpy may raise while reading a damaged ``.npy``/``.npz`` (truncated or altered
 #: bytes, a corrupt zip member, a header that is not a Python literal, a shape too big to
@@ -89,17 +91,17 @@ def publish_dir(tmp: str | Path, out: str | Path) -> Path:
     return out
 
 
-def dumps_json(obj: Any, *, indent: int | None = 1) -> str:
+def dumps_json(obj: JSON, *, indent: int | None = 1) -> str:
     """Canonical JSON text: fixed separators, UTF-8, no NaN, trailing newline."""
     return json.dumps(obj, indent=indent, ensure_ascii=False, allow_nan=False) + "\n"
 
 
-def write_json(path: str | Path, obj: Any, *, indent: int | None = 1) -> Path:
+def write_json(path: str | Path, obj: JSON, *, indent: int | None = 1) -> Path:
     """Atomically write canonical JSON."""
     return atomic_write_text(path, dumps_json(obj, indent=indent))
 
 
-def write_json_gz(path: str | Path, obj: Any) -> Path:
+def write_json_gz(path: str | Path, obj: JSON) -> Path:
     """Atomically write gzip-compressed compact JSON with a zero mtime (byte-reproducible)."""
     raw = json.dumps(obj, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode()
     return atomic_write_bytes(path, gzip.compress(raw, compresslevel=6, mtime=0))
@@ -129,11 +131,11 @@ def _parse_float(text: str) -> float:
     return v
 
 
-def _parse_constant(text: str) -> Any:
+def _parse_constant(text: str) -> NoReturn:
     raise JSONLimitError(f"strict JSON (no {text})")
 
 
-def _check_depth(doc: Any) -> None:
+def _check_depth(doc: JSON) -> None:
     stack = [(doc, 1)]
     while stack:
         v, d = stack.pop()
@@ -145,7 +147,7 @@ def _check_depth(doc: Any) -> None:
             stack.extend((x, d + 1) for x in v if isinstance(x, (dict, list)))
 
 
-def loads_json(text: str | bytes, *, allow_nan: bool = False) -> Any:
+def loads_json(text: str | bytes, *, allow_nan: bool = False) -> JSON:
     """Parse strict JSON within the limits above (``allow_nan``: accept ``NaN``, ``Infinity``
     and overflowing floats, for readers that report them at the field that holds them).
 
@@ -168,7 +170,7 @@ def loads_json(text: str | bytes, *, allow_nan: bool = False) -> Any:
     return doc
 
 
-def read_json(path: str | Path) -> Any:
+def read_json(path: str | Path) -> JSON:
     """Read JSON or gzip JSON (by the ``.gz`` suffix) with :func:`loads_json`'s limits.
 
     Every malformed content raises a ``ValueError`` (``JSONDecodeError``, ``JSONLimitError``,

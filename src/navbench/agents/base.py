@@ -23,9 +23,10 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Literal, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol, TypedDict
 
 from navbench.errors import ConfigError
+from navbench.jsontypes import JSON, Observation
 from navbench.sim.actions import (
     Action,
     DiscreteAction,
@@ -34,6 +35,9 @@ from navbench.sim.actions import (
     VelocityAction,
     WaypointAction,
 )
+
+if TYPE_CHECKING:
+    from navbench.tasks.conditional import Program
 
 ActionSpace = Literal["waypoint", "discrete", "velocity"]
 ACTION_SPACES: tuple[str, ...] = ("waypoint", "discrete", "velocity")
@@ -45,6 +49,13 @@ PUBLIC_OBS: frozenset[str] = frozenset(
     {"pose", "time", "cam_to_body", "robot_radius", "rgb", "depth", "intrinsics"})
 #: Optional extra sensors an agent may list in :attr:`Agent.sensors`.
 EXTRA_SENSORS: frozenset[str] = frozenset({"semantic"})
+
+
+class ProgramFacts(TypedDict):
+    """The privileged ``program`` fact of a conditional episode."""
+
+    program: Program
+    truths: dict[str, bool]
 
 
 @dataclass(frozen=True)
@@ -67,6 +78,7 @@ class Task:
     instruction: str | None = None
     goal_category: str | None = None
     success_distance: float | None = None
+    # privileged facts of mixed types (arrays, a ProgramFacts record, the Scene, a navmesh)
     privileged: Mapping[str, Any] = field(default_factory=dict, hash=False)
 
 
@@ -82,7 +94,7 @@ class AgentLike(Protocol):
         """Start an episode."""
         ...
 
-    def act(self, observation: Mapping[str, Any]) -> object:
+    def act(self, observation: Observation) -> object:
         """The action for this step: an :data:`Action`, or anything :func:`to_action` takes
         (habitat-style ids and names, JSON forms)."""
         ...
@@ -108,7 +120,7 @@ class Agent:
     def reset(self, task: Task) -> None:
         """Start an episode."""
 
-    def act(self, observation: Mapping[str, Any]) -> Action:
+    def act(self, observation: Observation) -> Action:
         """Return the action for this agent step (0.1 s of simulated time)."""
         raise NotImplementedError
 
@@ -116,9 +128,9 @@ class Agent:
         """Release resources (connections, renderers)."""
 
 
-def filter_observation(raw: Mapping[str, Any], agent: Any,
+def filter_observation(raw: Observation, agent: object,
                        labels: Mapping[int, tuple[str | None, str]] | None = None,
-                       info: Mapping[str, Any] | None = None) -> dict[str, Any]:
+                       info: Observation | None = None) -> dict[str, Any]:  # an Observation
     """Keep only the keys SPEC §6 allows for ``agent`` (see module docs).
 
     ``labels`` is the simulator's segment id → (scene id, label) table; only the labels are
@@ -139,7 +151,7 @@ _HABITAT_NAMES: dict[str, DiscreteKind] = {
 }
 
 
-def to_action(x: Any) -> Action:
+def to_action(x: JSON) -> Action:  # an Action, a habitat id or name, or a JSON form
     """Convert an agent's return value into a simulator action.
 
     Accepts navbench actions; habitat-style ``int`` ids (0 STOP, 1 FORWARD, 2 LEFT, 3 RIGHT),
@@ -189,6 +201,7 @@ class HabitatAgentAdapter(Agent):
     name: ClassVar[str] = "habitat"
     action_space: ActionSpace = "discrete"
 
+    # Any: a habitat-lab style agent, duck-typed: reset() or reset(task), act(observations)
     def __init__(self, inner: Any) -> None:
         self.inner = inner
         self.privileged = frozenset(getattr(inner, "privileged", frozenset()))
@@ -202,7 +215,7 @@ class HabitatAgentAdapter(Agent):
         except TypeError:
             self.inner.reset()
 
-    def act(self, observation: Mapping[str, Any]) -> Action:
+    def act(self, observation: Observation) -> Action:
         obs = dict(observation)
         if "depth" in obs and getattr(obs["depth"], "ndim", 0) == 2:
             obs["depth"] = obs["depth"][..., None]
@@ -250,7 +263,7 @@ def check_action(action: Action) -> Action:
     return action
 
 
-def check_agent(agent: Any) -> None:
+def check_agent(agent: object) -> None:
     """Validate an agent's declarations (privileged facts, sensors, action space)."""
     bad = set(getattr(agent, "privileged", ())) - PRIVILEGED
     if bad:

@@ -12,11 +12,12 @@ is reproducible and independent of episode order.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from collections.abc import Sequence
+from typing import ClassVar
 
 from navbench.agents.base import ActionSpace, Agent, Task
 from navbench.errors import ConfigError
+from navbench.jsontypes import Observation
 from navbench.rng import derive
 from navbench.sim.actions import Action, DiscreteAction
 
@@ -41,7 +42,7 @@ class RandomAgent(Agent):
     def reset(self, task: Task) -> None:
         self._rng = derive(self.seed, "random-agent", task.episode_id)
 
-    def act(self, observation: Mapping[str, Any]) -> Action:
+    def act(self, observation: Observation) -> Action:
         return DiscreteAction.from_id(int(self._rng.choice(4, p=self.probs)))
 
 
@@ -62,7 +63,7 @@ class ForwardAgent(Agent):
         self._turns = int(rng.integers(0, self.max_turns + 1))
         self._fwd = self.forward_steps
 
-    def act(self, observation: Mapping[str, Any]) -> Action:
+    def act(self, observation: Observation) -> Action:
         if self._turns > 0:
             self._turns -= 1
             return DiscreteAction("right")

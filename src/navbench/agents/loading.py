@@ -12,12 +12,13 @@ from __future__ import annotations
 import importlib
 import os
 import sys
-from typing import Any
 
 from navbench.agents.base import Agent, HabitatAgentAdapter, check_agent
 from navbench.errors import ConfigError, NavbenchError
 
 #: Built-in agents by name → "module:Class" (imported only when chosen).
+from navbench.jsontypes import JSON
+
 BUILTINS: dict[str, str] = {
     "random": "navbench.agents.baselines:RandomAgent",
     "forward": "navbench.agents.baselines:ForwardAgent",
@@ -40,7 +41,7 @@ def _with_cwd_on_path() -> None:
         sys.path.insert(0, cwd)
 
 
-def import_target(path: str) -> Any:
+def import_target(path: str) -> object:
     """The object a ``"module:attr.attr"`` path names.
 
     Raises:
@@ -52,7 +53,7 @@ def import_target(path: str) -> Any:
                           f"'module:Class' or 'http://host:port', got {path!r}")
     _with_cwd_on_path()
     try:
-        obj: Any = importlib.import_module(mod)
+        obj: object = importlib.import_module(mod)
     except ImportError as e:
         raise ConfigError(f"agent {path!r}: cannot import module {mod!r} ({e})") from e
     except Exception as e:  # the module itself raised while importing
@@ -65,7 +66,7 @@ def import_target(path: str) -> Any:
     return obj
 
 
-def resolve(name_or_path: str) -> Any:
+def resolve(name_or_path: str) -> object:
     """The class (or factory) a name resolves to; ``None`` for ``http(s)://`` remote agents."""
     s = name_or_path.strip()
     if s.startswith(("http://", "https://")):
@@ -73,7 +74,7 @@ def resolve(name_or_path: str) -> Any:
     return import_target(BUILTINS.get(s, s))
 
 
-def load_agent(name_or_path: str, **kwargs: Any) -> Agent:
+def load_agent(name_or_path: str, **kwargs: JSON) -> Agent:  # --agent-arg values
     """An agent by built-in name, ``"module:Class"`` path or ``"http(s)://host:port"`` URL.
 
     Keyword arguments go to the agent's constructor. Objects that are not :class:`Agent`

@@ -27,14 +27,21 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import math
-from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
 
-from navbench.agents.base import ActionSpace, Agent, Task
+from navbench.agents.base import ActionSpace, Agent, ProgramFacts, Task
 from navbench.errors import ConfigError
+from navbench.jsontypes import JSONObject, Observation
 from navbench.sim.actions import Action, StopAction, WaypointAction
+
+if TYPE_CHECKING:
+    from navbench.nav import NavMesh
+    from navbench.nav.query import ShortestPath
+    from navbench.scene.model import Scene, SceneObject
+    from navbench.tasks.conditional import Evaluation
 
 
 def path_waypoints(points: np.ndarray) -> tuple[tuple[float, float, float], ...]:
@@ -67,7 +74,7 @@ class PathFollowingAgent(Agent):
         self._sent = False
         self._anchor: tuple[float, np.ndarray] | None = None
         self.robot_radius: float | None = None
-        self.diag: dict[str, Any] = {}
+        self.diag: JSONObject = {}
 
     def plan(self, task: Task, start: np.ndarray) -> np.ndarray:
         """World points (N, 3) to follow from ``start`` (the first observed pose)."""
@@ -78,11 +85,11 @@ class PathFollowingAgent(Agent):
         self._path = np.zeros((0, 3))
         self.diag = {}
 
-    def diagnostics(self) -> dict[str, Any]:
+    def diagnostics(self) -> JSONObject:
         """JSON-able facts about the last episode (chosen branch, plan length...)."""
         return dict(self.diag)
 
-    def act(self, observation: Mapping[str, Any]) -> Action:
+    def act(self, observation: Observation) -> Action:
         pose = np.asarray(observation["pose"], float)
         t = float(observation.get("time", 0.0))
         if not self._sent:
@@ -147,14 +154,14 @@ class NavmeshPlanner:
     def __init__(self, clearance: float | None = None) -> None:
         self.clearance = None if clearance is None else float(clearance)
         self.robot_radius: float | None = None
-        self._given: Any = None
-        self._cache: dict[tuple[str, float], Any] = {}
+        self._given: NavMesh | None = None
+        self._cache: dict[tuple[str, float], NavMesh] = {}
 
-    def use(self, navmesh: Any, robot_radius: float | None = None) -> None:
+    def use(self, navmesh: NavMesh | None, robot_radius: float | None = None) -> None:
         """The episode's dataset navmesh (``None``: none) and the robot radius (m) observed."""
         self._given, self.robot_radius = navmesh, robot_radius
 
-    def navmesh(self, scene: Any) -> Any:
+    def navmesh(self, scene: Scene) -> NavMesh:
         """The navmesh to plan on in ``scene``: the dataset's, or a cached one built here."""
         from navbench.nav import NavMesh, NavSettings
 
@@ -170,7 +177,7 @@ class NavmeshPlanner:
             nm = self._cache[(scene.id, radius)] = NavMesh.build(scene, settings)
         return nm
 
-    def path(self, scene: Any, points: Sequence[np.ndarray]) -> np.ndarray:
+    def path(self, scene: Scene, points: Sequence[np.ndarray]) -> np.ndarray:
         """Concatenated shortest path through ``points`` (start first); raises if unreachable."""
         nm = self.navmesh(scene)
         out = [np.asarray(points[0], float)]
@@ -182,7 +189,7 @@ class NavmeshPlanner:
             out.extend(np.asarray(p, float) for p in sp.points[1:])
         return np.array(out)
 
-    def approach(self, scene: Any, obj: Any, start: np.ndarray) -> np.ndarray:
+    def approach(self, scene: Scene, obj: SceneObject, start: np.ndarray) -> np.ndarray:
         """A navigable point next to ``obj``: the navigable point nearest its centre, searched
         on rings around its footprint; raises if none is reachable from ``start``."""
         nm = self.navmesh(scene)
@@ -220,7 +227,7 @@ class OracleGoalAgent(PathFollowingAgent):
     name: ClassVar[str] = "oracle-goal"
     privileged = frozenset({"goals", "scene", "navmesh"})
 
-    def __init__(self, clearance: float | None = None, **kw: Any) -> None:
+    def __init__(self, clearance: float | None = None, **kw: float) -> None:
         super().__init__(**kw)
         self.planner = NavmeshPlanner(clearance)
 
@@ -235,13 +242,13 @@ class OracleGoalAgent(PathFollowingAgent):
             sp = self._near_goals(nm, start, goals, radii, float(task.success_distance))
         if sp.points is None:
             raise ConfigError(f"oracle-goal: no path to any goal of episode {task.episode_id}")
-        self.diag["goal_index"] = int(sp.goal_index)
+        self.diag["goal_index"] = None if sp.goal_index is None else int(sp.goal_index)
         return np.array(sp.points, float)
 
 
     @staticmethod
-    def _near_goals(nm: Any, start: np.ndarray, goals: np.ndarray, radii: np.ndarray, tau: float,
-                    margin: float = 0.1) -> Any:
+    def _near_goals(nm: NavMesh, start: np.ndarray, goals: np.ndarray, radii: np.ndarray, tau: float,
+                    margin: float = 0.1) -> ShortestPath:
         """Shortest path to navigable points whose NavVerse distance to some goal
         (``‖p − g‖ − r``, 3D) is at most ``tau − margin``, for goals too deep inside furniture
         to snap onto the navmesh."""
@@ -267,12 +274,12 @@ class _BranchAgent(PathFollowingAgent):
     privileged = frozenset({"program", "scene", "navmesh"})
 
     def __init__(self, clearance: float | None = None, approach_fraction: float = 0.8,
-                 **kw: Any) -> None:
+                 **kw: float) -> None:
         super().__init__(**kw)
         self.planner = NavmeshPlanner(clearance)
         self.approach_fraction = float(approach_fraction)
 
-    def select(self, facts: Mapping[str, Any]) -> Any:
+    def select(self, facts: ProgramFacts) -> Evaluation:
         """The :class:`~navbench.tasks.conditional.Evaluation` of the chosen branch."""
         raise NotImplementedError
 
@@ -299,7 +306,7 @@ class _BranchAgent(PathFollowingAgent):
             pts.append(self.planner.approach(scene, obj, pts[-1]))
         return self.planner.path(scene, pts)
 
-    def _approach_path(self, scene: Any, targets: Sequence[Any], start: np.ndarray,
+    def _approach_path(self, scene: Scene, targets: Sequence[SceneObject], start: np.ndarray,
                        tau: float | None) -> np.ndarray | None:
         """The dataset's own construction (:mod:`navbench.episodes.approach`): nearest approach
         point within ``approach_fraction × τ`` of each target's footprint, in order, on the
@@ -323,7 +330,7 @@ class FirstBranchAgent(_BranchAgent):
 
     name: ClassVar[str] = "first-branch"
 
-    def select(self, facts: Mapping[str, Any]) -> Any:
+    def select(self, facts: ProgramFacts) -> Evaluation:
         from navbench.tasks.conditional import evaluate
 
         return evaluate(facts["program"], lambda _c: True)
@@ -334,7 +341,7 @@ class OracleBranchAgent(_BranchAgent):
 
     name: ClassVar[str] = "oracle-branch"
 
-    def select(self, facts: Mapping[str, Any]) -> Any:
+    def select(self, facts: ProgramFacts) -> Evaluation:
         from navbench.tasks.conditional import evaluate, linearize
 
         self.diag["linear_instruction"] = linearize(facts["program"], facts["truths"])

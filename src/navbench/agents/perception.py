@@ -25,11 +25,11 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 
 from navbench.errors import ConfigError
+from navbench.jsontypes import Observation
 
 #: Labels of structure (never reported as objects).
 STRUCTURE_LABELS: frozenset[str] = frozenset(
@@ -244,14 +244,14 @@ class Perceiver:
             self.room_confusion[key] = others[int(self._rng.integers(len(others)))] if hit else ""
         return self.room_confusion[key] or rtype
 
-    def _calibrate(self, obs: Mapping[str, Any], floor_mask: np.ndarray) -> None:
+    def _calibrate(self, obs: Observation, floor_mask: np.ndarray) -> None:
         if self.body_height is not None or floor_mask.sum() < 20:
             return
         c2w = camera_to_world(obs["pose"], obs["cam_to_body"], 0.0)
         pts = back_project(obs["depth"], obs["intrinsics"], c2w)[floor_mask]
         self.body_height = float(obs["pose"][1] - np.median(pts[:, 1]))
 
-    def observe(self, obs: Mapping[str, Any]) -> Frame | None:
+    def observe(self, obs: Observation) -> Frame | None:
         """Detections, floor patches and occupancy points of ``obs``; ``None`` before the body
         height is known (no floor seen yet) or without depth/semantic."""
         if "depth" not in obs or "semantic" not in obs:

@@ -25,16 +25,17 @@ import http.client
 import json
 import time
 import urllib.parse
-from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from navbench.agents.base import ActionSpace, Agent, Task, to_action
 from navbench.agents.wire import encode_observation, encode_task
 from navbench.errors import ConfigError, NavbenchError
 from navbench.io import loads_json
-from navbench.sim.actions import Action
 
 #: Default limits of a remote agent's requests (see the module docs).
+from navbench.jsontypes import JSON, JSONMapping, Observation
+from navbench.sim.actions import Action
+
 MAX_REPLY_BYTES = 16 << 20
 CONNECT_TIMEOUT_S = 10.0
 TOTAL_TIMEOUT_S = 60.0
@@ -112,7 +113,7 @@ class RemoteAgent(Agent):
         finally:
             conn.close()
 
-    def _post(self, route: str, body: Mapping[str, Any]) -> Any:
+    def _post(self, route: str, body: JSONMapping) -> JSON:
         data = json.dumps(body, allow_nan=False).encode("utf-8")
         last = ""
         for attempt in range(self.retries + 1):
@@ -142,7 +143,7 @@ class RemoteAgent(Agent):
     def reset(self, task: Task) -> None:
         self._post("/reset", {"task": encode_task(task)})
 
-    def act(self, observation: Mapping[str, Any]) -> Action:
+    def act(self, observation: Observation) -> Action:
         reply = self._post("/act", {"observation": encode_observation(observation)})
         try:
             return to_action(reply)

@@ -16,17 +16,30 @@ import math
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
-from navbench.agents.base import Task, check_action, check_agent, filter_observation, to_action
+from navbench.agents.base import (
+    ProgramFacts,
+    Task,
+    check_action,
+    check_agent,
+    filter_observation,
+    to_action,
+)
+from navbench.jsontypes import JSONObject, Observation
 
 if TYPE_CHECKING:
+    from navbench.agents.base import AgentLike
     from navbench.episodes.model import Episode
     from navbench.metrics import Trajectory
     from navbench.nav.protocols import NavMeshLike
     from navbench.scene.model import Scene
+    from navbench.sim.simulator import SimulatorLike
+
+A = TypeVar("A")  # the argument of an agent call
+R = TypeVar("R")  # its result
 
 #: Extra label of episodes ended by an agent fault.
 AGENT_ERROR = "agent_error"
@@ -64,7 +77,7 @@ class EpisodeOutcome:
     steps: int = 0
     wall_time_s: float = 0.0
     sim_time_s: float = 0.0
-    extra: dict[str, Any] = field(default_factory=dict)  # the agent's diagnostics (JSON-able)
+    extra: JSONObject = field(default_factory=dict)  # the agent's diagnostics
 
     @property
     def stopped(self) -> bool:
@@ -88,7 +101,7 @@ def task_kind(episode: Episode) -> str:
     return "pointnav"
 
 
-def conditional_facts(episode: Episode) -> dict[str, Any] | None:  # a privileged-fact record
+def conditional_facts(episode: Episode) -> ProgramFacts | None:
     """The privileged ``program`` fact: ``{"program": Program, "truths": {...}}`` or ``None``."""
     from navbench.tasks.conditional import program_from_dict
 
@@ -98,7 +111,7 @@ def conditional_facts(episode: Episode) -> dict[str, Any] | None:  # a privilege
         return None
     prog = program_from_dict(p, f"episode {episode.episode_id}", "info.navbench.program") \
         if isinstance(p, Mapping) else p
-    return {"program": prog, "truths": dict(nb.get("truths", {}))}
+    return ProgramFacts(program=prog, truths=dict(nb.get("truths", {})))
 
 
 def make_task(episode: Episode, agent: object, *, scene: Scene | None = None,
@@ -132,8 +145,8 @@ def make_task(episode: Episode, agent: object, *, scene: Scene | None = None,
     )
 
 
-def _call(pool: concurrent.futures.ThreadPoolExecutor | None, fn: Callable[..., Any],
-          arg: Any, deadline: float) -> Any:
+def _call(pool: concurrent.futures.ThreadPoolExecutor | None, fn: Callable[[A], R],
+          arg: A, deadline: float) -> R:
     if pool is None:
         return fn(arg)
     left = deadline - time.monotonic()
@@ -146,9 +159,11 @@ def _call(pool: concurrent.futures.ThreadPoolExecutor | None, fn: Callable[..., 
         raise TimeoutError("wall-clock timeout (the agent did not answer)") from None
 
 
-def run_episode(sim: Any, agent: Any, episode: Any, *, max_steps: int | None = None,
+def run_episode(sim: SimulatorLike, agent: AgentLike, episode: Episode, *,
+                max_steps: int | None = None,
                 wall_timeout_s: float | None = None,
-                navmesh: Any | Callable[[], Any] = None, tau: float | None = None) -> EpisodeOutcome:
+                navmesh: NavMeshLike | Callable[[], NavMeshLike] | None = None,
+                tau: float | None = None) -> EpisodeOutcome:
     """Run one episode of ``agent`` in ``sim`` (see module docs).
 
     Parameters
@@ -208,7 +223,7 @@ def run_episode(sim: Any, agent: Any, episode: Any, *, max_steps: int | None = N
     task = make_task(episode, agent, scene=getattr(sim, "scene", None), navmesh=navmesh)
     raw = sim.reset(episode, tau=tau)
     labels = getattr(sim, "segmentation_labels", {})
-    info: dict[str, Any] = {"distance_to_goal": sim.distance_to_goal()}
+    info: Observation = {"distance_to_goal": sim.distance_to_goal()}
     pool = None if wall_timeout_s is None else concurrent.futures.ThreadPoolExecutor(
         1, thread_name_prefix="navbench-agent")
     label: str | None = None
@@ -244,7 +259,7 @@ def run_episode(sim: Any, agent: Any, episode: Any, *, max_steps: int | None = N
         records["label"][-1] = label
         records["label"] = records["label"].astype(str)
     diag = getattr(agent, "diagnostics", None)
-    extra: dict[str, Any] = {}
+    extra: JSONObject = {}
     if callable(diag):
         try:
             extra = dict(diag())

@@ -39,8 +39,7 @@ belief) → planner (:class:`~navbench.agents.scene_graph.planner.Planner`: the 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
 
@@ -50,6 +49,7 @@ from navbench.agents.scene_graph.belief import Belief, Mode
 from navbench.agents.scene_graph.planner import Planner, PlannerSettings, Targets
 from navbench.agents.scene_graph.reasoning import Reasoner
 from navbench.errors import ConfigError
+from navbench.jsontypes import JSONObject, Observation
 from navbench.sim.actions import Action
 
 if TYPE_CHECKING:
@@ -184,11 +184,11 @@ class SceneGraphAgent(Agent):
         the type its objects suggest (:func:`~navbench.agents.perception.room_type`)."""
         return self.belief.region_types(self.perceiver.confuse_room)
 
-    def diagnostics(self) -> dict[str, Any]:  # Any: JSON values (the Agent protocol's type)
+    def diagnostics(self) -> JSONObject:
         """Chosen branch, decided conditions (truth, time, reason), map statistics (JSON-able)."""
         return self.belief.diagnostics(self.perceiver.confuse_room)
 
-    def act(self, observation: Mapping[str, Any]) -> Action:  # Any: SPEC §6 observation values
+    def act(self, observation: Observation) -> Action:
         """Perceive, update the belief, and let the planner choose the action."""
         b = self.belief
         b.pose = np.asarray(observation["pose"], float)

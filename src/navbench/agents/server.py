@@ -24,6 +24,7 @@ from navbench.agents.base import Agent, to_action
 from navbench.agents.wire import decode_observation, decode_task, encode_action
 from navbench.errors import NavbenchError
 from navbench.io import loads_json
+from navbench.jsontypes import JSON
 
 log = logging.getLogger(__name__)
 
@@ -51,6 +52,7 @@ class AgentServer(ThreadingHTTPServer):
         self._slots = threading.BoundedSemaphore(int(max_connections))
         super().__init__((host, port), _Handler)
 
+    # Any: socketserver's own parameter types (typeshed: _RequestType, _RetAddress = Any)
     def process_request(self, request: Any, client_address: Any) -> None:
         """Serve in a thread while a slot is free; else answer 503 and close."""
         if not self._slots.acquire(blocking=False):
@@ -70,6 +72,7 @@ class AgentServer(ThreadingHTTPServer):
             self._slots.release()
             raise
 
+    # Any: socketserver's own parameter types (typeshed: _RequestType, _RetAddress = Any)
     def handle_error(self, request: Any, client_address: Any) -> None:
         """Log (not print) errors of one connection; client disconnects are routine."""
         import sys
@@ -80,6 +83,7 @@ class AgentServer(ThreadingHTTPServer):
         else:
             log.error("connection from %s failed", client_address, exc_info=True)
 
+    # Any: socketserver's own parameter types (typeshed: _RequestType, _RetAddress = Any)
     def process_request_thread(self, request: Any, client_address: Any) -> None:
         try:
             if isinstance(request, socket.socket):
@@ -104,10 +108,10 @@ class AgentServer(ThreadingHTTPServer):
 class _Handler(BaseHTTPRequestHandler):
     server: AgentServer
 
-    def log_message(self, format: str, *args: Any) -> None:  # quiet by default
+    def log_message(self, format: str, *args: object) -> None:  # quiet by default
         pass
 
-    def _reply(self, code: int, body: Any) -> None:
+    def _reply(self, code: int, body: JSON) -> None:
         data = json.dumps(body).encode("utf-8")
         try:
             self.send_response(code)

@@ -16,13 +16,14 @@ import numpy as np
 
 from navbench.agents.base import ACTION_SPACES, Task
 from navbench.errors import ConfigError
+from navbench.jsontypes import JSONMapping, JSONObject, Observation
 from navbench.sim.actions import Action, DiscreteAction, StopAction, VelocityAction, WaypointAction
 
 _IMAGES = ("rgb", "depth", "semantic")
 _DTYPES = ("uint8", "int32", "float32", "float64", "uint16")
 
 
-def encode_array(a: np.ndarray) -> dict[str, Any]:
+def encode_array(a: np.ndarray) -> JSONObject:
     """``{"b64", "dtype", "shape"}`` of an array (little-endian bytes)."""
     a = np.ascontiguousarray(a)
     dt = a.dtype.newbyteorder("<")
@@ -30,7 +31,7 @@ def encode_array(a: np.ndarray) -> dict[str, Any]:
             "dtype": a.dtype.name, "shape": list(a.shape)}
 
 
-def decode_array(d: Mapping[str, Any], field: str = "array") -> np.ndarray:
+def decode_array(d: JSONMapping, field: str = "array") -> np.ndarray:
     """Inverse of :func:`encode_array`; raises :class:`ConfigError` naming ``field``."""
     try:
         dtype = str(d["dtype"])
@@ -44,9 +45,9 @@ def decode_array(d: Mapping[str, Any], field: str = "array") -> np.ndarray:
                           f"({e})") from e
 
 
-def encode_observation(obs: Mapping[str, Any]) -> dict[str, Any]:
+def encode_observation(obs: Observation) -> JSONObject:
     """JSON-able observation: images base64, other arrays as lists."""
-    out: dict[str, Any] = {}
+    out: JSONObject = {}
     for k, v in obs.items():
         if k in _IMAGES and isinstance(v, np.ndarray):
             out[k] = encode_array(v)
@@ -61,7 +62,7 @@ def encode_observation(obs: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-def decode_observation(d: Mapping[str, Any]) -> dict[str, Any]:
+def decode_observation(d: JSONMapping) -> dict[str, Any]:  # an Observation (arrays decoded)
     """Inverse of :func:`encode_observation` (lists become float arrays).
 
     Raises:
@@ -69,7 +70,7 @@ def decode_observation(d: Mapping[str, Any]) -> dict[str, Any]:
     """
     if not isinstance(d, Mapping):
         raise ConfigError(f"observation: expected a JSON object, got {type(d).__name__}")
-    out: dict[str, Any] = {}
+    out: dict[str, Any] = {}  # an Observation
     for k, v in d.items():
         if k in _IMAGES and isinstance(v, Mapping):
             out[k] = decode_array(v, f"observation.{k}")
@@ -88,7 +89,7 @@ def decode_observation(d: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-def encode_task(task: Task) -> dict[str, Any]:
+def encode_task(task: Task) -> JSONObject:
     """The public part of a task (privileged facts are never sent)."""
     return {"episode_id": task.episode_id, "kind": task.kind, "action_space": task.action_space,
             "instruction": task.instruction, "goal_category": task.goal_category,
@@ -122,7 +123,7 @@ def decode_task(d: object) -> Task:
                 success_distance=None if tau is None else float(tau))
 
 
-def encode_action(a: Action) -> dict[str, Any]:
+def encode_action(a: Action) -> JSONObject:
     """JSON form of a navbench action."""
     if isinstance(a, StopAction):
         return {"stop": True}

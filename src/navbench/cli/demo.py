@@ -20,13 +20,19 @@ from __future__ import annotations
 
 import dataclasses
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from navbench.cli._app import app
+from navbench.jsontypes import JSONObject
+
+if TYPE_CHECKING:
+    from navbench.episodes.loader import Dataset
+    from navbench.scene.model import Scene
 
 
 @dataclass(frozen=True)
@@ -105,7 +111,7 @@ def generate_scenes(root: Path, suite: DemoSuite) -> list[str]:
 
     city = OutdoorSettings(size=(suite.city_size, suite.city_size), cars=suite.cars,
                            sidewalk_objects=suite.sidewalk_objects, places_per_category=1)
-    makers: list[tuple[str, Any]] = [
+    makers: list[tuple[str, Callable[..., Scene]]] = [
         (f"house_{suite.seed + i}", lambda i=i: generate_house(
             suite.seed + i, None, IndoorSettings(rooms=suite.rooms), f"house_{suite.seed + i}"))
         for i in range(suite.houses)]
@@ -121,7 +127,7 @@ def generate_scenes(root: Path, suite: DemoSuite) -> list[str]:
     return [sid for sid, _ in makers]
 
 
-def build_demo_dataset(scenes: Path, out: Path, suite: DemoSuite, workers: int) -> Any:
+def build_demo_dataset(scenes: Path, out: Path, suite: DemoSuite, workers: int) -> Dataset:
     """The demo dataset (all tasks, every scene in ``eval``); reused when it exists."""
     from navbench.episodes.dataset import DatasetSettings, build_dataset
     from navbench.episodes.loader import load_dataset
@@ -138,7 +144,7 @@ def build_demo_dataset(scenes: Path, out: Path, suite: DemoSuite, workers: int) 
     return load_dataset(out)
 
 
-def run_selection(ds: Any, run: DemoRun) -> str | None:
+def run_selection(ds: Dataset, run: DemoRun) -> str | None:
     """The ``--episodes`` id list of a demo run (``None``: every episode; ``""``: none)."""
     from navbench.eval.selection import scene_key
 
@@ -159,13 +165,13 @@ def run_selection(ds: Any, run: DemoRun) -> str | None:
     return ",".join(ids)
 
 
-def write_demo_report(ds: Any, runs: list[tuple[DemoRun, Path]], out: Path) -> Path:
+def write_demo_report(ds: Dataset, runs: list[tuple[DemoRun, Path]], out: Path) -> Path:
     """One report over every run: rows of each task get ids ``<task>-<id>`` so that tasks whose
     episode ids overlap stay apart; runs are named by agent."""
     from navbench.report.build import build_report_from_rows, load_scenes_for, read_runs
 
-    rows: dict[str, list[dict[str, Any]]] = {}
-    traj: dict[str, dict[str, Any]] = {}
+    rows: dict[str, list[JSONObject]] = {}
+    traj: dict[str, JSONObject] = {}
     episodes = []
     for task in dict.fromkeys(r.task for r, _ in runs):
         folders = [p for r, p in runs if r.task == task]

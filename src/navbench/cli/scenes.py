@@ -10,12 +10,13 @@ import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from navbench.cli._app import scene_app, scenes_app
 from navbench.errors import ConfigError
+from navbench.jsontypes import JSONObject
 
 if TYPE_CHECKING:
     from navbench.scene.model import Scene
@@ -23,21 +24,21 @@ if TYPE_CHECKING:
 INDEX_SCHEMA = "navbench.scenes_index/1"
 
 
-def _indoor(seed: int, rooms: tuple[int, int] | None) -> tuple[Scene, dict[str, Any], str]:
+def _indoor(seed: int, rooms: tuple[int, int] | None) -> tuple[Scene, JSONObject, str]:
     from navbench.scene.procgen.indoor import GENERATOR_VERSION, IndoorSettings, generate_house
 
     settings = IndoorSettings(rooms=rooms) if rooms else IndoorSettings()
     return generate_house(seed, None, settings), settings.to_dict(), GENERATOR_VERSION
 
 
-def _outdoor(seed: int, rooms: tuple[int, int] | None) -> tuple[Scene, dict[str, Any], str]:
+def _outdoor(seed: int, rooms: tuple[int, int] | None) -> tuple[Scene, JSONObject, str]:
     from navbench.scene.procgen.outdoor import GENERATOR_VERSION, OutdoorSettings, generate_city
 
     scene = generate_city(seed, OutdoorSettings())
     return scene, scene.meta["settings"], GENERATOR_VERSION
 
 
-def _hybrid(seed: int, rooms: tuple[int, int] | None) -> tuple[Scene, dict[str, Any], str]:
+def _hybrid(seed: int, rooms: tuple[int, int] | None) -> tuple[Scene, JSONObject, str]:
     from navbench.rng import derive
     from navbench.scene.procgen.hybrid import GENERATOR_VERSION, HybridSettings, generate_hybrid
 
@@ -51,7 +52,7 @@ def _hybrid(seed: int, rooms: tuple[int, int] | None) -> tuple[Scene, dict[str, 
 
 
 #: kind → ``builder(scene_seed, rooms_range) -> (scene, parameters, generator_version)``.
-GENERATORS: dict[str, Callable[[int, tuple[int, int] | None], tuple[Scene, dict[str, Any], str]]] = {
+GENERATORS: dict[str, Callable[[int, tuple[int, int] | None], tuple[Scene, JSONObject, str]]] = {
     "indoor": _indoor,
     "outdoor": _outdoor,
     "hybrid": _hybrid,
@@ -93,8 +94,8 @@ def generate(
     room_range = parse_rooms(rooms)
     if out.exists() and not out.is_dir():
         raise ConfigError(f"--out: expected a folder, got the file {str(out)!r}")
-    entries: list[dict[str, Any]] = []
-    params: dict[str, Any] = {}
+    entries: list[JSONObject] = []
+    params: JSONObject = {}
     version = ""
     with Progress(disable=not sys.stderr.isatty()) as progress:
         task = progress.add_task(f"generating {kind} scenes", total=count)

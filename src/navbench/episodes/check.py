@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -27,6 +27,10 @@ from navbench.episodes.model import Episode
 from navbench.errors import NavbenchError
 
 #: Largest distance (m) from a start to the navigable surface accepted.
+from navbench.jsontypes import JSON
+
+if TYPE_CHECKING:
+    from navbench.nav import NavMesh
 SNAP_TOLERANCE = 0.2
 #: Relative tolerance of the recorded path length against the navmesh's.
 LENGTH_TOLERANCE = 0.02
@@ -57,7 +61,7 @@ class CheckReport:
         return not self.problems
 
 
-def _positions(items: Any) -> list[np.ndarray]:
+def _positions(items: JSON) -> list[np.ndarray]:
     out = []
     for it in items or []:
         p = it.get("position") if isinstance(it, dict) else it
@@ -69,7 +73,7 @@ def _xyz(p: np.ndarray) -> list[float]:
     return [round(float(c), 3) for c in p]
 
 
-def _episode_problems(e: Episode, nm: Any, file: str) -> list[str]:
+def _episode_problems(e: Episode, nm: NavMesh, file: str) -> list[str]:
     found: list[str] = []
     start = np.asarray(e.start_position, float)
     snapped = nm.snap_point(start)
@@ -123,7 +127,7 @@ def check_dataset(root: str | Path) -> CheckReport:
     rep = CheckReport(files=1, problems=[])
     problems = rep.problems
     assert problems is not None
-    navmeshes: dict[str, Any] = {}
+    navmeshes: dict[str, NavMesh] = {}
     for sid in sorted(ds.manifest.scenes):
         rep.files += 2
         try:

@@ -13,9 +13,8 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
 
 import numpy as np
 
@@ -23,6 +22,7 @@ from navbench.episodes.approach import Approach, join_legs, object_approach, pat
 from navbench.episodes.model import Episode, Goal
 from navbench.errors import ConfigError
 from navbench.geometry import quat4, vec3, yaw_of_direction, yaw_to_quaternion
+from navbench.jsontypes import JSONObject
 from navbench.nav import NavMesh
 from navbench.rng import derive
 from navbench.scene.model import Scene
@@ -167,7 +167,7 @@ def _branch_goals_close(ep: Episode, min_distance: float) -> bool:
 
 
 def _episode(scene: Scene, navmesh: NavMesh, ins: Instruction, path: np.ndarray, legs: list,
-             yaw: float, tau: float, approach: Any) -> Episode:
+             yaw: float, tau: float, approach: Callable[[str], Approach | None]) -> Episode:
     objs = scene.object_index
     start = path[0]
     goal_obj = objs[ins.goal_id]
@@ -183,11 +183,13 @@ def _episode(scene: Scene, navmesh: NavMesh, ins: Instruction, path: np.ndarray,
         pos = ap.points[sp.goal_index] if ok else np.asarray(objs[oid].center)  # type: ignore[union-attr]
         branch_goals.append({"position": _vec(pos), "object_id": oid, "label": objs[oid].label,
                              "reachable": bool(ok)})
-    direct = navmesh.geodesic_distance(start, approach(ins.goal_id).points)
+    goal_ap = approach(ins.goal_id)
+    assert goal_ap is not None  # the legs were planned to this approach
+    direct = navmesh.geodesic_distance(start, goal_ap.points)
     start_room = scene.room_at(float(start[0]), float(start[2]), float(start[1]))
     evaluated = ins.axes.get("evaluated", [])
     cond_rooms = ins.axes.get("condition_rooms", {})
-    nb: dict[str, Any] = {
+    nb: JSONObject = {
         "task": "conditional",
         "scene": scene.id,
         "scene_kind": scene.kind,

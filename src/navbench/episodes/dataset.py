@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from navbench.episodes.conditional import ConditionalEpisodeSettings
 from navbench.episodes.layout import (  # noqa: F401  (re-exported: the dataset's constants)
@@ -39,9 +39,14 @@ from navbench.episodes.model import Episode
 from navbench.episodes.route import RouteEpisodeSettings
 from navbench.errors import ConfigError
 from navbench.io import publish_dir
+from navbench.jsontypes import JSONObject
 from navbench.paths import check_id, inside
 from navbench.rng import child_seed, derive
 from navbench.scene.model import Scene
+
+if TYPE_CHECKING:
+    from navbench.episodes.loader import Manifest
+    from navbench.nav import NavMesh, NavSettings
 
 TASKS = ("conditional", "objectnav", "placenav", "route")
 #: Tasks whose reference paths ``--verify`` replays in the simulator (NavVerse App. 8.2).
@@ -134,7 +139,7 @@ class DatasetSettings:
         emb = self.embodiment_for(kind)
         return 0.0 if emb is None else EMBODIMENT_END_CLEARANCE[emb]
 
-    def nav_settings(self, kind: str) -> Any:
+    def nav_settings(self, kind: str) -> NavSettings:
         """The :class:`~navbench.nav.NavSettings` of a scene kind: preset, overrides, then the
         embodiment's clearance (and ``verify_agent_radius`` / the verify body's clearance
         with ``verify``) as a lower bound of ``agent_radius``, and its preset's ``max_climb``
@@ -158,7 +163,7 @@ class DatasetSettings:
             return ns
         return ns.replace(agent_radius=radius, max_climb=climb)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JSONObject:
         """JSON-able settings (recorded in the manifest)."""
         return dataclasses.asdict(self)
 
@@ -226,17 +231,17 @@ class SceneResult:
     """Episodes (with GT) of one scene per task, and drop counts per task and reason."""
 
     scene_id: str
-    episodes: dict[str, list[tuple[Episode, dict[str, Any] | None]]]
+    episodes: dict[str, list[tuple[Episode, JSONObject | None]]]
     dropped: dict[str, dict[str, int]]
     resampled: dict[str, int] = field(default_factory=dict)
 
 
 def _with_gt(eps: list[Episode], s: DatasetSettings, drop: Counter[str]
-             ) -> list[tuple[Episode, dict[str, Any] | None]]:
+             ) -> list[tuple[Episode, JSONObject | None]]:
     from navbench.episodes.gt import follow_path
     from navbench.geometry import quaternion_to_yaw
 
-    out: list[tuple[Episode, dict[str, Any] | None]] = []
+    out: list[tuple[Episode, JSONObject | None]] = []
     for e in eps:
         try:
             gt = follow_path(e.reference_path, quaternion_to_yaw(e.start_rotation),
@@ -252,7 +257,7 @@ def _with_gt(eps: list[Episode], s: DatasetSettings, drop: Counter[str]
 RESAMPLE_ROUNDS = 4
 
 
-def _conditional(scene: Scene, nm: Any, seed: int, s: DatasetSettings, drop: Counter[str]
+def _conditional(scene: Scene, nm: NavMesh, seed: int, s: DatasetSettings, drop: Counter[str]
                  ) -> list[Episode]:
     """Conditional episodes of one scene whose categories keep the requested mix after drops:
     the round-robin quota per category is refilled by targeted re-sampling of the short
@@ -298,8 +303,8 @@ def _conditional(scene: Scene, nm: Any, seed: int, s: DatasetSettings, drop: Cou
     return eps
 
 
-def _goal_task(task: str) -> Callable[[Scene, Any, int, DatasetSettings, Counter[str]], list[Episode]]:
-    def run(scene: Scene, nm: Any, seed: int, s: DatasetSettings, drop: Counter[str]) -> list[Episode]:
+def _goal_task(task: str) -> Callable[[Scene, NavMesh, int, DatasetSettings, Counter[str]], list[Episode]]:
+    def run(scene: Scene, nm: NavMesh, seed: int, s: DatasetSettings, drop: Counter[str]) -> list[Episode]:
         from navbench.episodes import goal_tasks
 
         gs = goal_tasks.GoalTaskSettings(success_distance=s.goal_success_distance(scene.kind),
@@ -308,7 +313,7 @@ def _goal_task(task: str) -> Callable[[Scene, Any, int, DatasetSettings, Counter
     return run
 
 
-def _route(scene: Scene, nm: Any, seed: int, s: DatasetSettings, drop: Counter[str]) -> list[Episode]:
+def _route(scene: Scene, nm: NavMesh, seed: int, s: DatasetSettings, drop: Counter[str]) -> list[Episode]:
     from navbench.episodes.route import route_episodes
 
     rs = s.route  # NavVerse: τ = 1.0 + r_robot for route VLN too, unless set explicitly
@@ -367,7 +372,7 @@ def build_scene(scene: Scene, tasks: Sequence[str], seed: int, settings: Dataset
     nm = NavMesh.build(scene, ns)
     if navmesh_out is not None:
         nm.save(navmesh_out)
-    eps: dict[str, list[tuple[Episode, dict[str, Any] | None]]] = {}
+    eps: dict[str, list[tuple[Episode, JSONObject | None]]] = {}
     dropped: dict[str, dict[str, int]] = {}
     resampled: dict[str, int] = {}
     for task in tasks:
@@ -404,7 +409,7 @@ def build_dataset(
     overwrite: bool = False,
     progress: Callable[[int, int], None] | None = None,
     scene_ids: dict[str, str] | None = None,
-) -> Any:
+) -> Manifest:
     """Generate a dataset directory (see the module docstring) and return its :class:`Manifest`.
 
     Parameters

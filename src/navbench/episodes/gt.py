@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any
 
 import numpy as np
 
 from navbench.geometry import heading_vector, wrap_angle, yaw_of_direction
+from navbench.jsontypes import JSONObject
 
 STOP, MOVE_FORWARD, TURN_LEFT, TURN_RIGHT = 0, 1, 2, 3
 
@@ -30,7 +30,7 @@ def follow_path(
     turn_deg: float = 15.0,
     stop_radius: float | None = None,
     max_actions: int = 5000,
-) -> dict[str, Any]:
+) -> JSONObject:
     """Discrete actions that follow ``path`` (N×3, m) from its first point facing ``start_yaw`` (rad).
 
     Returns ``{"locations": [[x, y, z], ...], "actions": [...], "forward_steps": int}``;

@@ -14,13 +14,17 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from navbench.episodes.model import Episode, Goal, check_episode
 from navbench.episodes.vlnce import episode_id_to_json
 from navbench.errors import EpisodeFormatError
 from navbench.io import read_json, write_json_gz
+from navbench.jsontypes import JSON, JSONObject
 from navbench.paths import inside, safe_name
+
+if TYPE_CHECKING:
+    from navbench.scene.model import Scene
 
 OBJECTNAV_EPISODE_KEYS = ("episode_id", "scene_id", "start_position", "start_rotation", "info",
                           "goals", "object_category")
@@ -31,7 +35,7 @@ def goals_key(scene_id: str, category: str) -> str:
     return f"{os.path.basename(scene_id)}_{category}"
 
 
-def write_objectnav(folder: str | Path, split: str, episodes: Sequence[Episode], scenes: Sequence[Any] = ()) -> Path:
+def write_objectnav(folder: str | Path, split: str, episodes: Sequence[Episode], scenes: Sequence[Scene] = ()) -> Path:
     """Write ``folder/<split>.json.gz`` and ``folder/content/<scene>.json.gz`` (atomic, reproducible)."""
     folder = Path(folder)
     cats = sorted({e.object_category for e in episodes if e.object_category is not None})
@@ -44,7 +48,7 @@ def write_objectnav(folder: str | Path, split: str, episodes: Sequence[Episode],
     for sid in [s.id for s in scenes if s.id not in by_scene]:
         by_scene[sid] = []
     for sid, eps in sorted(by_scene.items()):
-        goals: dict[str, list[dict[str, Any]]] = {}
+        goals: dict[str, list[JSONObject]] = {}
         out_eps = []
         for e in eps:
             key = goals_key(e.scene_id, e.object_category)  # type: ignore[arg-type]
@@ -108,7 +112,7 @@ def read_objectnav(path: str | Path) -> list[Episode]:
     return sorted(out, key=lambda e: int(e.episode_id) if e.episode_id.isdigit() else 0)
 
 
-def _objectnav_episode(ep: Any, gbc: Any, f: str, w: str) -> Episode:
+def _objectnav_episode(ep: JSON, gbc: JSON, f: str, w: str) -> Episode:
     """One content-file episode (``ep``) with its goals from ``gbc`` (errors name ``f`` / ``w``)."""
     bad = set(ep) - set(OBJECTNAV_EPISODE_KEYS)
     if bad:

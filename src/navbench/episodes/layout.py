@@ -6,12 +6,12 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any
 
 import numpy as np
 
 from navbench import __version__
 from navbench.episodes.model import Episode
+from navbench.jsontypes import JSONObject
 
 SCHEMA = "navbench.dataset/1"
 GENERATOR = f"navbench.dataset/{__version__}"
@@ -21,8 +21,8 @@ GROUP_KEYS = ("category", "depth", "chain_length", "scene_kind", "object_categor
               "cross_room", "goal_kind", "stage_start")
 
 
-def renumber(eps: Sequence[tuple[Episode, dict[str, Any] | None]]
-             ) -> list[tuple[Episode, dict[str, Any] | None]]:
+def renumber(eps: Sequence[tuple[Episode, JSONObject | None]]
+             ) -> list[tuple[Episode, JSONObject | None]]:
     """Ids ``0..n-1`` (also ``trajectory_id``); the old id goes to ``info.navbench.source_id``."""
     out = []
     for i, (e, gt) in enumerate(eps):
@@ -32,9 +32,9 @@ def renumber(eps: Sequence[tuple[Episode, dict[str, Any] | None]]
     return out
 
 
-def group_counts(eps: Sequence[Episode]) -> dict[str, Any]:
+def group_counts(eps: Sequence[Episode]) -> JSONObject:
     """Counts by the grouping keys of ``info.navbench`` present in the episodes."""
-    out: dict[str, Any] = {"total": len(eps)}
+    out: JSONObject = {"total": len(eps)}
     for k in GROUP_KEYS:
         vals = [e.navbench.get(k, e.object_category if k == "object_category" else None) for e in eps]
         c = Counter(str(v).lower() if isinstance(v, bool) else str(v) for v in vals if v is not None)

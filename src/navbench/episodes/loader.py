@@ -5,13 +5,18 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from navbench.episodes.layout import SCHEMA
 from navbench.episodes.model import Episode
 from navbench.errors import ConfigError, FormatError
 from navbench.io import read_json
+from navbench.jsontypes import JSON, JSONObject
 from navbench.paths import inside
+
+if TYPE_CHECKING:
+    from navbench.nav import NavMesh
+    from navbench.scene.model import Scene
 
 
 @dataclass(frozen=True)
@@ -27,14 +32,14 @@ class Manifest:
     seed: int
     tasks: tuple[str, ...]
     splits: dict[str, list[str]]
-    counts: dict[str, Any]
-    files: dict[str, Any]
-    dropped: dict[str, Any]
-    scenes: dict[str, Any]
-    raw: dict[str, Any] = field(repr=False, hash=False)
+    counts: JSONObject
+    files: JSONObject
+    dropped: JSONObject
+    scenes: JSONObject
+    raw: JSONObject = field(repr=False, hash=False)
 
     @classmethod
-    def from_dict(cls, d: Any, file: str = "<memory>") -> Manifest:
+    def from_dict(cls, d: JSON, file: str = "<memory>") -> Manifest:
         """Validate the fields navbench reads; raises :class:`FormatError` naming the field."""
         if not isinstance(d, dict):
             raise FormatError(file, "<root>", "an object", type(d).__name__)
@@ -118,7 +123,7 @@ class Dataset:
 
         return tuple(read_r2r(p))
 
-    def gt(self, task: str, split: str) -> dict[str, dict[str, Any]]:
+    def gt(self, task: str, split: str) -> dict[str, JSONObject]:
         """GT locations/actions of an R2R task split, keyed by episode id."""
         from navbench.episodes.vlnce import read_gt
 
@@ -130,13 +135,13 @@ class Dataset:
             raise ConfigError(f"{self.root}: unknown scene {scene_id!r}")
         return inside(self.root, str(self.manifest.scenes[scene_id]["scene"]))
 
-    def scene(self, scene_id: str) -> Any:
+    def scene(self, scene_id: str) -> Scene:
         """Load a scene (:class:`navbench.scene.Scene`)."""
         from navbench.scene.io import load
 
         return load(self.scene_path(scene_id))
 
-    def navmesh(self, scene_id: str) -> Any:
+    def navmesh(self, scene_id: str) -> NavMesh:
         """Load a scene's navmesh (:class:`navbench.nav.NavMesh`)."""
         from navbench.nav import NavMesh
 

@@ -17,9 +17,10 @@ Conventions for ``info["navbench"]`` (navbench metadata; read by :mod:`navbench.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+
+from navbench.jsontypes import JSONMapping, JSONObject
 
 Vec3 = tuple[float, float, float]
 Quat = tuple[float, float, float, float]
@@ -64,7 +65,7 @@ class Goal:
         return 0.5 * max(self.size[0], self.size[2])
 
 
-def _goal(g: Goal | Mapping[str, Any]) -> Goal:
+def _goal(g: Goal | JSONMapping) -> Goal:
     """A :class:`Goal`, or one built from its fields (a JSON object)."""
     return g if isinstance(g, Goal) else Goal(**g)
 
@@ -98,7 +99,7 @@ class Episode:
     geodesic_distance: float = math.nan
     trajectory_id: int = 0
     object_category: str | None = None
-    info: dict[str, Any] = field(default_factory=dict, hash=False)
+    info: JSONObject = field(default_factory=dict, hash=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "episode_id", str(self.episode_id))
@@ -120,7 +121,7 @@ class Episode:
         object.__setattr__(self, "trajectory_id", int(self.trajectory_id))
 
     @property
-    def navbench(self) -> dict[str, Any]:
+    def navbench(self) -> JSONObject:
         """``info["navbench"]`` (an empty dict when absent)."""
         nb = self.info.get("navbench")
         return nb if isinstance(nb, dict) else {}
@@ -139,7 +140,7 @@ NAVBENCH_FIELDS: dict[str, tuple[tuple[type, ...], str]] = {
 }
 
 
-def _finite(v: Any) -> bool:
+def _finite(v: object) -> bool:
     return (not isinstance(v, bool) and isinstance(v, (int, float))
             and (isinstance(v, float) or abs(v) < 1e300) and math.isfinite(v))
 

@@ -7,12 +7,16 @@ Decided once per episode, by evaluation (:mod:`navbench.eval.reachability`) and 
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
+if TYPE_CHECKING:
+    from navbench.episodes.model import Episode
+    from navbench.nav.protocols import NavMeshLike
 
-def start_geodesic(navmesh: Any, ep: Any) -> float:
+
+def start_geodesic(navmesh: NavMeshLike | None, ep: Episode) -> float:
     """L decided once per episode: the navmesh geodesic from the start to the nearest goal when a
     navmesh is given (``inf`` = unreachable), else the file's ``geodesic_distance``.
 

@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
 
 import numpy as np
 
 from navbench.episodes.loader import Dataset
+from navbench.jsontypes import JSONObject
 
 #: Path-length histogram bin edges (m); the last bin is open.
 LENGTH_BINS = (0.0, 2.5, 5.0, 7.5, 10.0, 15.0, 20.0, 30.0, 50.0)
 
 
-def dataset_tables(ds: Dataset) -> dict[str, list[dict[str, Any]]]:
+def dataset_tables(ds: Dataset) -> dict[str, list[JSONObject]]:
     """Tables (lists of row dicts) computed from the episode files themselves.
 
     ``episodes``: task × split counts with path-length mean/median;
@@ -22,7 +22,7 @@ def dataset_tables(ds: Dataset) -> dict[str, list[dict[str, Any]]]:
     ``stage_start`` (hybrid scenes: ``indoor``) (task × split × value);
     ``path_length``: histogram of ``geodesic_distance`` over :data:`LENGTH_BINS`.
     """
-    tables: dict[str, list[dict[str, Any]]] = {"episodes": [], "path_length": []}
+    tables: dict[str, list[JSONObject]] = {"episodes": [], "path_length": []}
     for task in ds.tasks:
         for split in ds.splits:
             eps = ds.episodes(task, split)

@@ -24,12 +24,12 @@ import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
 
 from navbench.episodes.model import Episode, Goal, check_episode
 from navbench.errors import EpisodeFormatError
 from navbench.geometry import quat4, vec3
 from navbench.io import read_json, write_json_gz
+from navbench.jsontypes import JSON, JSONMapping, JSONObject
 
 PAD, UNK, EOS = "<PAD>", "<UNK>", "<EOS>"
 _SPLIT = re.compile(r"([^\w-]+)")
@@ -62,7 +62,7 @@ def episode_id_to_json(episode_id: str) -> int | str:
     return s
 
 
-def _num_list(v: Any, n: int | None, file: str, where: str) -> list[float]:
+def _num_list(v: JSON, n: int | None, file: str, where: str) -> list[float]:
     ok = isinstance(v, (list, tuple)) and (n is None or len(v) == n)
     if ok:
         try:
@@ -80,7 +80,7 @@ def _num_list(v: Any, n: int | None, file: str, where: str) -> list[float]:
 
 def episode_to_dict(
     ep: Episode, word_index: Mapping[str, int] | None = None, *, pad_to: int | None = 200
-) -> dict[str, Any]:
+) -> JSONObject:
     """One episode as an R2R dict; tokens index ``word_index`` (unknown → ``<UNK>``)."""
     info = copy.deepcopy(dict(ep.info))
     extra_instruction = info.pop("instruction", None)
@@ -101,7 +101,7 @@ def episode_to_dict(
         nb["object_category"] = ep.object_category
     if nb:
         info["navbench"] = nb
-    d: dict[str, Any] = {
+    d: JSONObject = {
         "episode_id": episode_id_to_json(ep.episode_id),
         "trajectory_id": ep.trajectory_id,
         "scene_id": ep.scene_id,
@@ -114,7 +114,7 @@ def episode_to_dict(
             "<memory>", f"episode {ep.episode_id}.instruction_text",
             "an instruction string for an R2R episode", None,
         )
-    instr: dict[str, Any] = {"instruction_text": ep.instruction_text}
+    instr: JSONObject = {"instruction_text": ep.instruction_text}
     if word_index is not None:
         unk = word_index[UNK]
         toks = [word_index.get(t, unk) for t in tokenize(ep.instruction_text)]
@@ -165,7 +165,7 @@ def write_r2r(
 
 
 def episode_from_dict(
-    d: Any, file: str, where: str, *, extra_keys: Sequence[str] = ()
+    d: JSON, file: str, where: str, *, extra_keys: Sequence[str] = ()
 ) -> Episode:
     """Validate one R2R episode dict and build an :class:`Episode` (inverse of
     :func:`episode_to_dict`); ``extra_keys`` are tolerated top-level keys (kept in ``info``)."""
@@ -252,7 +252,7 @@ def episode_from_dict(
     ), file, where)
 
 
-def _read(path: str | Path) -> Any:
+def _read(path: str | Path) -> JSON:
     """Parsed (gzip) JSON of an episode file; read errors become :class:`EpisodeFormatError`."""
     try:
         return read_json(path)
@@ -284,12 +284,12 @@ def read_r2r(path: str | Path) -> list[Episode]:
     return eps
 
 
-def write_gt(path: str | Path, gt: Mapping[str, Mapping[str, Any]]) -> Path:
+def write_gt(path: str | Path, gt: Mapping[str, JSONMapping]) -> Path:
     """Write ``{split}_gt.json.gz``: ``{str(id): {"locations", "actions", "forward_steps"}}``.
 
     Actions: 0 STOP, 1 MOVE_FORWARD (0.25 m), 2 TURN_LEFT, 3 TURN_RIGHT (15°).
     """
-    out: dict[str, Any] = {}
+    out: JSONObject = {}
     for eid in sorted(gt, key=lambda k: (len(str(k)), str(k))):
         rec = gt[eid]
         _check_gt(rec, str(path), str(eid))
@@ -301,7 +301,7 @@ def write_gt(path: str | Path, gt: Mapping[str, Mapping[str, Any]]) -> Path:
     return write_json_gz(path, out)
 
 
-def _check_gt(rec: Any, file: str, eid: str) -> None:
+def _check_gt(rec: JSON, file: str, eid: str) -> None:
     if not isinstance(rec, Mapping):
         raise EpisodeFormatError(file, eid, "an object with locations, actions, forward_steps", rec)
     for k in ("locations", "actions", "forward_steps"):
@@ -321,7 +321,7 @@ def _check_gt(rec: Any, file: str, eid: str) -> None:
         raise EpisodeFormatError(file, f"{eid}.forward_steps", "a non-negative int", fs)
 
 
-def read_gt(path: str | Path) -> dict[str, dict[str, Any]]:
+def read_gt(path: str | Path) -> dict[str, JSONObject]:
     """Read and validate a ``{split}_gt.json.gz`` file; keys are ``str`` episode ids."""
     file = str(path)
     data = _read(path)

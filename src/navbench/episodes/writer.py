@@ -7,17 +7,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from navbench.episodes.layout import GENERATOR, R2R_TASKS, SCHEMA, group_counts, renumber
 from navbench.episodes.model import Episode
 from navbench.episodes.vlnce import build_vocab, write_gt, write_r2r
 from navbench.io import write_json
+from navbench.jsontypes import JSONObject
 from navbench.paths import check_id, inside
 from navbench.scene.model import Scene
 
 if TYPE_CHECKING:
     from navbench.episodes.dataset import DatasetSettings, SceneResult
+    from navbench.episodes.loader import Manifest
 
 
 def _files(task: str, split: str) -> dict[str, str]:
@@ -29,7 +31,7 @@ def _files(task: str, split: str) -> dict[str, str]:
 
 def write_dataset(root: Path, scenes: Sequence[Scene], results: Sequence[SceneResult],
                   tasks: Sequence[str], splits: dict[str, list[str]], seed: int,
-                  settings: DatasetSettings, fractions: dict[str, float]) -> Any:
+                  settings: DatasetSettings, fractions: dict[str, float]) -> Manifest:
     """Write scenes, episode files and the manifest under ``root``; returns the :class:`Manifest`."""
     from navbench.episodes.conditional import oracle_linear
     from navbench.episodes.loader import Manifest
@@ -43,13 +45,13 @@ def write_dataset(root: Path, scenes: Sequence[Scene], results: Sequence[SceneRe
     by_scene = {r.scene_id: r for r in results}
     out_tasks = [t for t in ("conditional", "conditional_oracle", "objectnav", "placenav", "route")
                  if t in tasks or (t == "conditional_oracle" and "conditional" in tasks)]
-    counts: dict[str, Any] = {}
-    mix: dict[str, Any] = {}
-    files: dict[str, Any] = {}
-    dropped: dict[str, Any] = {}
+    counts: JSONObject = {}
+    mix: JSONObject = {}
+    files: JSONObject = {}
+    dropped: JSONObject = {}
     for task in out_tasks:
         src = "conditional" if task == "conditional_oracle" else task
-        per_split: dict[str, list[tuple[Episode, dict[str, Any] | None]]] = {}
+        per_split: dict[str, list[tuple[Episode, JSONObject | None]]] = {}
         for split, ids in splits.items():
             items = [it for sid in ids for it in by_scene[sid].episodes.get(src, [])]
             items = renumber(items)
@@ -77,7 +79,7 @@ def write_dataset(root: Path, scenes: Sequence[Scene], results: Sequence[SceneRe
         if task == "conditional":
             mix = conditional_mix([e for its in per_split.values() for e, _ in its], scenes,
                                   settings.categories)
-    scene_info: dict[str, dict[str, Any]] = {  # manifest JSON records
+    scene_info: dict[str, JSONObject] = {  # manifest JSON records
         sc.id: {"kind": sc.kind, "source": sc.source, "rooms": len(sc.rooms),
                 "objects": len(sc.objects), "places": len(sc.places),
                 "split": next(k for k, v in splits.items() if sc.id in v),
@@ -117,7 +119,7 @@ def write_dataset(root: Path, scenes: Sequence[Scene], results: Sequence[SceneRe
 
 
 def conditional_mix(eps: Sequence[Episode], scenes: Sequence[Scene],
-                    categories: Sequence[str] | None) -> dict[str, Any]:
+                    categories: Sequence[str] | None) -> JSONObject:
     """Requested vs achieved category shares (after drops; ``max_deviation`` in share points,
     i.e. percentage points / 100), the share of episodes with subgoals, and the instruction
     audit census per category (:func:`navbench.tasks.conditional.audit_instructions`)."""

@@ -22,7 +22,6 @@ import math
 import sqlite3
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 from navbench.errors import ConfigError, FormatError, NavbenchError
 from navbench.eval.db_safety import CorruptDatabaseError, GuardedConnection, writer_lock
@@ -35,6 +34,7 @@ from navbench.eval.records import (
     natural_key,
 )
 from navbench.io import atomic_write_bytes, atomic_write_text, atomic_write_with, dumps_json
+from navbench.jsontypes import JSON, JSONMapping, JSONObject
 
 log = logging.getLogger(__name__)
 
@@ -71,7 +71,7 @@ def resolve_db_path(run: str | Path) -> Path:
     return p if p.suffix in (".sqlite", ".db") or p.is_file() else p / DB_NAME
 
 
-def make_run_id(agent: str, dataset_hash: str, settings: Mapping[str, Any], seed: int) -> str:
+def make_run_id(agent: str, dataset_hash: str, settings: JSONMapping, seed: int) -> str:
     """Deterministic run id: the same agent, dataset, settings and seed give the same id."""
     text = check_json_able(
         {"agent": agent, "dataset": dataset_hash, "settings": settings, "seed": seed}, "settings"
@@ -160,7 +160,7 @@ class ResultsDB:
         self,
         agent: str,
         dataset_hash: str,
-        settings: Mapping[str, Any],
+        settings: JSONMapping,
         seed: int,
         code_version: str,
     ) -> str:
@@ -191,7 +191,7 @@ class ResultsDB:
             log.warning("resuming run %s made by %s with %s", run_id, old[0], code_version)
         return run_id
 
-    def runs(self) -> list[dict[str, Any]]:
+    def runs(self) -> list[JSONObject]:
         """All runs, oldest first, with ``settings`` decoded and an ``episodes`` count."""
         cur = self._conn.execute(
             "SELECT r.*, (SELECT COUNT(*) FROM episodes e WHERE e.run_id=r.run_id) AS episodes "
@@ -259,7 +259,7 @@ class ResultsDB:
                 f"{self.path}: run {run_id} already has episode {result.episode_id}"
             ) from e
 
-    def rows(self, run_id: str) -> list[dict[str, Any]]:
+    def rows(self, run_id: str) -> list[JSONObject]:
         """Episode rows of ``run_id`` sorted by episode id (natural order), JSON fields decoded."""
         cur = self._conn.execute(
             "SELECT run_id, episode_id, scene_id, label, error, metrics, wall_time_s, sim_time_s, extra "
@@ -293,7 +293,7 @@ class ResultsDB:
             for r in self.rows(run_id)
         ]
 
-    def trajectory(self, run_id: str, episode_id: str) -> dict[str, Any] | None:
+    def trajectory(self, run_id: str, episode_id: str) -> JSONObject | None:
         """The stored arrays of one episode, or ``None`` when it has none."""
         row = self._conn.execute(
             "SELECT blob FROM trajectories WHERE run_id=? AND episode_id=?",
@@ -307,14 +307,14 @@ class ResultsDB:
             raise CorruptDatabaseError(self.path, f"trajectory of episode {episode_id} is "
                                        f"unreadable ({type(e).__name__})") from None
 
-    def _json(self, text: Any, what: str) -> Any:
+    def _json(self, text: str | bytes, what: str) -> JSON:
         try:
             return json.loads(text)
         except (TypeError, ValueError, RecursionError):
             raise CorruptDatabaseError(self.path, f"{what} is not valid JSON") from None
 
     # -- export ------------------------------------------------------------------------------
-    def table(self, run_id: str, *, timings: bool = True) -> tuple[list[str], list[list[Any]]]:
+    def table(self, run_id: str, *, timings: bool = True) -> tuple[list[str], list[list[JSON]]]:
         """Flat table: base columns, the episode fields of :data:`FIELD_COLUMNS` (task, scene
         kind, category, depth, chain length; empty when unknown), one column per metric
         (sorted), times, ``extra`` as JSON.
@@ -330,7 +330,7 @@ class ResultsDB:
         times = ["sim_time_s", *(["wall_time_s"] if timings else [])]
         columns = [*BASE_COLUMNS, *FIELD_COLUMNS, *metric_cols, *times, "extra"]
 
-        def field(r: dict[str, Any], name: str) -> Any:
+        def field(r: JSONObject, name: str) -> JSON:
             f = r["extra"].get("fields") if isinstance(r["extra"].get("fields"), dict) else {}
             if name == "task" and run_task:
                 return run_task
@@ -383,7 +383,7 @@ class ResultsDB:
         return _write_parquet(path, columns, data)
 
 
-def _write_parquet(path: Path, columns: list[str], data: list[list[Any]]) -> Path:
+def _write_parquet(path: Path, columns: list[str], data: list[list[JSON]]) -> Path:
     try:
         import pyarrow as pa
         import pyarrow.parquet as pq

@@ -12,11 +12,11 @@ import os
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from navbench.errors import ConfigError
 from navbench.eval.db import ResultsDB, resolve_db_path
-from navbench.eval.db_safety import writer_lock
+from navbench.eval.db_safety import SQLRow, writer_lock
+from navbench.jsontypes import JSONObject
 
 #: Consecutive absent or unreadable rowids probed past a damaged page when the table's largest
 #: rowid cannot be read either (rowids are dense: rows are only ever appended).
@@ -33,7 +33,7 @@ def _max_rowid(src: sqlite3.Connection, table: str) -> int | None:
 
 
 def _copy_rows(src: sqlite3.Connection, dst: sqlite3.Connection, table: str,
-               keep: Callable[[tuple[Any, ...]], bool] = lambda r: True) -> tuple[int, int, bool]:
+               keep: Callable[[SQLRow], bool] = lambda r: True) -> tuple[int, int, bool]:
     """Copy every readable row of ``table``: ``(rows copied, rows known lost, whole table read)``.
 
     A rowid-ordered scan stops at the first damaged page; the rows behind it are still reachable
@@ -45,7 +45,7 @@ def _copy_rows(src: sqlite3.Connection, dst: sqlite3.Connection, table: str,
     last, ok = 0, True
     hi = _max_rowid(src, table)
 
-    def put(row: tuple[Any, ...]) -> None:
+    def put(row: SQLRow) -> None:
         nonlocal copied
         if keep(row):
             marks = ",".join("?" * len(row))
@@ -78,7 +78,7 @@ def _copy_rows(src: sqlite3.Connection, dst: sqlite3.Connection, table: str,
         last = r
 
 
-def repair(run: str | Path) -> dict[str, Any]:
+def repair(run: str | Path) -> JSONObject:
     """Salvage a damaged results database (see the module docs).
 
     Returns ``{"path", "backup", "runs", "episodes", "trajectories", "unreadable", "complete"}``:

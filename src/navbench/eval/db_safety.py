@@ -15,7 +15,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sqlite3
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -42,7 +42,10 @@ def _translate(path: Path, e: sqlite3.Error) -> Exception:
     return CorruptDatabaseError(path, text)
 
 
-def _guard(path: Path, fn: Callable[..., T], *args: Any) -> T:
+SQLRow = tuple[Any, ...]  # a sqlite row: per column str, int, float, bytes or None
+
+
+def _guard(path: Path, fn: Callable[..., T], *args: object) -> T:
     try:
         return fn(*args)
     except sqlite3.IntegrityError:
@@ -60,16 +63,17 @@ class GuardedCursor:
         self._cur, self._path = cur, path
 
     @property
-    def description(self) -> Any:
+    def description(self) -> tuple[tuple[str, None, None, None, None, None, None], ...]:
         return self._cur.description
 
+    # Any: a SQLRow, or None past the last row (callers that know a row exists unpack it)
     def fetchone(self) -> Any:
         return _guard(self._path, self._cur.fetchone)
 
-    def fetchall(self) -> list[Any]:
+    def fetchall(self) -> list[SQLRow]:
         return _guard(self._path, self._cur.fetchall)
 
-    def __iter__(self) -> Iterator[Any]:
+    def __iter__(self) -> Iterator[SQLRow]:
         return iter(self.fetchall())
 
 
@@ -81,7 +85,7 @@ class GuardedConnection:
     def __init__(self, conn: sqlite3.Connection, path: Path) -> None:
         self._conn, self._path = conn, path
 
-    def execute(self, sql: str, params: Any = ()) -> GuardedCursor:
+    def execute(self, sql: str, params: Sequence[object] | Mapping[str, object] = ()) -> GuardedCursor:
         return GuardedCursor(_guard(self._path, self._conn.execute, sql, params), self._path)
 
     def executescript(self, sql: str) -> None:
@@ -94,7 +98,7 @@ class GuardedConnection:
         self._conn.__enter__()
         return self
 
-    def __exit__(self, *exc: Any) -> None:
+    def __exit__(self, *exc: object) -> None:
         _guard(self._path, self._conn.__exit__, *exc)
 
 

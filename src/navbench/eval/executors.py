@@ -75,6 +75,7 @@ def _serve(conn: Connection, sys_path: list[str], timeout_s: float | None) -> No
 
 @dataclass
 class _Slot:
+    # Any: a multiprocessing Process, None only while the slot is idle (busy slots use it unchecked)
     proc: Any = None
     conn: Connection | None = None
     key: int | None = None
@@ -113,6 +114,7 @@ class LocalExecutor(Executor):
         self.grace_s = grace_s
         self.start_method = start_method
 
+    # Any: a multiprocessing context; typeshed's BaseContext (get_context(str)) has no .Process
     def _spawn(self, ctx: Any, slot: _Slot, timeout_s: float | None) -> None:
         parent, child = ctx.Pipe(duplex=True)
         proc = ctx.Process(
@@ -216,7 +218,8 @@ class LocalExecutor(Executor):
 
 
 def make_executor(
-    kind: str, workers: int, ray_address: str | None = None, **kwargs: Any
+    kind: str, workers: int, ray_address: str | None = None,
+    **kwargs: Any,  # LocalExecutor's or RayExecutor's keyword options, checked by the class
 ) -> Executor:
     """``"local"`` → :class:`LocalExecutor`, ``"ray"`` → :class:`~navbench.eval.ray_executor.RayExecutor`."""
     if kind == "local":

@@ -32,7 +32,7 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -41,11 +41,14 @@ from navbench.eval.reachability import start_geodesic, unreachable_result
 from navbench.eval.records import EpisodeResult, RunSummary, ShardSpec
 from navbench.eval.selection import scene_key, select_episodes
 from navbench.eval.timeouts import EpisodeTimeout
+from navbench.jsontypes import JSON, JSONMapping, JSONObject
 
 if TYPE_CHECKING:
-    from navbench.agents.base import AgentLike
+    from navbench.agents.base import Agent, AgentLike
     from navbench.agents.rollout import EpisodeOutcome
+    from navbench.episodes.loader import Dataset, Manifest
     from navbench.episodes.model import Episode
+    from navbench.nav import NavMesh
     from navbench.nav.protocols import NavMeshLike
     from navbench.scene.model import Scene
     from navbench.sim.simulator import SimulatorLike
@@ -99,7 +102,7 @@ class EvalSettings:
     episode_timeout_s: float = 600.0
     distance: str = "auto"
     seed: int = 0
-    agent_kwargs: Mapping[str, Any] = field(default_factory=dict)
+    agent_kwargs: JSONMapping = field(default_factory=dict)
     action_budget_per_word: float = ACTION_BUDGET_PER_WORD
     friction_scale: float = 1.0
     friction_override: Mapping[str, float] = field(default_factory=dict)
@@ -126,20 +129,20 @@ class EvalSettings:
 
 # ----------------------------------------------------------------------------- agents
 
-def _agent_target(name: str) -> Any:
+def _agent_target(name: str) -> object:
     """The class (or factory) an agent name resolves to, or ``None`` for remote agents."""
     from navbench.agents.loading import resolve
 
     return resolve(name)
 
 
-def make_agent(name: str, kwargs: Mapping[str, Any] | None = None, seed: int = 0) -> Any:
+def make_agent(name: str, kwargs: JSONMapping | None = None, seed: int = 0) -> Agent:
     """:func:`navbench.agents.load_agent` with ``seed`` added when the constructor takes one."""
     from navbench.agents import load_agent
 
     kw = dict(kwargs or {})
     target = _agent_target(name)
-    if target is not None and "seed" not in kw:
+    if callable(target) and "seed" not in kw:
         try:
             params: Mapping[str, inspect.Parameter] = inspect.signature(target).parameters
         except (TypeError, ValueError):
@@ -149,7 +152,7 @@ def make_agent(name: str, kwargs: Mapping[str, Any] | None = None, seed: int = 0
     return load_agent(name, **kw)
 
 
-def agent_declarations(agent: object) -> dict[str, Any]:  # a JSON record of the run
+def agent_declarations(agent: object) -> JSONObject:  # a JSON record of the run
     """What an agent declares: privileged facts, extra sensors, action space, render need."""
     priv = sorted(getattr(agent, "privileged", ()) or ())
     sensors = sorted(getattr(agent, "sensors", ()) or ())
@@ -162,7 +165,7 @@ def agent_declarations(agent: object) -> dict[str, Any]:  # a JSON record of the
 
 # ----------------------------------------------------------------------------- one episode
 
-def _jsonable(v: Any) -> Any:  # any value in, plain JSON out
+def _jsonable(v: object) -> JSON:  # any value in, plain JSON out
     """Plain JSON types (numpy → Python, non-finite floats → None, unknown → str)."""
     if isinstance(v, Mapping):
         return {str(k): _jsonable(x) for k, x in v.items()}
@@ -207,7 +210,7 @@ def geodesic_distances(navmesh: NavMeshLike, ep: Episode, positions: np.ndarray)
 
 def score_outcome(outcome: EpisodeOutcome, ep: Episode, scene_id: str, *,
                   navmesh: NavMeshLike | None = None, distance: str = "auto",
-                  gt: Mapping[str, Any] | None = None,  # the episode's _gt JSON record
+                  gt: JSONMapping | None = None,  # the episode's _gt JSON record
                   scene: Scene | None = None, geodesic_length: float | None = None) -> EpisodeResult:
     """The :class:`EpisodeResult` of a finished rollout: numeric metrics, string metrics and
     episode fields in ``extra``, the per-step arrays as the trajectory.
@@ -237,7 +240,7 @@ def score_outcome(outcome: EpisodeOutcome, ep: Episode, scene_id: str, *,
     metrics = {k: v for k, v in m.items() if k != "episode_id" and
                (v is None or isinstance(v, (bool, int, float, np.integer, np.floating)))}
     metrics["agent_steps"] = outcome.steps
-    extra: dict[str, Any] = {k: v for k, v in m.items() if isinstance(v, str) and k != "episode_id"}
+    extra: JSONObject = {k: v for k, v in m.items() if isinstance(v, str) and k != "episode_id"}
     extra.update(fields=_jsonable(facts.fields), privileged=outcome.privileged)
     if fallback:
         extra["dtg_note"] = "geodesic distance undefined on some steps (off the navmesh)"
@@ -256,7 +259,7 @@ def run_one(sim: SimulatorLike, agent: AgentLike, ep: Episode, scene_id: str, *,
             navmesh: NavMeshLike | None = None,
             navmesh_fn: Callable[[], NavMeshLike] | None = None, distance: str = "auto",
             default_tau: float | None = None,
-            gt: Mapping[str, Any] | None = None,  # the episode's _gt JSON record
+            gt: JSONMapping | None = None,  # the episode's _gt JSON record
             max_steps: int | None = None) -> EpisodeResult:
     """Run and score one episode with its own τ (``default_tau``, else 1.0 m + robot radius,
     when it has none) and at most ``max_steps`` agent actions. Reachability is decided first
@@ -317,14 +320,14 @@ def run_shard(shard: ShardSpec, emit: Callable[[EpisodeResult], None]) -> None:
                                             rgb=bool(kw.get("visuals", True))))
     default_tau = sim.default_tau
     has_nm = "navmesh" in ds.manifest.scenes.get(shard.scene_id, {})
-    cache: dict[str, Any] = {}
+    cache: dict[str, NavMesh] = {}
 
-    def navmesh() -> Any:
+    def navmesh() -> NavMesh:  # called only when the scene has one (has_nm)
         if "nm" not in cache:
-            cache["nm"] = ds.navmesh(shard.scene_id) if has_nm else None
+            cache["nm"] = ds.navmesh(shard.scene_id)
         return cache["nm"]
 
-    gt: dict[str, Any] = {}
+    gt: JSONObject = {}
     try:
         has_gt = ds.path(kw["task"], kw["split"], "gt").is_file()
     except ConfigError:
@@ -364,7 +367,7 @@ def default_task(tasks: Sequence[str]) -> str:
     return "conditional" if "conditional" in tasks else tasks[0]
 
 
-def _hash_files(ds: Any, task: str, split: str, scenes: Sequence[str]) -> str:
+def _hash_files(ds: Dataset, task: str, split: str, scenes: Sequence[str]) -> str:
     from navbench.eval.runner import dataset_hash
 
     files = [ds.root / "manifest.json", ds.path(task, split)]
@@ -382,7 +385,7 @@ def summarize(results: Sequence[EpisodeResult]) -> dict[str, float]:
     request latency (s)."""
     sr = [float(v) for r in results if (v := r.metrics.get("success")) is not None]
     spl = [float(v) for r in results if (v := r.metrics.get("spl")) is not None]
-    out: dict[str, Any] = {}
+    out: dict[str, float] = {}
     if sr:
         out["SR"] = sum(sr) / len(sr)
     if spl:
@@ -399,7 +402,7 @@ def summarize(results: Sequence[EpisodeResult]) -> dict[str, float]:
     return out
 
 
-def resolve_embodiments(manifest: Any, scene_ids: Sequence[str], requested: str | None
+def resolve_embodiments(manifest: Manifest, scene_ids: Sequence[str], requested: str | None
                         ) -> tuple[dict[str, str], list[str]]:
     """Embodiment per scene and warnings: ``requested`` everywhere, or (``None``) the one each
     scene's episodes were built for (``spot`` where the dataset was built with ``none``); a
@@ -416,7 +419,7 @@ def resolve_embodiments(manifest: Any, scene_ids: Sequence[str], requested: str 
     return {sid: requested or b or "spot" for sid, b in built.items()}, warnings
 
 
-def _run_embodiment(by_scene: Mapping[str, str], manifest: Any) -> Any:
+def _run_embodiment(by_scene: Mapping[str, str], manifest: Manifest) -> str | dict[str, str] | None:
     """What a run records as its embodiment: one name, or ``{scene kind: name}`` when mixed."""
     names = sorted(set(by_scene.values()))
     if len(names) <= 1:
@@ -426,7 +429,7 @@ def _run_embodiment(by_scene: Mapping[str, str], manifest: Any) -> Any:
 
 def plan_evaluation(dataset: str | Path, agent: str, settings: EvalSettings,
                     warn: Callable[[str], None] | None = None
-                    ) -> tuple[dict[str, Any], list[tuple[str, str]], dict[str, Any], str]:
+                    ) -> tuple[JSONObject, list[tuple[str, str]], JSONObject, str]:
     """Resolve a run: ``(run settings, [(episode id, scene id)], worker kwargs, dataset hash)``.
 
     Loads the agent once to read its declarations (privileged facts, render need). Embodiment

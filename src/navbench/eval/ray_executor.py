@@ -18,15 +18,22 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Iterator, Sequence
+from types import ModuleType
 from typing import Any
 
 from navbench.errors import ConfigError, MissingDependencyError, NavbenchError
 from navbench.eval.records import EpisodeResult, ShardSpec
 from navbench.eval.shards import Executor, ShardBook
 from navbench.eval.worker import add_sys_path, execute_shard
+from navbench.jsontypes import Kwargs
+
+#: A Ray actor handle or ObjectRef.
+RayHandle = Any  # ray ships no type annotations for its handles
+#: What a shard runner sends to the inbox: (``start`` | ``result``, shard key, result or None).
+Message = tuple[str, int, EpisodeResult | None]
 
 
-def import_ray() -> Any:
+def import_ray() -> ModuleType:
     """``import ray`` or a :class:`MissingDependencyError` saying how to install it."""
     try:
         import ray
@@ -50,7 +57,7 @@ def _host_port(address: str) -> tuple[str, int] | None:
     return host.strip("[]"), int(port)
 
 
-def connect(ray: Any, address: str | None, num_cpus: int | None, init_kwargs: dict[str, Any],
+def connect(ray: ModuleType, address: str | None, num_cpus: int | None, init_kwargs: Kwargs,
             timeout_s: float = CONNECT_TIMEOUT_S) -> None:
     """``ray.init`` with a clear error instead of endless retries or a traceback.
 
@@ -62,7 +69,7 @@ def connect(ray: Any, address: str | None, num_cpus: int | None, init_kwargs: di
     """
     import socket
 
-    kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": True}
+    kwargs: Kwargs = {"include_dashboard": False, "log_to_driver": True}
     if address is None and num_cpus is not None:
         kwargs["num_cpus"] = num_cpus
     kwargs.update(init_kwargs)
@@ -87,12 +94,12 @@ class _Inbox:
     """Actor body: a list that workers append to and the parent drains."""
 
     def __init__(self) -> None:
-        self.items: list[Any] = []
+        self.items: list[Message] = []
 
-    def put(self, item: Any) -> None:
+    def put(self, item: Message) -> None:
         self.items.append(item)
 
-    def drain(self) -> list[Any]:
+    def drain(self) -> list[Message]:
         out, self.items = self.items, []
         return out
 
@@ -105,7 +112,7 @@ class _ShardRunner:
     the inbox, so no result is lost when the process dies right after emitting it.
     """
 
-    def run(self, key: int, shard: ShardSpec, timeout_s: float | None, inbox: Any,
+    def run(self, key: int, shard: ShardSpec, timeout_s: float | None, inbox: RayHandle,
             sys_path: list[str]) -> int:
         import ray
 
@@ -139,7 +146,7 @@ class RayExecutor(Executor):
         num_cpus: int | None = None,
         max_retries: int = 1,
         grace_s: float = 30.0,
-        init_kwargs: dict[str, Any] | None = None,
+        init_kwargs: Kwargs | None = None,
         connect_timeout_s: float = CONNECT_TIMEOUT_S,
     ) -> None:
         if num_cpus is not None and num_cpus < 1:
@@ -166,8 +173,8 @@ class RayExecutor(Executor):
         inbox = ray.remote(num_cpus=0)(_Inbox).options(scheduling_strategy=here).remote()
         runner = ray.remote(num_cpus=1, max_restarts=0, max_task_retries=0)(_ShardRunner)
         book = ShardBook(self.max_retries)
-        inflight: dict[Any, int] = {}
-        actors: dict[int, Any] = {}
+        inflight: dict[RayHandle, int] = {}
+        actors: dict[int, RayHandle] = {}
         started: dict[int, float] = {}
         cancelled: dict[int, str] = {}
         hard = None if episode_timeout_s is None else episode_timeout_s + self.grace_s

@@ -9,21 +9,24 @@ counts it.
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING
 
 from navbench.episodes.reachability import start_geodesic
-from navbench.eval.records import UNREACHABLE, EpisodeResult
+from navbench.eval.records import UNREACHABLE, EpisodeResult, MetricValue
+
+if TYPE_CHECKING:
+    from navbench.episodes.model import Episode
 
 __all__ = ["start_geodesic", "unreachable_result"]
 
 
-def unreachable_result(ep: Any, scene_id: str) -> EpisodeResult:
+def unreachable_result(ep: Episode, scene_id: str) -> EpisodeResult:
     """The result of an episode whose goal cannot be reached: not run, ``reachable`` false,
     every metric undefined (excluded from means, counted), labelled :data:`UNREACHABLE`."""
     from navbench.metrics import METRIC_KEYS, EpisodeFacts
 
     facts = EpisodeFacts.from_episode(ep)
-    metrics: dict[str, Any] = {k: None for k in METRIC_KEYS}
+    metrics: dict[str, MetricValue] = {k: None for k in METRIC_KEYS}
     metrics["reachable"] = False
     fields = {k: v for k, v in facts.fields.items() if v is None or isinstance(v, (str, bool, int))
               or (isinstance(v, float) and math.isfinite(v))}

@@ -18,6 +18,8 @@ from typing import Any
 
 import numpy as np
 
+from navbench.jsontypes import JSONMapping
+
 AGENT_ERROR = "agent_error"
 """Label of an episode whose agent raised, timed out, or whose worker process died."""
 
@@ -26,6 +28,7 @@ UNREACHABLE = "unreachable"
 
 #: A metric: Python or numpy number (scored episodes keep numpy scalars; the database stores
 #: them as float), or ``None`` when undefined for the episode.
+#: (``Any`` in ``np.floating[Any]`` / ``np.integer[Any]``: a numpy scalar of any precision).
 MetricValue = float | int | bool | np.floating[Any] | np.integer[Any] | None
 
 
@@ -46,7 +49,7 @@ class ShardSpec:
     scene_id: str
     episode_ids: tuple[str, ...]
     worker_fn: str
-    fn_kwargs: Mapping[str, Any] = field(default_factory=dict)
+    fn_kwargs: JSONMapping = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "episode_ids", tuple(str(e) for e in self.episode_ids))
@@ -80,7 +83,7 @@ class EpisodeResult:
     wall_time_s: float = 0.0
     sim_time_s: float = 0.0
     trajectory: Mapping[str, np.ndarray] | None = None
-    extra: Mapping[str, Any] = field(default_factory=dict)
+    extra: JSONMapping = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "episode_id", str(self.episode_id))
@@ -152,7 +155,7 @@ def decode_trajectory(blob: bytes) -> dict[str, np.ndarray]:
         return {k: npz[k] for k in npz.files}
 
 
-def check_json_able(obj: Any, what: str) -> str:
+def check_json_able(obj: object, what: str) -> str:
     """Canonical JSON text of ``obj`` (sorted keys, no NaN); ``ValueError`` naming ``what``."""
     try:
         return json.dumps(

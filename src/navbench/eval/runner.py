@@ -17,13 +17,17 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from navbench import __version__
 from navbench.errors import ConfigError, InterruptedRunError
 from navbench.eval.db import ResultsDB
 from navbench.eval.executors import Executor
 from navbench.eval.records import EpisodeResult, RunSummary, ShardSpec, natural_key
+from navbench.jsontypes import JSONMapping
+
+if TYPE_CHECKING:
+    from rich.progress import Progress
 
 SummaryFn = Callable[[Sequence[EpisodeResult]], Mapping[str, float]]
 
@@ -61,7 +65,7 @@ def plan_shards(
     run_id: str,
     episodes: Iterable[tuple[str, str]],
     worker_fn: str,
-    fn_kwargs: Mapping[str, Any] | None = None,
+    fn_kwargs: JSONMapping | None = None,
     *,
     workers: int = 1,
 ) -> list[ShardSpec]:
@@ -90,7 +94,7 @@ class _Progress:
     """A rich progress bar (only on a terminal) with ETA and a running summary."""
 
     def __init__(self, enabled: bool, total: int, done: int) -> None:
-        self.bar: Any = None
+        self.bar: Progress | None = None
         if enabled and sys.stdout.isatty() and total > 0:
             from rich.progress import (
                 BarColumn,
@@ -115,8 +119,10 @@ class _Progress:
 
     def advance(self, summary: str | None, steps: int = 1) -> None:
         if self.bar is not None:
-            fields = {} if summary is None else {"summary": summary}
-            self.bar.update(self.task, advance=steps, **fields)
+            if summary is None:
+                self.bar.update(self.task, advance=steps)
+            else:
+                self.bar.update(self.task, advance=steps, summary=summary)
 
     def close(self) -> None:
         if self.bar is not None:

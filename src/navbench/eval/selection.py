@@ -21,13 +21,13 @@ import operator
 import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
 
 from navbench.episodes.model import Episode
 from navbench.errors import ConfigError
+from navbench.jsontypes import JSON, JSONObject
 
 _CLAUSE = re.compile(r"^\s*([A-Za-z_][\w.]*)\s*(!=|<=|>=|=|<|>)\s*(.*?)\s*$")
-_OPS: dict[str, Callable[[Any, Any], bool]] = {
+_OPS: dict[str, Callable[[JSON, JSON], bool]] = {  # compares JSON field values
     "=": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
     ">": operator.gt, ">=": operator.ge,
 }
@@ -47,9 +47,9 @@ def scene_key(ep: Episode, known: Sequence[str] | None = None) -> str:
     return cands[0] if cands else sid
 
 
-def episode_fields(ep: Episode, scene: str | None = None) -> dict[str, Any]:
+def episode_fields(ep: Episode, scene: str | None = None) -> JSONObject:
     """Filterable fields of one episode (see the module docstring)."""
-    out: dict[str, Any] = {k: v for k, v in ep.navbench.items()
+    out: JSONObject = {k: v for k, v in ep.navbench.items()
                            if isinstance(v, (str, int, float, bool)) or v is None}
     out.update(episode_id=ep.episode_id, scene=scene or scene_key(ep), scene_id=ep.scene_id,
                geodesic_distance=ep.geodesic_distance)
@@ -58,7 +58,7 @@ def episode_fields(ep: Episode, scene: str | None = None) -> dict[str, Any]:
     return out
 
 
-def _number(v: Any) -> float | None:
+def _number(v: object) -> float | None:
     if isinstance(v, bool):
         return None
     if isinstance(v, (int, float)):
@@ -69,7 +69,7 @@ def _number(v: Any) -> float | None:
         return None
 
 
-def _matches(value: Any, op: str, wanted: str) -> bool:
+def _matches(value: JSON, op: str, wanted: str) -> bool:
     if value is None:
         return op == "!=" and wanted.lower() not in ("none", "null")
     if isinstance(value, bool):

@@ -24,7 +24,7 @@ import shutil
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -32,7 +32,11 @@ from navbench.errors import ConfigError
 from navbench.export.gltf import GltfMaterial, Primitive, glb_bytes
 from navbench.geometry import quat4
 from navbench.io import publish_dir, read_json, write_json
+from navbench.jsontypes import JSONObject
 from navbench.scene.model import Box, Scene
+
+if TYPE_CHECKING:  # the visual layer is imported lazily (build_visuals)
+    from navbench.visual.build import SceneVisuals
 
 DATASET_CONFIG = "navbench.scene_dataset_config.json"
 EXPORT_INDEX = "navbench.export.json"
@@ -73,7 +77,7 @@ def box_triangles(b: Box, tile: float) -> tuple[np.ndarray, np.ndarray, np.ndarr
     return v, np.array(faces, np.int64), np.vstack(uvs)
 
 
-def scene_primitives(scene: Scene, vis: Any) -> tuple[list[Primitive], list[GltfMaterial]]:
+def scene_primitives(scene: Scene, vis: SceneVisuals) -> tuple[list[Primitive], list[GltfMaterial]]:
     """The GLB content of a scene: one primitive per material (world frame, metres)."""
     groups: dict[str, list[tuple[np.ndarray, np.ndarray, np.ndarray | None]]] = {}
     for g in vis.geoms:
@@ -133,7 +137,7 @@ def scene_glb(scene: Scene, *, seed: int = 0, cache: str | Path | None = None, t
     return glb_bytes(prims, mats, name=scene.id, extras={"navbench_scene": scene.id, "seed": seed})
 
 
-def stage_config(scene_id: str) -> dict[str, Any]:
+def stage_config(scene_id: str) -> JSONObject:
     """habitat-sim ``*.stage_config.json`` of an exported stage (paths relative to the config)."""
     return {"render_asset": f"{scene_id}.glb", "collision_asset": f"{scene_id}.glb",
             "up": [0.0, 1.0, 0.0], "front": [0.0, 0.0, -1.0], "units_to_meters": 1.0,
@@ -141,7 +145,7 @@ def stage_config(scene_id: str) -> dict[str, Any]:
             "friction_coefficient": 0.8, "restitution_coefficient": 0.1}
 
 
-def dataset_config() -> dict[str, Any]:
+def dataset_config() -> JSONObject:
     """habitat-sim ``*.scene_dataset_config.json`` listing the exported stages and scene instances."""
     return {
         "stages": {"default_attributes": {"up": [0.0, 1.0, 0.0], "front": [0.0, 0.0, -1.0],
@@ -153,7 +157,7 @@ def dataset_config() -> dict[str, Any]:
     }
 
 
-def scene_instance(scene_id: str) -> dict[str, Any]:
+def scene_instance(scene_id: str) -> JSONObject:
     """habitat-sim ``*.scene_instance.json``: the stage at the origin, no objects."""
     return {"stage_instance": {"template_name": f"stages/{scene_id}", "translation": [0.0, 0.0, 0.0],
                                "rotation": [1.0, 0.0, 0.0, 0.0]},
@@ -161,7 +165,7 @@ def scene_instance(scene_id: str) -> dict[str, Any]:
 
 
 def export_habitat(scenes: Sequence[Scene], out: str | Path, *, seed: int = 0, cache: str | Path | None = None,
-                   overwrite: bool = False, texture_size: int = 128) -> dict[str, Any]:
+                   overwrite: bool = False, texture_size: int = 128) -> JSONObject:
     """Write the habitat scene dataset of ``scenes`` to ``out`` (layout: module docstring).
 
     Returns the export index (``navbench.export.json``): scene id → GLB path, sha256, bytes.

@@ -4,29 +4,34 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import networkx as nx
 
 from navbench.io import atomic_write_with
+
+if TYPE_CHECKING:  # matplotlib is imported lazily at run time
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure, SubFigure
 
 DEFAULT_PREDICATES: tuple[str, ...] = ("near", "above", "below", "higher than")
 
 
 def draw_room_graph(
     graph: nx.DiGraph[str],
-    ax: Any = None,
+    ax: Axes | None = None,
     predicates: Sequence[str] = DEFAULT_PREDICATES,
     title: str | None = None,
-) -> Any:
+) -> Figure | SubFigure:
     """Draw objects at their (x, −z) positions (east right, north up) with their AABB footprints,
     and one arrow subject → reference per edge carrying any of ``predicates`` (labelled).
 
-    Returns the matplotlib ``Figure``.
+    Returns the matplotlib ``Figure`` (the one holding ``ax`` when given).
     """
     import matplotlib.pyplot as plt
     from matplotlib.patches import Rectangle
 
+    fig: Figure | SubFigure
     if ax is None:
         fig, ax = plt.subplots(figsize=(7, 7))
     else:
@@ -63,14 +68,16 @@ def draw_room_graph(
     return fig
 
 
-def save_room_figure(graph: nx.DiGraph[str], path: str | Path, **kwargs: Any) -> Path:
+def save_room_figure(graph: nx.DiGraph[str], path: str | Path,
+                     predicates: Sequence[str] = DEFAULT_PREDICATES, title: str | None = None) -> Path:
     """Draw with :func:`draw_room_graph` and save atomically (format from the suffix)."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig = draw_room_graph(graph, **kwargs)
+    fig, ax = plt.subplots(figsize=(7, 7))
+    draw_room_graph(graph, ax, predicates, title)
     try:
         return atomic_write_with(path, lambda tmp: fig.savefig(tmp, dpi=150,
                                                                format=Path(path).suffix[1:] or "png"))

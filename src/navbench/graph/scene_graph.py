@@ -15,7 +15,6 @@ import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import networkx as nx
 import numpy as np
@@ -32,6 +31,7 @@ from navbench.graph.relations import (
 )
 from navbench.graph.settings import GraphSettings
 from navbench.io import write_json
+from navbench.jsontypes import JSONObject
 from navbench.scene.model import Room, Scene
 
 GRAPH_SCHEMA = "navbench.graph/1"
@@ -52,7 +52,7 @@ class RoomGeometry:
 
 def _room_edges(
     room: Room, objs: ObjectArrays, pm: PairMetrics
-) -> Iterator[tuple[str, str, dict[str, Any]]]:
+) -> Iterator[tuple[str, str, JSONObject]]:
     n = pm.n
     if n < 2:
         return
@@ -135,7 +135,7 @@ class SceneGraph:
     rooms: dict[str, nx.DiGraph[str]]
     geometry: dict[str, RoomGeometry]
 
-    def relations(self, room_id: str) -> list[dict[str, Any]]:
+    def relations(self, room_id: str) -> list[JSONObject]:
         """One flat record per (subject, predicate, reference) in a room, with its metrics."""
         out = []
         for _u, _v, d in self.rooms[room_id].edges(data=True):
@@ -146,16 +146,16 @@ class SceneGraph:
                 out.append({**base, "predicate": p, "predicate_type": t})
         return out
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         """Node-link JSON: per room ``{"directed", "multigraph", "graph", "nodes", "edges"}``.
 
         Relation edges are flattened to one record per predicate with ``key`` = predicate, so
         ``networkx.node_link_graph(room_doc, edges="edges")`` gives a ``MultiDiGraph``.
         """
-        rooms: dict[str, Any] = {}
+        rooms: JSONObject = {}
         for rid, g in self.rooms.items():
             nodes = [{"id": n, **d} for n, d in g.nodes(data=True)]
-            edges: list[dict[str, Any]] = []
+            edges: list[JSONObject] = []
             for u, v, d in g.edges(data=True):
                 if d["kind"] == "contains":
                     edges.append({"source": u, "target": v, "key": "contains", "kind": "contains"})

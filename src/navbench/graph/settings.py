@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, fields
-from typing import Any
 
 from navbench.errors import ConfigError
+from navbench.jsontypes import JSONObject
 
 
 @dataclass(frozen=True)
@@ -54,12 +54,12 @@ class GraphSettings:
                 f"GraphSettings.elevation_deg: expected a value in (0, 90), got {self.elevation_deg}"
             )
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JSONObject:
         """Plain dict of the thresholds (written into graph JSON for traceability)."""
         return {f.name: getattr(self, f.name) for f in fields(self)}
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any], source: str = "<settings>") -> GraphSettings:
+    def from_dict(cls, d: JSONObject, source: str = "<settings>") -> GraphSettings:
         """Build from a dict (e.g. a TOML ``[graph]`` table); unknown keys are an error."""
         if not isinstance(d, dict):
             raise ConfigError(f"{source}: [graph]: expected a table of thresholds, got {d!r}")

@@ -10,17 +10,17 @@ counted in its ``excluded``. A mean over no episode is ``None``, never 0 or NaN.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from navbench.jsontypes import JSONMapping, JSONObject
 from navbench.metrics.episode import METRIC_KEYS
 
-Row = Mapping[str, Any]
+Row = JSONMapping  # a metrics row: a JSON record
 
 
-def aggregate(rows: Sequence[Row], metrics: Sequence[str] = METRIC_KEYS) -> dict[str, Any]:
+def aggregate(rows: Sequence[Row], metrics: Sequence[str] = METRIC_KEYS) -> JSONObject:
     """Plain means over included episodes, with counts.
 
     Unreachable episodes (``reachable`` false) are left out of every metric; a ``None`` value
@@ -51,7 +51,7 @@ def aggregate(rows: Sequence[Row], metrics: Sequence[str] = METRIC_KEYS) -> dict
     ({'mean': 0.5, 'n': 2, 'excluded': 0}, {'mean': 0.8, 'n': 1, 'excluded': 1})
     """
     included = [r for r in rows if r.get("reachable", True)]
-    out: dict[str, Any] = {
+    out: JSONObject = {
         "episodes": len(rows),
         "unreachable": len(rows) - len(included),
         "metrics": {},
@@ -68,9 +68,9 @@ def aggregate(rows: Sequence[Row], metrics: Sequence[str] = METRIC_KEYS) -> dict
 
 def group_by(
     rows: Sequence[Row],
-    key: str | Callable[[Row], Any],
+    key: str | Callable[[Row], object],
     metrics: Sequence[str] = METRIC_KEYS,
-) -> dict[str, dict[str, Any]]:
+) -> dict[str, JSONObject]:
     """:func:`aggregate` per value of an episode field (or of ``key(row)``), sorted by value.
 
     Rows without the field form the group ``"n/a"``.
@@ -97,7 +97,7 @@ def difficulty_tertiles(
     ``L ≤ q1/3`` → ``"easy"``, ``L ≤ q2/3`` → ``"medium"``, else ``"hard"`` (numpy's linear
     quantiles over the task's rows with a known L); rows without L get ``None``.
     """
-    by_task: dict[Any, list[float]] = {}
+    by_task: dict[object, list[float]] = {}
     for r in rows:
         if r.get(length_key) is not None:
             by_task.setdefault(r.get(task_key), []).append(float(r[length_key]))

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Collection
-from typing import Any
 
 import numpy as np
 
+from navbench.jsontypes import JSONObject
 from navbench.metrics import branch, distance, efficiency, fidelity, safety, stages
 from navbench.metrics.spec import METRICS, EpisodeContext
 from navbench.metrics.trajectory import EpisodeFacts, Trajectory
@@ -45,7 +45,7 @@ def compute_episode_metrics(
     ce_eps: float = 1.0,
     valid_surfaces: Collection[str] = safety.PREFERRED_SURFACES,
     stage_labels: np.ndarray | None = None,
-) -> dict[str, Any]:
+) -> JSONObject:
     """Score one trajectory against its episode facts.
 
     Parameters
@@ -134,7 +134,7 @@ def compute_episode_metrics(
     ctx = EpisodeContext(traj, facts, t, strict, d, ok, efficiency.path_length(pos), dtw_method,
                          ndtw_threshold, ce_cell, ce_eps, valid_surfaces, k, outcome,
                          None if stage_labels is None else np.asarray(stage_labels, dtype=str))
-    out: dict[str, Any] = {"episode_id": traj.episode_id,
+    out: JSONObject = {"episode_id": traj.episode_id,
                            "reachable": facts.reachable and math.isfinite(float(d[0]))}
     out.update({spec.key: spec.fn(ctx) for spec in METRICS})
     if ctx.stage_labels is not None:

@@ -19,19 +19,23 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 
 from navbench.episodes import Episode
 from navbench.errors import EpisodeFormatError
 from navbench.io import atomic_write_text, loads_json, read_json, write_json
+from navbench.jsontypes import JSON, JSONMapping, JSONObject
 from navbench.metrics.aggregate import aggregate, branch_confusion_counts, label_counts
 from navbench.metrics.episode import METRIC_KEYS, compute_episode_metrics
 from navbench.metrics.fidelity import DtwMethod
 from navbench.metrics.trajectory import EpisodeFacts, Trajectory, load_trajectories
 from navbench.paths import inside, safe_name
 from navbench.scene.validate import MAX_COORD
+
+if TYPE_CHECKING:  # metrics never import the navmesh at run time (see NavmeshGeodesic)
+    from navbench.nav import NavMesh
 
 PredictionFormat = Literal["auto", "r2r", "rxr", "navbench"]
 #: ``fn(episode, positions (T, 3)) -> (T,)`` geodesic distances to the episode's nearest goal.
@@ -54,7 +58,7 @@ def detect_format(path: str | Path) -> str:
     return "navbench" if isinstance(data, dict) and "schema" in data else "r2r"
 
 
-def _step_position(v: Any, file: str, where: str) -> list[float]:
+def _step_position(v: JSON, file: str, where: str) -> list[float]:
     if not (isinstance(v, list) and len(v) == 3 and all(
         isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x) for x in v
     )):
@@ -161,13 +165,13 @@ def _prediction_key(ep: Episode, fmt: str) -> str:
 class ScoreResult:
     """Per-episode rows, aggregates and diagnostics of one scored run."""
 
-    rows: list[dict[str, Any]]
-    summary: dict[str, Any]
+    rows: list[JSONObject]
+    summary: JSONObject
     terminations: dict[str, int]
     branch_confusion: dict[str, int]
     missing: list[str]
     unmatched: list[str]
-    settings: dict[str, Any]
+    settings: JSONObject
     notes: list[str] = field(default_factory=list)
 
     @property
@@ -175,7 +179,7 @@ class ScoreResult:
         """Ids of episodes whose goal is unreachable (flagged, excluded from means)."""
         return [r["episode_id"] for r in self.rows if not r["reachable"]]
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         """The ``metrics.json`` document."""
         return {
             "settings": self.settings,
@@ -200,7 +204,7 @@ def score_episodes(
     require_stop: bool = True,
     dtw_method: DtwMethod = "exact",
     geodesic: GeodesicFn | None = None,
-    gt: Mapping[str, Mapping[str, Any]] | None = None,
+    gt: Mapping[str, JSONMapping] | None = None,
     start_length: Callable[[Episode], float] | None = None,
 ) -> ScoreResult:
     """Score predictions against episodes (defaults follow VLN-CE: τ = 3.0 m, ``d < τ``).
@@ -215,7 +219,7 @@ def score_episodes(
     it the reference path resampled every 0.25 m is used. Episodes without a prediction are
     listed in ``missing`` and not scored; predictions matching no episode in ``unmatched``.
     """
-    rows: list[dict[str, Any]] = []
+    rows: list[JSONObject] = []
     missing: list[str] = []
     used: set[str] = set()
     for ep in episodes:
@@ -266,7 +270,7 @@ def score_episodes(
     )
 
 
-def per_episode_csv(rows: Sequence[Mapping[str, Any]]) -> str:
+def per_episode_csv(rows: Sequence[JSONMapping]) -> str:
     """CSV text of the rows (columns: id, metrics, then the other fields; empty = undefined)."""
     cols = ["episode_id", "reachable", *METRIC_KEYS]
     for r in rows:
@@ -279,7 +283,7 @@ def per_episode_csv(rows: Sequence[Mapping[str, Any]]) -> str:
     return buf.getvalue()
 
 
-def _cell(v: Any) -> Any:
+def _cell(v: object) -> object:
     return repr(v) if isinstance(v, float) else v
 
 
@@ -297,9 +301,9 @@ class NavmeshGeodesic:
 
     def __init__(self, root: Path) -> None:
         self.root = root
-        self._cache: dict[str, Any] = {}
+        self._cache: dict[str, NavMesh] = {}
 
-    def navmesh(self, ep: Episode) -> Any:
+    def navmesh(self, ep: Episode) -> NavMesh:
         """The navmesh of the episode's scene (``EpisodeFormatError`` when missing)."""
         from navbench.nav import NavMesh  # lazy: metrics never import the navmesh at module level
 

@@ -8,10 +8,10 @@ recorded data. The exit step is the first outdoor step after an indoor one.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 import numpy as np
 
+from navbench.jsontypes import JSONObject
 from navbench.metrics.efficiency import coverage_efficiency
 
 INDOOR, OUTDOOR = "indoor", "outdoor"
@@ -29,7 +29,7 @@ def exit_index(labels: Sequence[str] | np.ndarray) -> int | None:
 
 
 def stage_metrics(positions: np.ndarray, labels: Sequence[str] | np.ndarray, *,
-                  succeeded: bool | None = None, termination: str | None = None) -> dict[str, Any]:
+                  succeeded: bool | None = None, termination: str | None = None) -> JSONObject:
     """Stage fields of a trajectory that starts indoors; ``{}`` when it starts outdoors.
 
     ``reached_outdoor`` (bool), ``ce_before_exit`` / ``ce_after_exit`` (CE of the positions up
@@ -42,7 +42,7 @@ def stage_metrics(positions: np.ndarray, labels: Sequence[str] | np.ndarray, *,
     if not len(p) or labels[0] != INDOOR:
         return {}
     i = exit_index(labels)
-    out: dict[str, Any] = {"reached_outdoor": i is not None,
+    out: JSONObject = {"reached_outdoor": i is not None,
                            "ce_before_exit": coverage_efficiency(p if i is None else p[: i + 1])}
     if i is not None:
         out["ce_after_exit"] = coverage_efficiency(p[i:])

@@ -21,13 +21,18 @@ import zipfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import numpy as np
+import numpy.typing as npt
 
 from navbench.errors import EpisodeFormatError
 from navbench.io import ARRAY_READ_ERRORS, atomic_write_bytes, dumps_json, read_json, write_json_gz
+from navbench.jsontypes import JSON, JSONMapping, JSONObject, Kwargs
 from navbench.scene.validate import MAX_COORD
+
+if TYPE_CHECKING:  # episodes sit upstream; imported for the type only
+    from navbench.episodes import Episode
 
 SCHEMA = "navbench.trajectories/1"
 #: NavVerse termination labels (SPEC §6); other strings are accepted and reported as given.
@@ -37,7 +42,7 @@ _BOOL_ARRAYS = ("collisions", "preferred")
 _NPZ_ERRORS: tuple[type[BaseException], ...] = (KeyError, *ARRAY_READ_ERRORS)
 
 
-def _arr(v: Any, dtype: type, shape_tail: tuple[int, ...] = ()) -> np.ndarray:
+def _arr(v: npt.ArrayLike, dtype: type, shape_tail: tuple[int, ...] = ()) -> np.ndarray:
     a: np.ndarray = np.asarray(v, dtype=dtype)
     if shape_tail:
         a = a.reshape(-1, *shape_tail)
@@ -97,9 +102,9 @@ class Trajectory:
                 raise ValueError(f"trajectory {self.episode_id}: surfaces must have {n} entries, got {len(s)}")
             object.__setattr__(self, "surfaces", s)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JSONObject:
         """JSON-able dict (the record of a ``.json`` trajectory file)."""
-        d: dict[str, Any] = {
+        d: JSONObject = {
             "episode_id": self.episode_id,
             "positions": self.positions.tolist(),
             "stop": self.stopped,
@@ -115,14 +120,14 @@ class Trajectory:
         return d
 
     @classmethod
-    def from_dict(cls, d: Any, file: str = "<memory>", where: str = "trajectory") -> Trajectory:
+    def from_dict(cls, d: JSON, file: str = "<memory>", where: str = "trajectory") -> Trajectory:
         """Validate a dict (see :meth:`to_dict`); errors name ``file`` and the field."""
         if not isinstance(d, Mapping):
             raise EpisodeFormatError(file, where, "an object", type(d).__name__)
         for k in ("episode_id", "positions"):
             if k not in d:
                 raise EpisodeFormatError(file, f"{where}.{k}", "a required key")
-        kw: dict[str, Any] = {"episode_id": d["episode_id"], "stopped": d.get("stop", True)}
+        kw: Kwargs = {"episode_id": d["episode_id"], "stopped": d.get("stop", True)}
         if not isinstance(kw["stopped"], bool):
             raise EpisodeFormatError(file, f"{where}.stop", "true or false", kw["stopped"])
         try:
@@ -172,7 +177,7 @@ class EpisodeFacts:
     reference_path: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))
     subgoals: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))
     branch_goals: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))
-    fields: dict[str, Any] = field(default_factory=dict)
+    fields: JSONObject = field(default_factory=dict)
     conditional: bool = True
     reference_kind: str = "given"
     route_length: float = math.nan
@@ -198,8 +203,8 @@ class EpisodeFacts:
         return not math.isinf(self.geodesic_distance)
 
     @classmethod
-    def from_episode(cls, ep: Any, success_distance: float | None = None,
-                     gt: Mapping[str, Any] | None = None) -> EpisodeFacts:
+    def from_episode(cls, ep: Episode, success_distance: float | None = None,
+                     gt: JSONMapping | None = None) -> EpisodeFacts:
         """Facts of a :class:`navbench.episodes.Episode`.
 
         τ: ``success_distance`` if given, else ``info["navbench"]["success_distance"]``, else the
@@ -237,7 +242,7 @@ class EpisodeFacts:
         route = float(ep.geodesic_distance) if (len(subgoals) and direct is not None) else math.nan
         return cls(
             episode_id=ep.episode_id,
-            start_position=ep.start_position,
+            start_position=np.asarray(ep.start_position, float),
             goal_positions=np.array([g.position for g in ep.goals], float).reshape(-1, 3),
             goal_radii=np.array([g.extent_radius for g in ep.goals], float).reshape(-1),
             success_distance=3.0 if tau is None else float(tau),
@@ -252,7 +257,7 @@ class EpisodeFacts:
         )
 
 
-def _points(items: Any) -> np.ndarray:
+def _points(items: JSON) -> np.ndarray:
     if not items:
         return np.zeros((0, 3))
     pts = [it["position"] if isinstance(it, Mapping) else it for it in items]

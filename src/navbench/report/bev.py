@@ -12,13 +12,17 @@ so drawing is thread-safe and works without a display.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from navbench.geometry import box_corners_xz
 from navbench.io import atomic_write_with
 from navbench.scene.model import Scene
+
+if TYPE_CHECKING:  # matplotlib is imported lazily at run time
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
 
 #: Fill colour per room type (others get :data:`DEFAULT_ROOM_COLOR`).
 ROOM_COLORS: dict[str, str] = {
@@ -39,7 +43,7 @@ DOOR_COLOR = "#e08a00"
 EXIT_COLOR = "#d62728"
 
 
-def draw_scene(ax: Any, scene: Scene, *, labels: bool = True, objects: bool = True,
+def draw_scene(ax: Axes, scene: Scene, *, labels: bool = True, objects: bool = True,
                margin: float = 1.0) -> None:
     """Draw ``scene`` on a matplotlib ``Axes`` (X right = east, Z inverted so north is up).
 
@@ -80,7 +84,8 @@ def draw_scene(ax: Any, scene: Scene, *, labels: bool = True, objects: bool = Tr
             ax.annotate("", xy=tuple(c + 0.8 * d), xytext=tuple(c), zorder=7,
                         arrowprops={"arrowstyle": "->", "color": EXIT_COLOR, "lw": 1.5})
             if labels:
-                ax.text(*(c + 1.1 * d), "exit", color=EXIT_COLOR, fontsize=7, ha="center",
+                tx, ty = c + 1.1 * d
+                ax.text(tx, ty, "exit", color=EXIT_COLOR, fontsize=7, ha="center",
                         va="center", zorder=7, clip_on=True)
     if objects:
         _draw_objects(ax, scene, labels)
@@ -95,7 +100,7 @@ def draw_scene(ax: Any, scene: Scene, *, labels: bool = True, objects: bool = Tr
                 arrowprops={"arrowstyle": "-|>", "color": "black", "lw": 1.5})
 
 
-def _draw_objects(ax: Any, scene: Scene, labels: bool) -> None:
+def _draw_objects(ax: Axes, scene: Scene, labels: bool) -> None:
     from matplotlib.collections import PolyCollection
 
     furn: list[np.ndarray] = []
@@ -130,7 +135,7 @@ def _draw_objects(ax: Any, scene: Scene, labels: bool) -> None:
 
 
 def render_scene_figure(scene: Scene, *, size: float = 10.0, dpi: int = 100,
-                        labels: bool = True) -> Any:
+                        labels: bool = True) -> Figure:
     """A matplotlib ``Figure`` (``size`` × ``size`` inches) with the scene drawn on one axes."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure

@@ -7,12 +7,15 @@ matplotlib axes in the XZ plane (x to the right, north = -Z up). Import matplotl
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from navbench.geometry import box_corners_xz, polygon_area
 from navbench.scene.model import Scene
+
+if TYPE_CHECKING:  # matplotlib is imported lazily at run time
+    from matplotlib.axes import Axes
 
 #: Fill colour per surface class.
 CLASS_COLORS: dict[str, str] = {
@@ -28,7 +31,7 @@ CLASS_COLORS: dict[str, str] = {
 BOX_COLORS: dict[str, str] = {"building": "#7a6552", "wall": "#3d3d3d", "sign": "#d62728"}
 
 
-def draw_surfaces(ax: Any, scene: Scene, *, objects: bool = True, places: bool = True,
+def draw_surfaces(ax: Axes, scene: Scene, *, objects: bool = True, places: bool = True,
                   labels: bool = False) -> None:
     """Draw ``scene`` on ``ax`` (matplotlib Axes), XZ plane with north up (metres)."""
     from matplotlib.collections import PatchCollection

@@ -16,13 +16,13 @@ import dataclasses
 import logging
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
 from navbench.episodes import Episode, read_r2r
 from navbench.errors import ConfigError
 from navbench.io import atomic_write_bytes, atomic_write_text
+from navbench.jsontypes import JSONMapping, JSONObject
 from navbench.metrics import EpisodeFacts
 from navbench.metrics.stages import stage_metrics
 from navbench.paths import inside, safe_name
@@ -35,12 +35,12 @@ from navbench.scene.model import Scene
 from navbench.scene.stages import classify_positions
 
 log = logging.getLogger(__name__)
-Row = dict[str, Any]
+Row = JSONObject  # a metrics row: a JSON record
 Trajectories = Mapping[str, Mapping[str, np.ndarray]]
 _SCALARS = (str, int, float, bool)
 
 
-def with_episode_fields(rows: Sequence[Mapping[str, Any]], episodes: Mapping[str, Episode]) -> list[Row]:
+def with_episode_fields(rows: Sequence[JSONMapping], episodes: Mapping[str, Episode]) -> list[Row]:
     """Rows completed with the grouping fields of their episode (row values win)."""
     out = []
     for r in rows:
@@ -54,7 +54,7 @@ def with_episode_fields(rows: Sequence[Mapping[str, Any]], episodes: Mapping[str
     return out
 
 
-def stage_fields(scene: Scene, positions: np.ndarray, row: Mapping[str, Any]) -> dict[str, Any]:
+def stage_fields(scene: Scene, positions: np.ndarray, row: JSONMapping) -> JSONObject:
     """Indoor-to-outdoor stage fields of one trajectory in a scene with rooms
     (:func:`navbench.metrics.stages.stage_metrics` over the scene's indoor/outdoor labels).
 
@@ -240,10 +240,10 @@ def _positions(arrays: Mapping[str, np.ndarray]) -> np.ndarray | None:
     return None
 
 
-def _flat_extra(extra: Mapping[str, Any]) -> dict[str, Any]:
+def _flat_extra(extra: JSONMapping) -> JSONObject:
     """Scalar fields of ``extra``, of ``extra['fields']`` / ``extra['navbench']`` and of
     ``extra['info']['navbench']`` (outer keys win)."""
-    out: dict[str, Any] = {}
+    out: JSONObject = {}
     info = extra.get("info")
     for d in (info.get("navbench") if isinstance(info, Mapping) else None,
               extra.get("navbench"), extra.get("fields"), extra):

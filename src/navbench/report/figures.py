@@ -12,9 +12,10 @@ from __future__ import annotations
 import io
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
 
 import numpy as np
+import numpy.typing as npt
 
 from navbench.metrics import aggregate
 from navbench.metrics.spec import BY_KEY, METRICS
@@ -22,6 +23,9 @@ from navbench.paths import safe_name
 from navbench.report.html import FigureImage
 from navbench.report.tables import RowsByRun
 from navbench.scene.model import Scene
+
+if TYPE_CHECKING:  # matplotlib is imported lazily at run time
+    from matplotlib.figure import Figure
 
 #: Metrics drawn as bar charts (``bar`` in the metric table), in table order.
 BAR_METRICS = tuple(m.key for m in METRICS if m.bar)
@@ -42,7 +46,7 @@ def run_colors(names: Sequence[str]) -> dict[str, str]:
     return out
 
 
-def _new_figure(w: float, h: float) -> Any:
+def _new_figure(w: float, h: float) -> Figure:
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
@@ -51,7 +55,7 @@ def _new_figure(w: float, h: float) -> Any:
     return fig
 
 
-def png_bytes(fig: Any, dpi: int = 100) -> bytes:
+def png_bytes(fig: Figure, dpi: int = 100) -> bytes:
     """PNG bytes of a matplotlib figure, without metadata that varies between machines."""
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=dpi, metadata={"Software": None})
@@ -184,7 +188,7 @@ class BevEpisode:
     colors: Mapping[str, str] = field(default_factory=dict)
 
 
-def _pts(a: Any) -> np.ndarray:
+def _pts(a: npt.ArrayLike) -> np.ndarray:
     return np.asarray(a, dtype=float).reshape(-1, 3)
 
 

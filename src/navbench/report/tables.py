@@ -16,15 +16,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from navbench.jsontypes import JSONMapping
 from navbench.metrics import aggregate, branch_confusion_counts, difficulty_tertiles, label_counts
 from navbench.metrics.spec import METRICS
 
-Row = Mapping[str, Any]
+Row = JSONMapping  # a metrics row: a JSON record
 #: Table cells: row key → column key → (mean, n).
 Cells = dict[tuple[str, ...], dict[tuple[str, ...], tuple[float, int]]]
 RowsByRun = Mapping[str, Sequence[Row]]
@@ -75,7 +75,7 @@ def _has(rows_by_run: RowsByRun, field: str) -> bool:
     return any(r.get(field) is not None for rows in rows_by_run.values() for r in rows)
 
 
-def _label(v: Any) -> str:
+def _label(v: object) -> str:
     """Group label of a field value (ints stay ints: ``2.0`` → ``"2"``)."""
     if v is None:
         return "n/a"
@@ -93,7 +93,7 @@ def _sort_key(s: str) -> tuple[int, float, str]:
         return (1, 0.0, s)
 
 
-def _groups(rows: Sequence[Row], key: Callable[[Row], Any]) -> dict[str, list[Row]]:
+def _groups(rows: Sequence[Row], key: Callable[[Row], object]) -> dict[str, list[Row]]:
     out: dict[str, list[Row]] = {}
     for r in rows:
         out.setdefault(_label(key(r)), []).append(r)
@@ -120,7 +120,7 @@ def _frame(cells: Cells,
             pd.DataFrame(cnts, index=index, columns=columns, dtype=int))
 
 
-def _metric_table(rows_by_run: RowsByRun, key: str, title: str, group: Callable[[Row], Any] | None,
+def _metric_table(rows_by_run: RowsByRun, key: str, title: str, group: Callable[[Row], object] | None,
                   metrics: Sequence[str], group_name: str, with_all: bool, note: str) -> Table:
     """Rows = runs; columns = (group value, metric) or metric alone when ``group`` is None."""
     cells: dict[tuple[str, ...], dict[tuple[str, ...], tuple[float, int]]] = {}

@@ -13,13 +13,14 @@ import math
 import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Literal, TypeGuard, TypeVar, overload
+from typing import Literal, TypeGuard, TypeVar, overload
 
 import numpy as np
 
 from navbench.errors import SceneFormatError
 from navbench.geometry import Vec3
 from navbench.io import JSONLimitError, atomic_write_text, dumps_json, loads_json
+from navbench.jsontypes import JSON, JSONObject
 from navbench.paths import SAFE_ID_TEXT, is_safe_id
 from navbench.scene.model import (
     PORTAL_KINDS,
@@ -59,11 +60,11 @@ def _poly(poly: Sequence[Sequence[float]]) -> list[list[float]]:
     return [_v(p) for p in poly]
 
 
-def _opt(value: Any, fn: Callable[[Any], Any]) -> Any:
+def _opt(value: JSON, fn: Callable[[JSON], T]) -> T | None:
     return None if value is None else fn(value)
 
 
-def _mesh_dict(m: Mesh, base: Path | None) -> dict[str, Any]:
+def _mesh_dict(m: Mesh, base: Path | None) -> JSONObject:
     """A mesh entry: inline arrays, or a side-file reference (path relative to ``base``)."""
     if m.file is None:
         return {"id": m.id, "kind": m.kind, "vertices": _poly(np.asarray(m.vertices).tolist()),
@@ -71,14 +72,14 @@ def _mesh_dict(m: Mesh, base: Path | None) -> dict[str, Any]:
     def rel(f: Path) -> str:
         return Path(os.path.relpath(f.resolve(), base.resolve())).as_posix() if base is not None else f.as_posix()
 
-    out: dict[str, Any] = {"id": m.id, "kind": m.kind, "file": rel(Path(m.file)), "sha256": m.sha256,
+    out: JSONObject = {"id": m.id, "kind": m.kind, "file": rel(Path(m.file)), "sha256": m.sha256,
                            "up": m.up, "label": m.label, "ref": m.ref}
     if m.assets:
         out["assets"] = [{"file": rel(Path(a)), "sha256": h} for a, h in m.assets]
     return out
 
 
-def scene_to_dict(scene: Scene, base: Path | None = None) -> dict[str, Any]:
+def scene_to_dict(scene: Scene, base: Path | None = None) -> JSONObject:
     """The JSON-ready dict of a scene (canonical order and rounding); mesh side files are
     referenced relative to ``base`` (the folder of the ``scene.json``; ``None`` = as given)."""
     return {
@@ -220,12 +221,12 @@ class _Reader:
     def fail(self, path: str, expected: str, got: object = None) -> SceneFormatError:
         return SceneFormatError(self.file, path, expected, got)
 
-    def obj(self, d: Any, path: str) -> dict[str, Any]:
+    def obj(self, d: JSON, path: str) -> JSONObject:
         if not isinstance(d, dict):
             raise self.fail(path, "a JSON object", d)
         return d
 
-    def get(self, d: dict[str, Any], key: str, path: str, *, required: bool = True) -> Any:
+    def get(self, d: JSONObject, key: str, path: str, *, required: bool = True) -> JSON:
         if key not in d:
             if required:
                 raise self.fail(f"{path}.{key}" if path else key, "a value (field is missing)")
@@ -233,14 +234,14 @@ class _Reader:
         return d[key]
 
     @overload
-    def str_(self, d: dict[str, Any], key: str, path: str, *, required: Literal[True] = True,
+    def str_(self, d: JSONObject, key: str, path: str, *, required: Literal[True] = True,
              nonempty: bool = True) -> str: ...
 
     @overload
-    def str_(self, d: dict[str, Any], key: str, path: str, *, required: bool,
+    def str_(self, d: JSONObject, key: str, path: str, *, required: bool,
              nonempty: bool = True) -> str | None: ...
 
-    def str_(self, d: dict[str, Any], key: str, path: str, *, required: bool = True,
+    def str_(self, d: JSONObject, key: str, path: str, *, required: bool = True,
              nonempty: bool = True) -> str | None:
         v = self.get(d, key, path, required=required)
         p = f"{path}.{key}" if path else key
@@ -250,7 +251,7 @@ class _Reader:
             raise self.fail(p, "a non-empty string" if nonempty else "a string", v)
         return v
 
-    def num(self, v: Any, p: str, *, positive: bool = False, nonneg: bool = False) -> float:
+    def num(self, v: JSON, p: str, *, positive: bool = False, nonneg: bool = False) -> float:
         if (isinstance(v, bool) or not isinstance(v, (int, float))
                 or not (isinstance(v, float) or abs(v) <= 1e300) or not math.isfinite(v)):
             raise self.fail(p, "a finite number", v)
@@ -260,7 +261,7 @@ class _Reader:
             raise self.fail(p, "a non-negative number", v)
         return float(v)
 
-    def num_field(self, d: dict[str, Any], key: str, path: str, default: float | None = None,
+    def num_field(self, d: JSONObject, key: str, path: str, default: float | None = None,
                   **kw: bool) -> float:
         p = f"{path}.{key}" if path else key
         if key not in d:
@@ -269,7 +270,7 @@ class _Reader:
             return default
         return self.num(d[key], p, **kw)
 
-    def vec(self, v: Any, p: str, n: int, *, positive: bool = False) -> tuple[float, ...]:
+    def vec(self, v: JSON, p: str, n: int, *, positive: bool = False) -> tuple[float, ...]:
         if not isinstance(v, list) or len(v) != n:
             raise self.fail(p, f"a list of {n} numbers", v)
         out = tuple(self.num(c, f"{p}[{i}]", positive=positive) for i, c in enumerate(v))
@@ -278,20 +279,20 @@ class _Reader:
                 raise self.fail(f"{p}[{i}]", f"a coordinate within ±{MAX_COORD:g} m", c)
         return out
 
-    def vec2(self, v: Any, p: str) -> tuple[float, float]:
+    def vec2(self, v: JSON, p: str) -> tuple[float, float]:
         x, z = self.vec(v, p, 2)
         return (x, z)
 
-    def vec3(self, v: Any, p: str, *, positive: bool = False) -> Vec3:
+    def vec3(self, v: JSON, p: str, *, positive: bool = False) -> Vec3:
         x, y, z = self.vec(v, p, 3, positive=positive)
         return (x, y, z)
 
-    def polygon(self, v: Any, p: str, *, min_len: int = 3) -> tuple[tuple[float, float], ...]:
+    def polygon(self, v: JSON, p: str, *, min_len: int = 3) -> tuple[tuple[float, float], ...]:
         if not isinstance(v, list) or len(v) < min_len:
             raise self.fail(p, f"a list of at least {min_len} [x, z] points", v)
         return tuple(self.vec2(q, f"{p}[{i}]") for i, q in enumerate(v))
 
-    def items(self, d: dict[str, Any], key: str, path: str = "") -> list[tuple[str, dict[str, Any]]]:
+    def items(self, d: JSONObject, key: str, path: str = "") -> list[tuple[str, JSONObject]]:
         v = d.get(key, [])
         p = f"{path}.{key}" if path else key
         if not isinstance(v, list):
@@ -306,7 +307,7 @@ class _Reader:
             seen.add(i)
 
 
-def scene_from_dict(doc: Any, file: str = "<memory>") -> Scene:
+def scene_from_dict(doc: JSON, file: str = "<memory>") -> Scene:
     """Validate a parsed ``scene.json`` document and build the :class:`Scene`."""
     rd = _Reader(file)
     d = rd.obj(doc, "$")
@@ -500,7 +501,7 @@ def scene_from_dict(doc: Any, file: str = "<memory>") -> Scene:
     return scene
 
 
-def _array(rd: _Reader, v: Any, p: str, dtype: type) -> np.ndarray:
+def _array(rd: _Reader, v: JSON, p: str, dtype: type) -> np.ndarray:
     if not isinstance(v, list):
         raise rd.fail(p, "a list of 3-element lists", v)
     try:
@@ -518,7 +519,7 @@ def _array(rd: _Reader, v: Any, p: str, dtype: type) -> np.ndarray:
     return a
 
 
-def _side_mesh(rd: _Reader, m: dict[str, Any], p: str) -> Mesh:
+def _side_mesh(rd: _Reader, m: JSONObject, p: str) -> Mesh:
     """A mesh entry referencing a side file: resolve it beside the scene file, check its
     sha256, read it (:func:`navbench.scene.meshfile.load_mesh`)."""
     from navbench.scene.meshfile import check_assets, check_up, load_mesh, sha256_file

@@ -22,13 +22,16 @@ import shutil
 import struct
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Literal, cast
 from urllib.parse import unquote
 
 import numpy as np
 
 from navbench.errors import ConfigError, SceneFormatError
 from navbench.scene.model import Mesh, Scene
+
+if TYPE_CHECKING:
+    import trimesh
 
 UpAxis = Literal["y", "z"]
 
@@ -202,7 +205,7 @@ def to_habitat(vertices: np.ndarray, up: UpAxis) -> np.ndarray:
     return out
 
 
-def load_trimesh(path: str | Path) -> Any:
+def load_trimesh(path: str | Path) -> trimesh.Trimesh:
     """Load a mesh file with trimesh as one ``trimesh.Trimesh`` (node transforms applied).
 
     Raises a :class:`SceneFormatError` naming the file when it is missing, truncated or empty.
@@ -223,7 +226,8 @@ def load_trimesh(path: str | Path) -> Any:
     geoms = [g for g in loaded.dump() if hasattr(g, "faces") and len(g.faces)]
     if not geoms:
         raise fail(path, "<mesh>", "at least one triangle", "no triangles")
-    return geoms[0] if len(geoms) == 1 else trimesh.util.concatenate(geoms)
+    # geometries with faces are Trimesh objects; trimesh annotates dump() and concatenate() as Geometry
+    return cast("trimesh.Trimesh", geoms[0] if len(geoms) == 1 else trimesh.util.concatenate(geoms))
 
 
 def load_mesh(path: str | Path, up: UpAxis = "y", *, mesh_id: str = "mesh0",

@@ -11,11 +11,12 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Literal
+from typing import Literal
 
 import numpy as np
 
 from navbench.geometry import Vec2, Vec3, yawed_box_aabb
+from navbench.jsontypes import JSONObject
 
 SceneKind = Literal["indoor", "outdoor", "hybrid"]
 SCENE_KINDS: tuple[str, ...] = ("indoor", "outdoor", "hybrid")
@@ -272,7 +273,7 @@ class Scene:
     portals: tuple[Portal, ...] = ()
     boxes: tuple[Box, ...] = ()
     meshes: tuple[Mesh, ...] = ()
-    meta: dict[str, Any] = field(default_factory=dict)
+    meta: JSONObject = field(default_factory=dict)
 
     @cached_property
     def room_index(self) -> dict[str, Room]:

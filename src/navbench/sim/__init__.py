@@ -19,7 +19,7 @@ Gymnasium environment).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from navbench.sim.embodiments import EMBODIMENTS, SPOT, TURTLEBOT, Embodiment, get_embodiment
 from navbench.sim.simulator import LABELS, EpisodeLike, SimSettings, Simulator, SimulatorLike
@@ -31,7 +31,7 @@ __all__ = ["EMBODIMENTS", "LABELS", "SPOT", "TURTLEBOT", "Embodiment", "EpisodeL
            "SimSettings", "Simulator", "SimulatorLike", "get_embodiment"]
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> type[NavEnv]:
     if name == "NavEnv":  # gymnasium is imported only when the env is used
         from navbench.sim.env import NavEnv
 

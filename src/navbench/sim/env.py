@@ -20,6 +20,7 @@ import numpy as np
 from gymnasium import spaces
 
 from navbench.errors import ConfigError
+from navbench.jsontypes import JSONObject, Observation
 from navbench.scene.model import Scene
 from navbench.sim.actions import Action, DiscreteAction, StopAction, VelocityAction, WaypointAction
 from navbench.sim.embodiments import SPOT, Embodiment
@@ -28,7 +29,11 @@ from navbench.sim.simulator import EpisodeLike, SimSettings, Simulator
 ACTION_TYPES = ("discrete", "velocity", "waypoint")
 
 
-class NavEnv(gym.Env[dict[str, np.ndarray], Any]):
+#: A Gymnasium action: a discrete id, or the (4,) Box vector (see the module docs).
+EnvAction = int | np.int64 | np.ndarray
+
+
+class NavEnv(gym.Env[dict[str, np.ndarray], EnvAction]):
     """Episodes of one scene; ``reset`` cycles through ``episodes`` (or picks ``options["index"]``).
 
     Examples
@@ -56,7 +61,7 @@ class NavEnv(gym.Env[dict[str, np.ndarray], Any]):
     True
     """
 
-    metadata: dict[str, Any] = {"render_modes": ["rgb_array"]}  # noqa: RUF012 (gym.Env declares it an instance attribute)
+    metadata: JSONObject = {"render_modes": ["rgb_array"]}  # noqa: RUF012 (gym.Env declares it an instance attribute)
 
     def __init__(self, scene: Scene, episodes: Sequence[EpisodeLike],
                  embodiment: Embodiment = SPOT, settings: SimSettings | None = None,
@@ -73,7 +78,7 @@ class NavEnv(gym.Env[dict[str, np.ndarray], Any]):
         self._dtg = 0.0
         self._frame: np.ndarray | None = None  # RGB of the last observation (served by render)
         s = self.sim.settings
-        obs: dict[str, spaces.Space[Any]] = {
+        obs: dict[str, spaces.Space[Any]] = {  # Any: Gymnasium's Dict takes spaces of any sample type
             "pose": spaces.Box(-np.inf, np.inf, (4,), np.float64)}
         if s.render:
             obs["rgb"] = spaces.Box(0, 255, (s.height, s.width, 3), np.uint8)
@@ -90,7 +95,7 @@ class NavEnv(gym.Env[dict[str, np.ndarray], Any]):
         else:
             self.action_space = spaces.Box(-np.inf, np.inf, (4,), np.float64)
 
-    def _obs(self, raw: dict[str, Any]) -> dict[str, np.ndarray]:
+    def _obs(self, raw: Observation) -> dict[str, np.ndarray]:
         self._frame = raw.get("rgb")
         out = {"pose": np.asarray(raw["pose"], np.float64)}
         if "rgb" in raw:
@@ -98,7 +103,7 @@ class NavEnv(gym.Env[dict[str, np.ndarray], Any]):
         return out
 
     def reset(self, *, seed: int | None = None,
-              options: dict[str, Any] | None = None) -> tuple[dict[str, np.ndarray], dict]:
+              options: JSONObject | None = None) -> tuple[dict[str, np.ndarray], dict]:
         """Start the next episode (Gymnasium API).
 
         Parameters
@@ -127,7 +132,7 @@ class NavEnv(gym.Env[dict[str, np.ndarray], Any]):
         self._dtg = self.sim.distance_to_goal()
         return self._obs(raw), {"episode_id": ep.episode_id, "distance_to_goal": self._dtg}
 
-    def _action(self, a: Any) -> Action:
+    def _action(self, a: EnvAction) -> Action:
         if self.action_type == "discrete":
             return DiscreteAction.from_id(int(a))
         v = np.asarray(a, float).reshape(4)
@@ -138,7 +143,7 @@ class NavEnv(gym.Env[dict[str, np.ndarray], Any]):
         yaw = float(v[2]) if math.isfinite(v[2]) else math.nan
         return WaypointAction(((float(v[0]), float(v[1]), yaw),))
 
-    def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool, dict]:
+    def step(self, action: EnvAction) -> tuple[dict[str, np.ndarray], float, bool, bool, dict]:
         """Apply one action (Gymnasium API); see the module docs for the action spaces.
 
         Returns

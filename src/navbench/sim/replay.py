@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
+from navbench.jsontypes import Observation
 from navbench.scene.model import Scene
 from navbench.sim.actions import StopAction, WaypointAction
 from navbench.sim.embodiments import SPOT, Embodiment
-from navbench.sim.simulator import SimSettings, Simulator
+from navbench.sim.simulator import GoalLike, SimSettings, Simulator
 from navbench.sim.verify import reference_waypoints
 from navbench.sim.video import depth_to_rgb
 
@@ -25,7 +25,7 @@ class SimpleGoal:
     size: tuple[float, float, float] | None = None
 
 
-def replay_oracle(scene: Scene, start: Sequence[float], yaw: float, goals: Sequence[Any],
+def replay_oracle(scene: Scene, start: Sequence[float], yaw: float, goals: Sequence[GoalLike],
                   path: Sequence[Sequence[float]], embodiment: Embodiment = SPOT, *,
                   width: int = 320, height: int = 240, max_time: float = 120.0,
                   frame_every: int = 2, progress: Callable[[float], None] | None = None,
@@ -44,7 +44,7 @@ def replay_oracle(scene: Scene, start: Sequence[float], yaw: float, goals: Seque
         pts = np.vstack([np.asarray(start, float)[None], np.asarray(path, float).reshape(-1, 3)])
         frames: list[np.ndarray] = []
 
-        def grab(o: dict[str, Any]) -> None:
+        def grab(o: Observation) -> None:
             view, _, _ = chase.render(sim.data)
             frames.append(np.hstack([view, o["rgb"], depth_to_rgb(o["depth"])]))
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 import os
 import weakref
-from typing import Any, Literal, overload
+from typing import Literal, Protocol, overload
 
 import mujoco
 import numpy as np
@@ -38,6 +38,13 @@ from navbench.sim.embodiments import (
 from navbench.sim.world import World
 from navbench.visual.imported import LOD_DISTANCE_M
 
+
+class GLContextLike(Protocol):
+    """MuJoCo's off-screen GL contexts (``mujoco.osmesa``/``egl``/``glfw`` ``GLContext``)."""
+
+    def make_current(self) -> None: ...
+    def free(self) -> None: ...
+
 _APT = {
     "osmesa": "apt-get install libosmesa6",
     "egl": "apt-get install libegl1 libopengl0 libgl1-mesa-dri",
@@ -45,13 +52,13 @@ _APT = {
 }
 
 
-def _free(ctx: Any, mjr: mujoco.MjrContext) -> None:
+def _free(ctx: GLContextLike, mjr: mujoco.MjrContext) -> None:
     ctx.make_current()
     mjr.free()
     ctx.free()
 
 
-def gl_context(width: int, height: int) -> Any:
+def gl_context(width: int, height: int) -> GLContextLike:
     """Create and make current an off-screen GL context for ``MUJOCO_GL`` (default osmesa).
 
     Raises:

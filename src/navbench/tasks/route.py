@@ -22,11 +22,11 @@ import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
-from typing import Any
 
 import numpy as np
 
 from navbench.geometry import wrap_angle, yaw_of_direction
+from navbench.jsontypes import JSONObject
 from navbench.rng import derive
 from navbench.tasks.route_landmarks import RouteContext, RouteSettings
 
@@ -188,7 +188,7 @@ class Directive:
     vertex: int = 0
     length: float = 0.0
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JSONObject:
         """JSON-able dict (``None`` fields dropped, length rounded to mm)."""
         return {k: (round(v, 3) if k == "length" else v) for k, v in asdict(self).items() if v is not None}
 

@@ -31,15 +31,21 @@ Frame: Habitat world, metres, XZ ground plane.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 import shapely
 from shapely import STRtree
 
 from navbench.geometry import box_corners_xz, heading_vector
-from navbench.scene.model import Box, Scene
+from navbench.scene.model import Box, Scene, SceneObject
+
+if TYPE_CHECKING:
+    from shapely.geometry.base import BaseGeometry  # shapely ships no annotations: mypy sees Any
+
+    from navbench.graph import SceneGraph
 
 _WALKABLE = {"floor", "ground", "sidewalk", "road", "crosswalk", "green", "stairs", "curb", "ramp",
              "terrain"}
@@ -89,7 +95,7 @@ class RouteSettings:
 class _Mark:
     id: str
     kind: str  # "object" | "place" | "building"
-    poly: Any  # shapely geometry (footprint; a place: its entrance point)
+    poly: BaseGeometry  # footprint; a place: its entrance point
     target: tuple[float, float]
     room: str | None
     y: float
@@ -140,7 +146,7 @@ class RouteContext:
             occ.append(shapely.Polygon(box_corners_xz(b.center, b.size, b.yaw)))
             self._occ_meta.append((b.center[1] - b.size[1] / 2, b.center[1] + b.size[1] / 2, b.ref))
         self._occ = STRtree(occ)
-        self._ground: list[tuple[str, Any]] = []
+        self._ground: list[tuple[str, BaseGeometry]] = []
         for s in scene.surfaces:
             if s.cls in ("sidewalk", "road", "crosswalk"):
                 self._ground.append((s.cls, shapely.Polygon(s.polygon, s.holes or None)))
@@ -154,8 +160,8 @@ class RouteContext:
             perp = np.array([h[1], -h[0]]) * pt.width / 2
             c = np.array([pt.center[0], pt.center[2]])
             self._portals.append((pt, shapely.LineString([c - perp, c + perp])))
-        self._street: Any = None
-        self._graph: Any = None
+        self._street: tuple[BaseGeometry, BaseGeometry | None] | None = None
+        self._graph: SceneGraph | None = None
         self._refer: dict[str, str | None] = {}
 
     # ------------------------------------------------------------------ naming
@@ -208,7 +214,7 @@ class RouteContext:
             return f"the tall {colour} building"
         return None
 
-    def _qualified(self, oid: str, label: str, room_id: str, in_room: Any) -> str | None:
+    def _qualified(self, oid: str, label: str, room_id: str, in_room: Sequence[SceneObject]) -> str | None:
         if self._graph is None:
             from navbench.graph import build_scene_graph
 
@@ -246,7 +252,7 @@ class RouteContext:
                 return False
         return True
 
-    def _candidates(self, geom: Any, radius: float, used: set[str], y: float, indoor: bool
+    def _candidates(self, geom: BaseGeometry, radius: float, used: set[str], y: float, indoor: bool
                     ) -> list[tuple[float, str]]:
         out = []
         for k in self._tree.query(geom, predicate="dwithin", distance=radius):
@@ -331,7 +337,7 @@ class RouteContext:
             return "sidewalk", None
         return None, None
 
-    def _street_union(self) -> tuple[Any, Any]:
+    def _street_union(self) -> tuple[BaseGeometry, BaseGeometry | None]:
         if self._street is None:
             cw = [g for c, g in self._ground if c == "crosswalk"]
             rd = [g for c, g in self._ground if c == "road"]

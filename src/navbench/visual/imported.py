@@ -29,13 +29,19 @@ from __future__ import annotations
 import logging
 import math
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+import numpy.typing as npt
 
 from navbench.scene.model import Mesh
 from navbench.visual.materials import Material
 from navbench.visual.mesh import Part
+
+if TYPE_CHECKING:  # Pillow comes with trimesh's textures; imported for the type only
+    from PIL.Image import Image
+
+    from navbench.visual.build import SceneVisuals
 
 log = logging.getLogger(__name__)
 
@@ -58,7 +64,7 @@ LOD_CELL_M = 0.15
 LOD_MAX_SHARE = 0.6
 
 
-def _rgba01(c: Any) -> tuple[float, float, float, float]:
+def _rgba01(c: npt.ArrayLike) -> tuple[float, float, float, float]:
     a = np.asarray(c, dtype=np.float64).ravel()
     if a.size == 3:
         a = np.append(a, 255.0 if a.max() > 1.0 else 1.0)
@@ -67,7 +73,7 @@ def _rgba01(c: Any) -> tuple[float, float, float, float]:
     return (float(a[0]), float(a[1]), float(a[2]), float(a[3]))
 
 
-def _image(img: Any, where: str) -> np.ndarray | None:
+def _image(img: Image | None, where: str) -> np.ndarray | None:
     """A PIL image as an (H, W, 3) uint8 array (downsampled above :data:`MAX_TEXTURE_PX`), or None."""
     if img is None:
         return None
@@ -264,7 +270,7 @@ def mesh_appearance(mesh: Mesh, prefix: str) -> list[tuple[Part, Material, np.nd
     return out
 
 
-def add_imported(vis: Any, meshes: tuple[Mesh, ...]) -> dict[str, Material]:
+def add_imported(vis: SceneVisuals, meshes: tuple[Mesh, ...]) -> dict[str, Material]:
     """Add the file appearance of every file-backed mesh in ``meshes`` to ``vis``
     (a :class:`~navbench.visual.build.SceneVisuals`): structure-layer geoms at the origin,
     their images in ``vis.textures``. Returns the materials added (keys = texture keys)."""

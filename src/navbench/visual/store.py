@@ -12,13 +12,16 @@ import json
 import os
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from navbench.io import ARRAY_READ_ERRORS
 from navbench.visual.materials import Material
 from navbench.visual.mesh import Part
+
+if TYPE_CHECKING:  # build.py imports this module; the class is imported for types only
+    from navbench.visual.build import SceneVisuals
 
 #: What reading a cache file may raise (it is then rebuilt).
 _CACHE_ERRORS: tuple[type[BaseException], ...] = (KeyError, *ARRAY_READ_ERRORS)
@@ -32,7 +35,7 @@ def visuals_key(scene_json: str, *parts: object) -> str:
     return h.hexdigest()
 
 
-def save_visuals(path: Path, vis: Any) -> None:
+def save_visuals(path: Path, vis: SceneVisuals) -> None:
     """Write ``vis`` (a SceneVisuals) to ``path`` atomically."""
     arrays: dict[str, np.ndarray] = {}
     keys = sorted(vis.meshes)
@@ -65,7 +68,8 @@ def save_visuals(path: Path, vis: Any) -> None:
         raise
 
 
-def load_visuals(path: Path, cls: type, geom_cls: type, light_cls: type) -> Any | None:
+def load_visuals(path: Path, cls: type[SceneVisuals], geom_cls: type, light_cls: type
+                 ) -> SceneVisuals | None:
     """Read a cached SceneVisuals (``None`` if missing or unreadable)."""
     if not path.exists():
         return None

@@ -35,10 +35,11 @@ import urllib.request
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal, NoReturn
+from typing import Literal, NoReturn
 
 from navbench.errors import ConfigError, NavbenchError
 from navbench.io import atomic_write_text
+from navbench.jsontypes import JSON, JSONMapping, JSONObject
 
 log = logging.getLogger(__name__)
 
@@ -62,13 +63,13 @@ def default_cache_dir() -> Path:
     return Path(base) / "navbench" / "llm"
 
 
-def canonical_body(body: Mapping[str, Any]) -> bytes:
+def canonical_body(body: JSONMapping) -> bytes:
     """The request body as sent: compact JSON with sorted keys (UTF-8, no NaN)."""
     return json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
                       allow_nan=False).encode("utf-8")
 
 
-def request_key(body: Mapping[str, Any]) -> str:
+def request_key(body: JSONMapping) -> str:
     """Cache key of a request: SHA-256 hex digest of :func:`canonical_body`."""
     return hashlib.sha256(canonical_body(body)).hexdigest()
 
@@ -111,7 +112,7 @@ class RequestCache:
         """File of one key."""
         return self.dir / key[:2] / f"{key}.json"
 
-    def get(self, key: str) -> dict[str, Any] | None:
+    def get(self, key: str) -> JSONObject | None:
         """The stored entry, or ``None`` (mode ``off``, missing or unreadable file)."""
         if self.mode == "off":
             return None
@@ -124,7 +125,7 @@ class RequestCache:
             entry.get("key") == key and isinstance(entry.get("response"), dict)
         return entry if ok else None
 
-    def put(self, key: str, model: str, response: Mapping[str, Any], latency_s: float,
+    def put(self, key: str, model: str, response: JSONMapping, latency_s: float,
             attempts: int) -> None:
         """Store a reply (mode ``readwrite`` only)."""
         if self.mode != "readwrite":
@@ -145,7 +146,7 @@ def _limit(base_url: str, n: int) -> threading.BoundedSemaphore:
         return _LIMITS.setdefault((base_url, n), threading.BoundedSemaphore(n))
 
 
-def _reply_text(response: Mapping[str, Any]) -> str:
+def _reply_text(response: JSONMapping) -> str:
     """``choices[0].message.content`` as text (list-of-parts content joined)."""
     try:
         content = response["choices"][0]["message"]["content"]
@@ -158,7 +159,7 @@ def _reply_text(response: Mapping[str, Any]) -> str:
     return content
 
 
-def _usage(response: Mapping[str, Any], key: str) -> int | None:
+def _usage(response: JSONMapping, key: str) -> int | None:
     u = response.get("usage")
     v = u.get(key) if isinstance(u, Mapping) else None
     return int(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else None
@@ -187,7 +188,7 @@ class ChatClient:
                  timeout_s: float = 60.0, retries: int = 4, backoff_s: float = 1.0,
                  max_concurrency: int = 4, cache: CacheMode = "readwrite",
                  cache_dir: str | Path | None = None,
-                 params: Mapping[str, Any] | None = None) -> None:
+                 params: JSONMapping | None = None) -> None:
         if not isinstance(base_url, str) or not base_url.startswith(("http://", "https://")):
             raise ConfigError(f"llm agent: base_url: expected http(s)://host:port/v1, got {base_url!r}")
         if not model or not isinstance(model, str):
@@ -207,7 +208,7 @@ class ChatClient:
         self.cache = RequestCache(default_cache_dir() if cache_dir is None else cache_dir, cache)
         self.params = dict(params or {})
 
-    def body(self, messages: Sequence[Mapping[str, Any]], **params: Any) -> dict[str, Any]:
+    def body(self, messages: Sequence[JSONMapping], **params: JSON) -> JSONObject:
         """The request body: model, messages, then ``params`` over the client's defaults."""
         return {"model": self.model, "messages": list(messages), **self.params, **params}
 
@@ -227,7 +228,7 @@ class ChatClient:
                 wait = min(max(float(retry_after), 0.0), 60.0)
         time.sleep(wait)
 
-    def _send(self, data: bytes) -> tuple[dict[str, Any], int]:
+    def _send(self, data: bytes) -> tuple[JSONObject, int]:
         """POST with retries; the parsed reply and the number of attempts."""
         last, retry_after = "", None
         for attempt in range(self.retries + 1):
@@ -257,7 +258,7 @@ class ChatClient:
         raise LLMError(f"llm endpoint {self.url} (model {self.model!r}) failed after "
                        f"{attempt + 1} attempt(s): {last}")
 
-    def complete(self, messages: Sequence[Mapping[str, Any]], **params: Any) -> ChatReply:
+    def complete(self, messages: Sequence[JSONMapping], **params: JSON) -> ChatReply:
         """One chat completion (cache first; see module docs).
 
         Raises:
@@ -318,7 +319,7 @@ class UsageStats:
         self.max_latency_s = max(self.max_latency_s, r.latency_s)
         self.attempts += r.attempts
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> JSONObject:
         """JSON-able counters."""
         return {"llm_calls": self.calls, "cached_calls": self.cached_calls,
                 "prompt_tokens": self.prompt_tokens, "completion_tokens": self.completion_tokens,
@@ -327,11 +328,11 @@ class UsageStats:
                 "attempts": self.attempts, "parse_failures": self.parse_failures}
 
 
-def client_from_args(base_url: str, model: str, **kw: Any) -> ChatClient:
+def client_from_args(base_url: str, model: str, **kw: JSON) -> ChatClient:  # --agent-arg values
     """A :class:`ChatClient` from agent arguments; ``temperature`` (default 0),
     ``max_tokens`` (default 512) and ``extra_params`` (a dict, e.g. ``{"seed": 0, "top_p": 1}``)
     go into every request."""
-    params: dict[str, Any] = {"temperature": float(kw.pop("temperature", 0.0)),
+    params: JSONObject = {"temperature": float(kw.pop("temperature", 0.0)),
                               "max_tokens": int(kw.pop("max_tokens", 512))}
     extra = kw.pop("extra_params", None) or {}
     if not isinstance(extra, Mapping):

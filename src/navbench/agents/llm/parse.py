@@ -17,9 +17,10 @@ from __future__ import annotations
 import json
 import math
 import re
-from typing import Any
 
 #: Action words → discrete kind (after lower-casing, ``_``/``-`` → space, punctuation dropped).
+from navbench.jsontypes import JSON, JSONObject
+
 DISCRETE_WORDS: dict[str, str] = {
     "move forward": "forward", "forward": "forward", "go forward": "forward",
     "move ahead": "forward", "go straight": "forward", "ahead": "forward", "straight": "forward",
@@ -42,10 +43,10 @@ def _norm(s: str) -> str:
     return re.sub(r"\s+", " ", s).strip()
 
 
-def json_objects(text: str) -> list[Any]:
+def json_objects(text: str) -> list[JSON]:
     """Every JSON object decodable from some ``{`` in ``text`` (outermost first, in order)."""
     dec, i = json.JSONDecoder(), 0
-    out: list[Any] = []  # decoded JSON values
+    out: list[JSON] = []
     while True:
         i = text.find("{", i)
         if i < 0:
@@ -139,7 +140,7 @@ def parse_waypoint(text: str) -> tuple[str, float, float] | None:
     return None
 
 
-def program_json(text: str) -> Any:
+def program_json(text: str) -> JSONObject | None:
     """The program object of a planner reply: the first decodable JSON object with an ``"op"``
     key (code fences and prose around it ignored), else ``None``."""
     for obj in json_objects(text):
@@ -151,7 +152,7 @@ def program_json(text: str) -> Any:
 _ID_KEYS = frozenset({"object_id", "room_id", "anchor_id"})
 
 
-def normalise_program(d: Any) -> Any:
+def normalise_program(d: JSON) -> JSON:
     """Lower-case and trim every label, room, predicate and anchor of a program dict; drop
     scene ids (``object_id``, ``room_id``, ``anchor_id``: a model cannot know them)."""
     if isinstance(d, dict):

@@ -18,9 +18,8 @@ the episode as ``agent_error``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from navbench.agents.base import Task
 from navbench.agents.llm import prompts
@@ -28,17 +27,21 @@ from navbench.agents.llm.client import CacheMode, UsageStats, client_from_args
 from navbench.agents.llm.parse import normalise_program, program_json
 from navbench.agents.scene_graph_agent import SceneGraphAgent
 from navbench.errors import ConfigError, NavbenchError
+from navbench.jsontypes import JSON, JSONMapping, JSONObject, Observation
 from navbench.sim.actions import Action, StopAction
+
+if TYPE_CHECKING:
+    from navbench.tasks.conditional import Program
 
 PLAN_FAILURE_MODES: tuple[str, ...] = ("parser", "stop")
 
 
-def check_program(p: Any) -> None:
+def check_program(p: Program) -> None:
     """Raise ``ValueError`` when a program uses a predicate the scene graph does not know."""
     from navbench.graph.relations import ALL_PREDICATES
     from navbench.tasks.conditional import Go, If, Relation, Seq
 
-    def preds(node: Any) -> list[str]:
+    def preds(node: object) -> list[str]:
         if isinstance(node, Go):
             q = node.target.qualifier
             return [] if q is None else [q.predicate]
@@ -77,8 +80,9 @@ class LLMPlannerAgent(SceneGraphAgent):
                  cache: CacheMode = "readwrite", cache_dir: str | Path | None = None,
                  timeout_s: float = 60.0, retries: int = 4, backoff_s: float = 1.0,
                  max_concurrency: int = 4, temperature: float = 0.0, max_tokens: int = 1024,
-                 extra_params: Mapping[str, Any] | None = None, plan_attempts: int = 2,
-                 on_plan_failure: str = "parser", seed: int = 0, **scene_graph: Any) -> None:
+                 extra_params: JSONMapping | None = None, plan_attempts: int = 2,
+                 on_plan_failure: str = "parser", seed: int = 0,
+                 **scene_graph: JSON) -> None:  # SceneGraphAgent's --agent-arg values
         if on_plan_failure not in PLAN_FAILURE_MODES:
             raise ConfigError(f"llm-planner: on_plan_failure: expected one of "
                               f"{', '.join(PLAN_FAILURE_MODES)}, got {on_plan_failure!r}")
@@ -92,14 +96,14 @@ class LLMPlannerAgent(SceneGraphAgent):
             extra_params=extra_params)
         self.plan_attempts, self.on_plan_failure = int(plan_attempts), on_plan_failure
         self.stats = UsageStats()
-        self.plan_info: dict[str, Any] = {}
+        self.plan_info: JSONObject = {}
 
     def reset(self, task: Task) -> None:
         self.stats = UsageStats()
         self.plan_info = {"plan_source": None}
         super().reset(task)  # calls load_program
 
-    def messages(self, instruction: str) -> list[dict[str, Any]]:
+    def messages(self, instruction: str) -> list[JSONObject]:
         """System prompt, one worked example, then the instruction."""
         from navbench.graph.relations import ALL_PREDICATES
 
@@ -110,7 +114,7 @@ class LLMPlannerAgent(SceneGraphAgent):
                 {"role": "assistant", "content": prompts.PLANNER_EXAMPLE_REPLY},
                 {"role": "user", "content": prompts.PLANNER_USER.format(instruction=instruction)}]
 
-    def plan(self, instruction: str) -> Any:
+    def plan(self, instruction: str) -> Program | None:
         """The program the model writes for ``instruction``, or ``None`` after
         ``plan_attempts`` invalid replies (each counted in ``parse_failures``)."""
         from navbench.tasks.conditional import program_from_dict
@@ -135,7 +139,7 @@ class LLMPlannerAgent(SceneGraphAgent):
         self.plan_info["plan_errors"] = errors
         return None
 
-    def load_program(self, task: Task) -> Any:
+    def load_program(self, task: Task) -> Program | None:
         if task.kind != "conditional" or not task.instruction:
             return None
         from navbench.tasks.conditional import program_to_dict
@@ -149,15 +153,15 @@ class LLMPlannerAgent(SceneGraphAgent):
         else:
             self.plan_info["plan_source"] = "none"
             return None
-        self.plan_info["plan"] = program_to_dict(prog)
+        self.plan_info["plan"] = None if prog is None else program_to_dict(prog)
         return prog
 
-    def act(self, observation: Mapping[str, Any]) -> Action:
+    def act(self, observation: Observation) -> Action:
         if self.plan_info.get("plan_source") == "none":
             return StopAction()
         return super().act(observation)
 
-    def diagnostics(self) -> dict[str, Any]:
+    def diagnostics(self) -> JSONObject:
         """Scene-graph diagnostics, the plan and where it came from, and the cost counters."""
         return {**super().diagnostics(), **self.plan_info, **self.stats.as_dict(),
                 "model": self.client.model}

@@ -29,7 +29,6 @@ Per-episode cost (``diagnostics()``, stored under ``extra.agent`` in the results
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -42,6 +41,7 @@ from navbench.agents.llm.images import image_part
 from navbench.agents.llm.parse import parse_discrete, parse_waypoint
 from navbench.errors import ConfigError
 from navbench.geometry import heading_vector, wrap_angle
+from navbench.jsontypes import JSONMapping, JSONObject, Observation
 from navbench.sim.actions import Action, DiscreteAction, DiscreteConfig, StopAction, WaypointAction
 
 _DISCRETE_NAMES = {"forward": "MOVE_FORWARD", "left": "TURN_LEFT", "right": "TURN_RIGHT",
@@ -81,7 +81,7 @@ class VLMAgent(Agent):
                  action_space: ActionSpace = "discrete", cache: CacheMode = "readwrite",
                  cache_dir: str | Path | None = None, timeout_s: float = 60.0, retries: int = 4,
                  backoff_s: float = 1.0, max_concurrency: int = 4, temperature: float = 0.0,
-                 max_tokens: int = 512, extra_params: Mapping[str, Any] | None = None,
+                 max_tokens: int = 512, extra_params: JSONMapping | None = None,
                  history: int = 8, frames: int = 1, image_width: int = 320,
                  max_calls: int = 150, fallback: str = "left", reask: int = 1,
                  max_parse_failures: int = 3, max_move: float = 3.0,
@@ -122,7 +122,7 @@ class VLMAgent(Agent):
         self.target_t = 0.0
         self.anchor: tuple[float, np.ndarray] | None = None
 
-    def diagnostics(self) -> dict[str, Any]:
+    def diagnostics(self) -> JSONObject:
         """Per-episode cost counters, fallbacks taken and why the agent stopped (JSON-able)."""
         return {**self.stats.as_dict(), "fallbacks": self.fallbacks,
                 "stop_reason": self.stop_reason, "model": self.client.model}
@@ -147,7 +147,7 @@ class VLMAgent(Agent):
             return prompts.TASK_TEXT["goal"].format(goal=t.goal_category)
         return prompts.TASK_TEXT["none"]
 
-    def messages(self) -> list[dict[str, Any]]:
+    def messages(self) -> list[JSONObject]:
         """System and user messages of the next request (text, then the views)."""
         hist = self.history[-self.history_len:] if self.history_len else []
         start = len(self.history) - len(hist)
@@ -162,6 +162,7 @@ class VLMAgent(Agent):
                 {"role": "user", "content": [{"type": "text", "text": text}, *self.views]}]
 
     # ------------------------------------------------------------------ decisions
+    # Any: a discrete action name (str) or a waypoint (kind, m, deg) tuple, per action_space
     def _ask(self) -> tuple[Any, str]:
         """One decision: request (+ re-asks); the parsed choice or ``None``, and the reply."""
         msgs = self.messages()
@@ -209,7 +210,7 @@ class VLMAgent(Agent):
             return False
         return True
 
-    def act(self, observation: Mapping[str, Any]) -> Action:
+    def act(self, observation: Observation) -> Action:
         pose = np.asarray(observation["pose"], float)
         t = float(observation.get("time", 0.0))
         if self._following(pose, t):

@@ -19,13 +19,14 @@ a house between the steps.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from navbench.errors import ConfigError
+from navbench.jsontypes import JSONMapping
 from navbench.rng import derive
 from navbench.scene.model import (
     Box,
@@ -69,6 +70,9 @@ from navbench.scene.procgen.urban import (
 )
 
 #: Share of an ideal grid's road length kept after edge blocks and merges (calibrated).
+
+if TYPE_CHECKING:
+    from shapely.geometry import Polygon  # shapely ships no annotations: mypy sees Any
 DENSITY_FACTOR = 0.85
 
 #: Bumped whenever the same seed would give a different city.
@@ -177,7 +181,7 @@ class CityPlan:
     placed: Placed = field(default_factory=lambda: Placed([], [], {}))
     extra_surfaces: list[Surface] = field(default_factory=list)
     extra_boxes: list[Box] = field(default_factory=list)
-    lot_cutouts: list[Any] = field(default_factory=list)  # shapely polygons kept out of yards
+    lot_cutouts: list[Polygon] = field(default_factory=list)  # shapely polygons kept out of yards
 
 
 def plan_city(seed: int, settings: OutdoorSettings | None = None) -> CityPlan:
@@ -274,7 +278,7 @@ def _terrain(plan: CityPlan) -> tuple[list[Surface], list[Box]]:
     return surfaces, boxes
 
 
-def _yards(gid: str, lot: Rect, buildings: list[Building], cutouts: list[Any]) -> list[Surface]:
+def _yards(gid: str, lot: Rect, buildings: list[Building], cutouts: list[Polygon]) -> list[Surface]:
     """Building footprints (class ``building``) and the rest of the lot as ``green`` yards."""
     import shapely
     from shapely.geometry import box as sbox
@@ -309,7 +313,7 @@ def _ccw(pts: list[tuple[float, ...]]) -> tuple[tuple[float, float], ...]:
 
 def assemble(plan: CityPlan, scene_id: str, kind: SceneKind = "outdoor",
              rooms: Sequence[Room] = (), portals: Sequence[Portal] = (),
-             indoor_objects: Sequence[SceneObject] = (), meta: Mapping[str, Any] | None = None,
+             indoor_objects: Sequence[SceneObject] = (), meta: JSONMapping | None = None,
              extra_places: Sequence[Place] = ()) -> Scene:
     """The :class:`Scene` of a plan (plus any embedded indoor content for hybrid scenes)."""
     surfaces, boxes = _terrain(plan)

@@ -23,8 +23,8 @@ from __future__ import annotations
 
 import importlib
 import inspect
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from navbench.errors import ConfigError
 from navbench.scene.model import Scene
@@ -58,15 +58,16 @@ def detect_format(path: str | Path) -> str | None:
     return None
 
 
-def loader(fmt: str) -> Any:
+def loader(fmt: str) -> Callable[..., Scene]:
     """The loader function of a format (imported lazily)."""
     if fmt not in FORMATS:
         raise ConfigError(f"--format: expected one of {', '.join(FORMATS)}, got {fmt!r}")
     module, name = FORMATS[fmt]
-    return getattr(importlib.import_module(module), name)
+    fn: Callable[..., Scene] = getattr(importlib.import_module(module), name)
+    return fn
 
 
-def import_scene(path: str | Path, fmt: str | None = None, **options: Any) -> Scene:
+def import_scene(path: str | Path, fmt: str | None = None, **options: object) -> Scene:
     """Import a scene file of format ``fmt`` (detected from the file name when None).
 
     ``options`` are the keyword arguments of that format's loader; options set to None are

@@ -12,12 +12,12 @@ import math
 import re
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
 from navbench.errors import SceneFormatError
 from navbench.geometry import Vec2, Vec3, point_in_polygon, polygon_area
+from navbench.jsontypes import JSON, JSONObject
 from navbench.scene.model import Room, Scene
 
 #: Version of the converters; recorded in ``Scene.meta["converter_version"]``.
@@ -43,7 +43,7 @@ def read_text(path: str | Path) -> str:
         raise fail(path, "<file>", "a readable UTF-8 (or gzip) text file", str(e)) from e
 
 
-def parse_json(text: str, file: str | Path, where: str = "<document>") -> Any:
+def parse_json(text: str, file: str | Path, where: str = "<document>") -> JSON:
     """Parse JSON text; a syntax error (truncated file, ...) names the line and column."""
     try:
         return json.loads(text)
@@ -52,13 +52,13 @@ def parse_json(text: str, file: str | Path, where: str = "<document>") -> Any:
                    "valid JSON", e.msg) from e
 
 
-def read_json_file(path: str | Path) -> Any:
+def read_json_file(path: str | Path) -> JSON:
     """Read a JSON (or gzip JSON) file with located errors."""
     return parse_json(read_text(path), path)
 
 
-def require(obj: Any, key: str, file: str | Path, where: str, kind: type | tuple[type, ...],
-            expected: str) -> Any:
+def require(obj: JSON, key: str, file: str | Path, where: str, kind: type | tuple[type, ...],
+            expected: str) -> JSON:
     """``obj[key]`` checked to be an instance of ``kind`` (error names ``where.key``)."""
     field = f"{where}.{key}" if where else key
     if not isinstance(obj, dict):
@@ -71,7 +71,7 @@ def require(obj: Any, key: str, file: str | Path, where: str, kind: type | tuple
     return value
 
 
-def optional_list(obj: dict[str, Any], key: str, file: str | Path, where: str, expected: str) -> list[Any]:
+def optional_list(obj: JSONObject, key: str, file: str | Path, where: str, expected: str) -> list[JSON]:
     """``obj[key]`` when it is a list, ``[]`` when it is missing or null; anything else is a
     format error naming ``where.key``."""
     value = obj.get(key)
@@ -82,14 +82,14 @@ def optional_list(obj: dict[str, Any], key: str, file: str | Path, where: str, e
     return value
 
 
-def as_float(value: Any, file: str | Path, field: str) -> float:
+def as_float(value: JSON, file: str | Path, field: str) -> float:
     """A finite float, else a format error naming ``field``."""
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
         raise fail(file, field, "a finite number", value)
     return float(value)
 
 
-def vec3(value: Any, file: str | Path, field: str) -> Vec3:
+def vec3(value: JSON, file: str | Path, field: str) -> Vec3:
     """Three finite numbers from a list or an ``{x, y, z}`` object."""
     if isinstance(value, dict):
         try:
@@ -219,9 +219,9 @@ def validated(scene: Scene, path: str | Path) -> Scene:
     return scene
 
 
-def provenance(path: str | Path, fmt: str, approximations: Sequence[str], **extra: Any) -> dict[str, Any]:
+def provenance(path: str | Path, fmt: str, approximations: Sequence[str], **extra: JSON) -> JSONObject:
     """The ``Scene.meta`` record: source file name, converter version, what was approximated."""
-    meta: dict[str, Any] = {
+    meta: JSONObject = {
         "source_file": Path(path).name,
         "source_format": fmt,
         "converter_version": CONVERTER_VERSION,

@@ -15,8 +15,8 @@ import importlib
 import io
 import pickle
 import zipfile
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 from numpy.lib import format as npformat
@@ -66,7 +66,7 @@ class RefusedGlobal(pickle.UnpicklingError):
 class RestrictedUnpickler(pickle.Unpickler):
     """An unpickler that resolves only :data:`ALLOWED_GLOBALS`."""
 
-    def find_class(self, module: str, name: str) -> Any:
+    def find_class(self, module: str, name: str) -> Callable[..., object]:
         if (module, name) == ("_codecs", "encode"):
             return _latin1_encode
         if (module, name) not in ALLOWED_GLOBALS:
@@ -77,10 +77,12 @@ class RestrictedUnpickler(pickle.Unpickler):
             tail = module.split(".", 2)[2]
             for prefix in ("numpy._core.", "numpy.core."):
                 try:
-                    return getattr(importlib.import_module(prefix + tail), name)
+                    found: Callable[..., object] = getattr(importlib.import_module(prefix + tail), name)
+                    return found
                 except (ImportError, AttributeError):
                     continue
-        return getattr(importlib.import_module(module), name)
+        resolved: Callable[..., object] = getattr(importlib.import_module(module), name)
+        return resolved
 
 
 def _read_npy(data: bytes, file: str, member: str) -> np.ndarray:

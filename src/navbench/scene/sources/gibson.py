@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
+from navbench.jsontypes import JSON, JSONObject
 from navbench.scene.model import Room, Scene, SceneObject
 from navbench.scene.sources._common import (
     assign_room,
@@ -33,7 +33,7 @@ from navbench.scene.sources._safe_pickle import load_npz
 from navbench.scene.sources.mesh import UpAxis, load_mesh
 
 
-def read_scene_graph(path: str | Path) -> dict[str, Any]:
+def read_scene_graph(path: str | Path) -> JSONObject:
     """The ``output`` dict of a 3DSG ``.npz`` (restricted unpickling)."""
     path = Path(path)
     arrays = load_npz(path)
@@ -46,7 +46,7 @@ def read_scene_graph(path: str | Path) -> dict[str, Any]:
     return value
 
 
-def _vec(d: dict[str, Any], key: str, file: Path, where: str) -> tuple[float, float, float]:
+def _vec(d: JSONObject, key: str, file: Path, where: str) -> tuple[float, float, float]:
     if key not in d:
         raise fail(file, f"{where}.{key}", "3 numbers", "missing")
     raw = d[key]
@@ -61,7 +61,7 @@ def _vec(d: dict[str, Any], key: str, file: Path, where: str) -> tuple[float, fl
     return (float(v[0]), float(v[1]), float(v[2]))
 
 
-def _level(value: Any) -> int:
+def _level(value: JSON) -> int:
     if isinstance(value, (int, np.integer)):
         return int(value)
     if isinstance(value, (str, bytes)):
@@ -73,12 +73,12 @@ def _level(value: Any) -> int:
     return 0
 
 
-def _text(value: Any) -> str:
+def _text(value: JSON) -> str:
     """A label: ``bytes`` (Python-2 pickles) decoded as UTF-8, undecodable bytes replaced."""
     return value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
 
 
-def _entries(sg: dict[str, Any], key: str, file: Path) -> list[tuple[Any, dict[str, Any]]]:
+def _entries(sg: JSONObject, key: str, file: Path) -> list[tuple[JSON, JSONObject]]:
     table = sg.get(key, {})
     if not isinstance(table, dict):
         raise fail(file, f"output.{key}", "a dict {id: attributes}", type(table).__name__)
@@ -128,7 +128,7 @@ def load_gibson(
         objects.append(SceneObject(f"object{oid}", clean_label(_text(o["class_"])), center, room,
                                    tuple(abs(v) for v in size)))  # type: ignore[arg-type]
     building = sg.get("building", {})
-    info: dict[str, Any] = {}
+    info: JSONObject = {}
     if isinstance(building, dict):
         for k in ("name", "function", "num_floors", "num_rooms", "num_objects", "gibson_split"):
             v = building.get(k)

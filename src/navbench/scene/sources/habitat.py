@@ -20,12 +20,12 @@ import io
 import math
 import re
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
 from navbench.errors import ConfigError
 from navbench.geometry import Vec3
+from navbench.jsontypes import JSON, JSONObject
 from navbench.scene.model import Box, Mesh, Room, Scene, SceneObject
 from navbench.scene.sources._common import (
     as_float,
@@ -55,10 +55,10 @@ def _base(handle: str) -> str:
     return name
 
 
-def _section(doc: dict[str, Any] | None, file: Path | None, *keys: str) -> Any:
+def _section(doc: JSONObject | None, file: Path | None, *keys: str) -> JSON:
     """``doc[k0][k1]...`` (None where a key is missing or null); an intermediate value that is
     not a JSON object is a format error naming the dotted field."""
-    value: Any = doc
+    value: JSON = doc
     for n, k in enumerate(keys):
         if value is None:
             return None
@@ -69,7 +69,7 @@ def _section(doc: dict[str, Any] | None, file: Path | None, *keys: str) -> Any:
     return value
 
 
-def _relative_dirs(value: Any, file: Path, field: str) -> list[str]:
+def _relative_dirs(value: JSON, file: Path, field: str) -> list[str]:
     """A dataset config's search folders: relative path strings (``""`` is the config's folder)."""
     if value is None:
         return ["."]
@@ -83,7 +83,7 @@ def _relative_dirs(value: Any, file: Path, field: str) -> list[str]:
     return out
 
 
-def quat_wxyz_to_matrix(q: Any, file: Path, field: str) -> np.ndarray:
+def quat_wxyz_to_matrix(q: JSON, file: Path, field: str) -> np.ndarray:
     """Rotation matrix of a Habitat ``[w, x, y, z]`` quaternion (normalised)."""
     if not isinstance(q, list) or len(q) != 4:
         raise fail(file, field, "a quaternion [w, x, y, z]", q)
@@ -131,7 +131,7 @@ def load_labels(path: str | Path) -> dict[str, str]:
 class _Index:
     """Finds ``*.object_config.json`` / ``*.stage_config.json`` files by handle."""
 
-    def __init__(self, roots: list[Path], dataset: dict[str, Any] | None, dataset_dir: Path | None,
+    def __init__(self, roots: list[Path], dataset: JSONObject | None, dataset_dir: Path | None,
                  dataset_file: Path | None = None):
         self.files: dict[str, Path] = {}
         self.dataset_file = dataset_file
@@ -140,7 +140,7 @@ class _Index:
                 for suffix in (".object_config.json", ".stage_config.json"):
                     for p in sorted(root.rglob(f"*{suffix}")):
                         self.files.setdefault(_base(p.name), p)
-        self.overrides: dict[str, tuple[Path | None, dict[str, Any]]] = {}
+        self.overrides: dict[str, tuple[Path | None, JSONObject]] = {}
         for group in ("objects", "stages"):
             configs = _section(dataset, dataset_file, group, "configs")
             if configs is not None and not isinstance(configs, list):
@@ -154,16 +154,16 @@ class _Index:
                         at if isinstance(at := c.get("attributes"), dict) else {},
                     )
 
-    def config(self, handle: str) -> tuple[dict[str, Any], Path | None, Path | None]:
+    def config(self, handle: str) -> tuple[JSONObject, Path | None, Path | None]:
         """Merged attributes of a template, the folder its relative paths refer to and the file
         its attributes come from (the template's config, else the dataset config; for errors)."""
         file: Path | None = None
-        attrs: dict[str, Any] = {}
+        attrs: JSONObject = {}
         if handle in self.overrides:
             file, attrs = self.overrides[handle]
         if file is None or not file.is_file():
             file = self.files.get(_base(handle)) or (file if file and file.is_file() else None)
-        base: dict[str, Any] = {}
+        base: JSONObject = {}
         if file is not None:
             data = read_json_file(file)
             if not isinstance(data, dict):
@@ -172,7 +172,7 @@ class _Index:
         return {**base, **attrs}, (file.parent if file is not None else None), file or self.dataset_file
 
 
-def _up(attrs: dict[str, Any], file: Path | None = None) -> UpAxis:
+def _up(attrs: JSONObject, file: Path | None = None) -> UpAxis:
     """``"z"`` when a template's ``up`` vector is +-Z, else ``"y"`` (the Habitat default)."""
     up = attrs.get("up")
     if up is None:
@@ -296,7 +296,7 @@ def load_habitat(
     )
 
 
-def _asset_bounds(attrs: dict[str, Any], base_dir: Path | None, source: Path | None
+def _asset_bounds(attrs: JSONObject, base_dir: Path | None, source: Path | None
                   ) -> tuple[np.ndarray, np.ndarray] | None:
     asset = attrs.get("render_asset")
     if not isinstance(asset, str) or base_dir is None or not (base_dir / asset).is_file():
@@ -335,7 +335,7 @@ def _find_scene(ds_path: Path, scene: str | None) -> Path:
                       f"{', '.join(sorted(found)) or 'none'}")
 
 
-def _find_semantic(inst: dict[str, Any], ds: dict[str, Any] | None, ds_dir: Path | None,
+def _find_semantic(inst: JSONObject, ds: JSONObject | None, ds_dir: Path | None,
                    path: Path) -> Path | None:
     handle = inst.get("semantic_scene_instance")
     cands: list[Path] = []

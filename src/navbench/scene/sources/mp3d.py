@@ -21,7 +21,6 @@ from __future__ import annotations
 import builtins
 import math
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
@@ -221,7 +220,7 @@ def load_mp3d(
     )
 
 
-def _portals(recs: list[Any], room_ids: set[str], centres: dict[int, tuple[float, float]]) -> list[Portal]:
+def _portals(recs: list[_Line], room_ids: set[str], centres: dict[int, tuple[float, float]]) -> list[Portal]:
     out: list[Portal] = []
     for p in recs:
         idx, r0, r1 = p.int(1, "portal_index"), p.int(2, "region0_index"), p.int(3, "region1_index")

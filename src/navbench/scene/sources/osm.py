@@ -24,9 +24,10 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -47,6 +48,7 @@ from navbench.scene.storefront_geometry import sign_box_geometry
 
 if TYPE_CHECKING:
     from shapely.geometry import Polygon
+    from shapely.geometry.base import BaseGeometry  # shapely ships no annotations: mypy sees Any
 
 EARTH_RADIUS = 6_371_008.8
 #: Largest side (m) of an imported bbox: 10 km at the default 1 m slab raster is 10⁸ cells.
@@ -113,7 +115,7 @@ def _read(path: Path) -> _Data:
     data = _Data()
 
     class H(osmium.SimpleHandler):
-        def node(self, n: Any) -> None:
+        def node(self, n: osmium.osm.Node) -> None:
             if any(k in n.tags for k in _PLACE_KEYS):
                 try:
                     lonlat = (n.location.lon, n.location.lat)
@@ -122,7 +124,7 @@ def _read(path: Path) -> _Data:
                                            "and lat in [-90, 90]") from e
                 data.nodes.append((n.id, {t.k: t.v for t in n.tags}, lonlat))
 
-        def way(self, w: Any) -> None:
+        def way(self, w: osmium.osm.Way) -> None:
             tags = {t.k: t.v for t in w.tags}
             if not any(k in tags for k in ("building", "highway", "natural", "leisure", "landuse", *_PLACE_KEYS)):
                 return
@@ -217,14 +219,14 @@ def load_osm(
 
     surfaces: list[Surface] = []
 
-    def add(prefix: str, cls: str, geom: Any, y: float) -> None:
+    def add(prefix: str, cls: str, geom: BaseGeometry, y: float) -> None:
         for k, g in enumerate(_polys(geom)):
             ext = _ring(g.exterior.coords)
             surfaces.append(Surface(f"{prefix}_{k}" if prefix[-1] != "#" else f"{prefix[:-1]}",
                                     cls, ext, y, FRICTION[cls], PREFERRED[cls],  # type: ignore[arg-type]
                                     tuple(_ring(h.coords, hole=True) for h in g.interiors)))
 
-    seen: list[Any] = []
+    seen: list[BaseGeometry] = []
     for wid, poly, _w in road_polys:
         piece = poly.difference(shapely.union_all(seen)) if seen else poly
         seen.append(poly)
@@ -275,7 +277,7 @@ def _check_bbox(path: Path, bbox: tuple[float, float, float, float]) -> tuple[fl
     return b
 
 
-def _polys(geom: Any) -> list[Any]:
+def _polys(geom: BaseGeometry) -> list[Polygon]:
     out = []
     for g in getattr(geom, "geoms", [geom]):
         if g.geom_type == "Polygon" and not g.is_empty and g.area > 0.01:
@@ -285,12 +287,12 @@ def _polys(geom: Any) -> list[Any]:
     return out
 
 
-def _ring(coords: Any, hole: bool = False) -> tuple[tuple[float, float], ...]:
+def _ring(coords: Iterable[Sequence[float]], hole: bool = False) -> tuple[tuple[float, float], ...]:
     r = tuple((float(x), float(z)) for x, z in list(coords)[:-1])
     return r if (polygon_area(r) >= 0) != hole else r[::-1]
 
 
-def _building_geometry(bid: str, poly: Any, h: float, boxes: list[Box], meshes: list[Mesh]) -> None:
+def _building_geometry(bid: str, poly: Polygon, h: float, boxes: list[Box], meshes: list[Mesh]) -> None:
     """A yawed box when the footprint is (nearly) a rectangle, else an extruded prism mesh."""
     import shapely
 
@@ -322,7 +324,8 @@ def _building_geometry(bid: str, poly: Any, h: float, boxes: list[Box], meshes: 
     meshes.append(Mesh(f"{bid}_mesh", "building", verts, np.asarray(faces, dtype=np.int64), "building", bid))
 
 
-def _slabs(area: Any, road_u: Any, water_u: Any, side: Any, res: float) -> list[Box]:
+def _slabs(area: BaseGeometry, road_u: BaseGeometry, water_u: BaseGeometry, side: BaseGeometry,
+           res: float) -> list[Box]:
     """Axis-aligned slabs from a class raster (ground, road, water, sidewalk), merged greedily."""
     import shapely
 

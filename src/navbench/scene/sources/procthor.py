@@ -20,13 +20,13 @@ from __future__ import annotations
 import math
 import re
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
 from navbench.errors import ConfigError
 from navbench.geometry import Vec2, yaw_of_direction
-from navbench.scene.model import OUTDOOR, Box, Portal, Room, Scene, SceneObject
+from navbench.jsontypes import JSON, JSONObject
+from navbench.scene.model import OUTDOOR, Box, Polygon, Portal, Room, Scene, SceneObject
 from navbench.scene.sources._boxes import (
     floor_slabs,
     is_rectilinear,
@@ -53,7 +53,7 @@ from navbench.scene.sources._common import (
 AssetIndex = dict[str, tuple[str, tuple[float, float, float] | None]]
 
 
-def read_house(path: str | Path, index: int = 0) -> tuple[dict[str, Any], str]:
+def read_house(path: str | Path, index: int = 0) -> tuple[JSONObject, str]:
     """The house dict and the error-location prefix; ``.jsonl(.gz)`` picks line ``index``."""
     path = Path(path)
     name = path.name.lower()
@@ -100,7 +100,7 @@ def _fallback_label(asset_id: str) -> str:
     return camel_words(" ".join(words)) or "object"
 
 
-def _unity_rotation(rot: dict[str, Any], file: Path, field: str) -> np.ndarray:
+def _unity_rotation(rot: JSONObject, file: Path, field: str) -> np.ndarray:
     """Habitat-frame 3x3 rotation of a Unity Euler rotation (degrees, applied Z, X, Y)."""
     x, y, z = (math.radians(v) for v in vec3(rot, file, field))
     cx, sx, cy, sy, cz, sz = math.cos(x), math.sin(x), math.cos(y), math.sin(y), math.cos(z), math.sin(z)
@@ -152,7 +152,7 @@ def load_procthor(
     obj_boxes: list[Box] = []
     missing: list[str] = []
 
-    def add(o: Any, where: str, parent: str | None) -> None:
+    def add(o: JSON, where: str, parent: str | None) -> None:
         oid = require(o, "id", path, where, str, "an object id string")
         aid = require(o, "assetId", path, where, str, "an assetId string")
         center = unity_to_habitat(vec3(require(o, "position", path, where, dict, "{x, y, z}"),
@@ -204,7 +204,7 @@ def load_procthor(
     if missing:
         approx.append(f"{len(missing)} objects have labels from assetId prefixes and a "
                       f"{fallback_radius:g} m radius (no asset database entry)")
-    meta_extra: dict[str, Any] = {"objects": len(objects), "walls": walls}
+    meta_extra: JSONObject = {"objects": len(objects), "walls": walls}
     md = house.get("metadata")
     if isinstance(md, dict):
         meta_extra["procthor"] = {k: md[k] for k in ("roomSpecId", "schema") if k in md}
@@ -230,7 +230,7 @@ def _stem(path: Path) -> str:
     return name
 
 
-def _rooms(house: dict[str, Any], path: Path, w: str) -> list[Room]:
+def _rooms(house: JSONObject, path: Path, w: str) -> list[Room]:
     """Rooms with their floor polygons in the Habitat frame (heights are set from the walls)."""
     rooms: list[Room] = []
     for i, r in enumerate(require(house, "rooms", path, w.rstrip(": "), list, "a list of rooms")):
@@ -246,7 +246,7 @@ def _rooms(house: dict[str, Any], path: Path, w: str) -> list[Room]:
     return rooms
 
 
-def _wall_geometry(wall: Any, path: Path, where: str) -> tuple[Vec2, Vec2, float, float]:
+def _wall_geometry(wall: JSON, path: Path, where: str) -> tuple[Vec2, Vec2, float, float]:
     poly = require(wall, "polygon", path, where, list, "a list of {x, y, z} points")
     pts = [unity_to_habitat(vec3(p, path, f"{where}.polygon[{k}]")) for k, p in enumerate(poly)]
     xz: list[Vec2] = []
@@ -260,7 +260,7 @@ def _wall_geometry(wall: Any, path: Path, where: str) -> tuple[Vec2, Vec2, float
     return xz[0], xz[1], min(ys), max(ys) - min(ys)
 
 
-def _walls_and_portals(house: dict[str, Any], path: Path, w: str, polys: dict[str, Any],
+def _walls_and_portals(house: JSONObject, path: Path, w: str, polys: dict[str, Polygon],
                        heights: dict[str, float], thickness: float
                        ) -> tuple[int, list[Box], list[Portal]]:
     walls_by_id: dict[str, tuple[Vec2, Vec2, float, float, bool, str | None]] = {}
@@ -273,7 +273,7 @@ def _walls_and_portals(house: dict[str, Any], path: Path, w: str, polys: dict[st
         if isinstance(room, str):
             heights[room] = max(heights.get(room, 0.0), h)
     # One wall per segment: ProcTHOR lists each wall once per side.
-    canon: dict[frozenset[Vec2], tuple[Vec2, Vec2, float, float, list[Any]]] = {}
+    canon: dict[frozenset[Vec2], tuple[Vec2, Vec2, float, float, list[tuple[float, float, float, float]]]] = {}
     empty_rooms: dict[frozenset[Vec2], set[str]] = {}
     for a, b, y0, h, empty, room in walls_by_id.values():
         key = frozenset((a, b))
@@ -323,8 +323,8 @@ def _walls_and_portals(house: dict[str, Any], path: Path, w: str, polys: dict[st
     return len(canon), boxes, portals
 
 
-def _door_portal(did: str, d: dict[str, Any], a: Vec2, b: Vec2, hole: tuple[float, float, float, float],
-                 exterior: bool, polys: dict[str, Any], path: Path, where: str) -> Portal:
+def _door_portal(did: str, d: JSONObject, a: Vec2, b: Vec2, hole: tuple[float, float, float, float],
+                 exterior: bool, polys: dict[str, Polygon], path: Path, where: str) -> Portal:
     x0, x1, y0, y1 = hole
     length = max(math.dist(a, b), 1e-9)
     tm = 0.5 * (x0 + x1) / length

@@ -29,8 +29,8 @@ import math
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from typing import Any
 
+from navbench.jsontypes import JSONObject
 from navbench.scene.model import Scene
 from navbench.tasks.conditional.consistency import INVERSE, exclusive
 from navbench.tasks.conditional.instruction import CATEGORIES, Instruction
@@ -169,12 +169,12 @@ def scope_conflict(text: str) -> bool:
 
 
 def audit_instructions(insts: Iterable[Instruction], scenes: Mapping[str, Scene] | None = None
-                       ) -> dict[str, dict[str, Any]]:
+                       ) -> dict[str, JSONObject]:
     """The census (module docstring) per category, in :data:`CATEGORIES` order, then ``"all"``."""
     groups: dict[str, list[Instruction]] = {}
     for i in insts:
         groups.setdefault(i.category, []).append(i)
-    out: dict[str, dict[str, Any]] = {}
+    out: dict[str, JSONObject] = {}
     order = [c for c in CATEGORIES if c in groups] + sorted(set(groups) - set(CATEGORIES))
     for cat in [*order, "all"]:
         items = [i for c in order for i in groups[c]] if cat == "all" else groups[cat]

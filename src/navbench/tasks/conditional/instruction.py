@@ -6,10 +6,10 @@ import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from navbench.errors import FormatError
 from navbench.io import atomic_write_text
+from navbench.jsontypes import JSON, JSONObject
 from navbench.tasks.conditional.program import (
     Program,
     chain_length,
@@ -64,7 +64,7 @@ class Instruction:
     goal_id: str
     subgoal_ids: tuple[str, ...]
     branch_goal_ids: tuple[str, ...]
-    axes: dict[str, Any] = field(default_factory=dict)
+    axes: JSONObject = field(default_factory=dict)
     linear_text: str = ""
 
     @property
@@ -77,7 +77,7 @@ class Instruction:
         """Else-if chain length computed from the program."""
         return chain_length(self.program)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JSONObject:
         """JSON-able dict (``depth`` / ``chain_length`` included for readers; recomputed on load)."""
         return {
             "schema": INSTRUCTION_SCHEMA,
@@ -100,13 +100,13 @@ class Instruction:
         }
 
     @classmethod
-    def from_dict(cls, d: Any, file: str = "<memory>", where: str = "") -> Instruction:
+    def from_dict(cls, d: JSON, file: str = "<memory>", where: str = "") -> Instruction:
         """Inverse of :meth:`to_dict`; raises :class:`FormatError` naming the bad field."""
         p = f"{where}." if where else ""
         if not isinstance(d, dict):
             raise FormatError(file, where or "<record>", "a JSON object", d)
 
-        def get(key: str, typ: type | tuple[type, ...], expected: str) -> Any:
+        def get(key: str, typ: type | tuple[type, ...], expected: str) -> JSON:
             v = d.get(key)
             if not isinstance(v, typ) or (isinstance(v, bool) and typ is int):
                 raise FormatError(file, p + key, expected, v)

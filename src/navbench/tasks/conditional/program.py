@@ -26,9 +26,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Literal, overload
 
 from navbench.errors import FormatError
+from navbench.jsontypes import JSON, JSONObject
 
 
 @dataclass(frozen=True)
@@ -261,7 +262,7 @@ def follow(p: Program, branch_path: tuple[str, ...]) -> Evaluation:
 # --------------------------------------------------------------------------- serialisation
 
 
-def _ref_to_dict(r: ObjectRef) -> dict[str, Any]:
+def _ref_to_dict(r: ObjectRef) -> JSONObject:
     q = r.qualifier
     return {
         "label": r.label,
@@ -275,7 +276,7 @@ def _ref_to_dict(r: ObjectRef) -> dict[str, Any]:
     }
 
 
-def cond_to_dict(c: Condition) -> dict[str, Any]:
+def cond_to_dict(c: Condition) -> JSONObject:
     """JSON-able dict of a condition."""
     if isinstance(c, Presence):
         return {"type": "presence", "label": c.label, "room": c.room, "room_id": c.room_id,
@@ -288,7 +289,7 @@ def cond_to_dict(c: Condition) -> dict[str, Any]:
     }
 
 
-def program_to_dict(p: Program) -> dict[str, Any]:
+def program_to_dict(p: Program) -> JSONObject:
     """JSON-able tree: ``{"op": "go"|"if"|"seq", ...}``."""
     if isinstance(p, Go):
         return {"op": "go", "target": _ref_to_dict(p.target)}
@@ -309,12 +310,16 @@ class _Reader:
     def fail(self, path: str, expected: str, got: object) -> FormatError:
         return FormatError(self.file, path, expected, got)
 
-    def obj(self, d: Any, path: str) -> dict[str, Any]:
+    def obj(self, d: JSON, path: str) -> JSONObject:
         if not isinstance(d, dict):
             raise self.fail(path, "an object", d)
         return d
 
-    def s(self, d: dict[str, Any], key: str, path: str, optional: bool = False) -> Any:
+    @overload
+    def s(self, d: JSONObject, key: str, path: str, optional: Literal[False] = False) -> str: ...
+    @overload
+    def s(self, d: JSONObject, key: str, path: str, optional: bool) -> str | None: ...
+    def s(self, d: JSONObject, key: str, path: str, optional: bool = False) -> str | None:
         v = d.get(key)
         if v is None and optional:
             return None
@@ -322,7 +327,7 @@ class _Reader:
             raise self.fail(f"{path}.{key}", "a non-empty string", v)
         return v
 
-    def ref(self, d: Any, path: str) -> ObjectRef:
+    def ref(self, d: JSON, path: str) -> ObjectRef:
         d = self.obj(d, path)
         q = d.get("qualifier")
         qual = None
@@ -339,7 +344,7 @@ class _Reader:
             self.s(d, "room_hint", path, True),
         )
 
-    def cond(self, d: Any, path: str) -> Condition:
+    def cond(self, d: JSON, path: str) -> Condition:
         d = self.obj(d, path)
         t = d.get("type")
         if t == "presence":
@@ -351,7 +356,7 @@ class _Reader:
                             self.ref(d.get("reference"), f"{path}.reference"))
         raise self.fail(f"{path}.type", "'presence' or 'relation'", t)
 
-    def program(self, d: Any, path: str) -> Program:
+    def program(self, d: JSON, path: str) -> Program:
         d = self.obj(d, path)
         op = d.get("op")
         if op == "go":
@@ -368,6 +373,6 @@ class _Reader:
         raise self.fail(f"{path}.op", "'go', 'if' or 'seq'", op)
 
 
-def program_from_dict(d: Any, file: str = "<memory>", path: str = "program") -> Program:
+def program_from_dict(d: JSON, file: str = "<memory>", path: str = "program") -> Program:
     """Inverse of :func:`program_to_dict`; raises :class:`FormatError` naming the bad field."""
     return _Reader(file).program(d, path)
