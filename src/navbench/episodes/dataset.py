@@ -37,6 +37,7 @@ from navbench.episodes.layout import (  # noqa: F401  (re-exported: the dataset'
 )
 from navbench.episodes.model import Episode
 from navbench.episodes.route import RouteEpisodeSettings
+from navbench.episodes.task_spec import TASK_SPECS
 from navbench.errors import ConfigError
 from navbench.io import publish_dir
 from navbench.jsontypes import JSONObject
@@ -48,9 +49,11 @@ if TYPE_CHECKING:
     from navbench.episodes.loader import Manifest
     from navbench.nav import NavMesh, NavSettings
 
-TASKS = ("conditional", "objectnav", "placenav", "route")
+#: Tasks a dataset build generates (:data:`TASK_SPECS` rows not derived from another task;
+#: ``conditional`` also writes its derived ``conditional_oracle``), in table order.
+TASKS: tuple[str, ...] = tuple(t.name for t in TASK_SPECS if t.derived_from is None)
 #: Tasks whose reference paths ``--verify`` replays in the simulator (NavVerse App. 8.2).
-VERIFY_TASKS = ("objectnav", "placenav", "route")
+VERIFY_TASKS: tuple[str, ...] = tuple(t.name for t in TASK_SPECS if t.verify)
 
 
 @dataclass(frozen=True)
@@ -322,8 +325,11 @@ def _route(scene: Scene, nm: NavMesh, seed: int, s: DatasetSettings, drop: Count
     return route_episodes(scene, nm, seed, s.episodes_per_scene, drop, rs)
 
 
+#: The episode builder of each task of :data:`TASKS`: ``(scene, navmesh, seed, settings, drop)
+#: -> list[Episode]``.
 _BUILDERS = {"conditional": _conditional, "objectnav": _goal_task("objectnav"),
              "placenav": _goal_task("placenav"), "route": _route}
+assert set(_BUILDERS) == set(TASKS), "a TaskSpec row without its builder, or the reverse"
 
 
 def verify_episodes(scene: Scene, eps: list[Episode], embodiment: str, drop: Counter[str]) -> list[Episode]:

@@ -11,12 +11,13 @@ import numpy as np
 
 from navbench import __version__
 from navbench.episodes.model import Episode
+from navbench.episodes.task_spec import TASK_SPECS
 from navbench.jsontypes import JSONObject
 
 SCHEMA = "navbench.dataset/1"
 GENERATOR = f"navbench.dataset/{__version__}"
-#: Tasks written in the VLN-CE R2R format (with ``_gt`` files).
-R2R_TASKS = ("conditional", "conditional_oracle", "route")
+#: Tasks written in the VLN-CE R2R format (with ``_gt`` files), from :data:`TASK_SPECS`.
+R2R_TASKS: tuple[str, ...] = tuple(t.name for t in TASK_SPECS if t.episode_format == "r2r")
 GROUP_KEYS = ("category", "depth", "chain_length", "scene_kind", "object_category", "horizon",
               "cross_room", "goal_kind", "stage_start")
 

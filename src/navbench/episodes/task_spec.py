@@ -5,7 +5,7 @@ paper family whose metrics and tables apply (``condvln`` | ``navverse``), the ep
 format (VLN-CE ``r2r`` with a ``_gt`` companion, or habitat ``objectnav``), whether ``--verify``
 replays its reference paths, and whether it is a derived copy of another task (the
 oracle-linear probe). The report reads it to title sections and choose tables; the dataset
-constants (``TASKS``, ``R2R_TASKS``, ``VERIFY_TASKS``) must agree with it (tested).
+constants (``TASKS``, ``R2R_TASKS``, ``VERIFY_TASKS``) are derived from it.
 """
 
 from __future__ import annotations

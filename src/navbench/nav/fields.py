@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -21,6 +21,7 @@ from navbench.errors import MissingDependencyError
 
 if TYPE_CHECKING:
     from navbench.nav.navmesh import NavMesh
+    from navbench.nav.query import Goals
 
 
 @dataclass(frozen=True)
@@ -48,7 +49,7 @@ class DistanceField:
         return math.inf
 
 
-def distance_field(nm: NavMesh, goal_or_goals: Any) -> DistanceField:
+def distance_field(nm: NavMesh, goal_or_goals: Goals) -> DistanceField:
     """FMM distance field to one goal (x, y, z) or the nearest of many (same island)."""
     try:
         import skfmm

@@ -12,7 +12,7 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -20,7 +20,7 @@ from navbench.nav import query
 from navbench.nav import visibility as vis
 from navbench.nav.grid import Layer, build_layers
 from navbench.nav.polygons import Nodes, boundary_rings, reflex_nodes
-from navbench.nav.query import ShortestPath
+from navbench.nav.query import Goals, Point, Points, ShortestPath
 from navbench.nav.settings import NavSettings
 from navbench.scene.model import Scene
 
@@ -317,7 +317,7 @@ class NavMesh:
         return np.array([L.x0 + (c + 0.5) * L.cs, float(L.height[r, c]), L.z0 + (r + 0.5) * L.cs])
 
     # ------------------------------------------------------------------ paths
-    def find_path(self, a: Sequence[float] | np.ndarray, b_or_many: Any) -> ShortestPath:
+    def find_path(self, a: Point, b_or_many: Goals) -> ShortestPath:
         """Shortest path from ``a`` to ``b`` (a point) or to the nearest of many goal points.
 
         Parameters
@@ -391,7 +391,7 @@ class NavMesh:
             self._tile_cache[li] = vis.blocked_tiles(self.layers[li].clear, self._thr)
         return self._tile_cache[li]
 
-    def geodesic_distance(self, a: Sequence[float] | np.ndarray, b_or_many: Any) -> float:
+    def geodesic_distance(self, a: Point, b_or_many: Goals) -> float:
         """Geodesic distance (m) from ``a`` to ``b`` or to the nearest of many goals.
 
         ``find_path(a, b_or_many).geodesic_distance``: the same snapping and fallback (see
@@ -423,13 +423,13 @@ class NavMesh:
         """
         return self.find_path(a, b_or_many).geodesic_distance
 
-    def geodesic_distances(self, points: Any, b_or_many: Any) -> np.ndarray:
+    def geodesic_distances(self, points: Points, b_or_many: Goals) -> np.ndarray:
         """(N,) geodesic distances (m) from each of ``points`` (N, 3) to ``b`` or the nearest of
         many goals; exact like :meth:`geodesic_distance`, built for many starts to the same
         goals (the goal set's distance table is cached: :mod:`navbench.nav.query`)."""
         return query.geodesic_distances(self, points, b_or_many)
 
-    def distance_field(self, goal_or_goals: Any) -> DistanceField:
+    def distance_field(self, goal_or_goals: Goals) -> DistanceField:
         """Per-goal geodesic distance field (scikit-fmm) over the goals' island; see ``fields``."""
         from navbench.nav.fields import distance_field
 

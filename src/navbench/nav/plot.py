@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from navbench.nav.navmesh import NavMesh
 from navbench.nav.query import ShortestPath
 
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
 
-def draw_navmesh(ax: Any, nm: NavMesh, layer: int = 0, path: ShortestPath | None = None) -> None:
+
+def draw_navmesh(ax: Axes, nm: NavMesh, layer: int = 0, path: ShortestPath | None = None) -> None:
     """Draw one layer's islands (colours), boundary polygons and an optional path on ``ax``.
 
     World X runs to the right and Z down the page, so north (-Z) is up.

@@ -7,18 +7,11 @@ the Habitat frame (m).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Protocol, TypeAlias
+from typing import Protocol
 
 import numpy as np
 
-if TYPE_CHECKING:
-    from navbench.nav.query import ShortestPath
-
-#: One point ``(x, y, z)`` (m).
-Point: TypeAlias = "Sequence[float] | np.ndarray"
-#: One goal point, or several (``(G, 3)``): queries take the nearest.
-Goals: TypeAlias = "Sequence[float] | Sequence[Sequence[float]] | np.ndarray"
+from navbench.nav.query import Goals, Point, Points, ShortestPath
 
 
 class NavMeshLike(Protocol):
@@ -40,10 +33,9 @@ class NavMeshLike(Protocol):
         """Length of :meth:`find_path` (m); ``math.inf`` when unreachable."""
         ...
 
-    def geodesic_distances(self, points: np.ndarray | Sequence[Sequence[float]],
-                           b_or_many: Goals) -> np.ndarray:
+    def geodesic_distances(self, points: Points, b_or_many: Goals) -> np.ndarray:
         """``(N,)`` :meth:`geodesic_distance` from each of ``points`` ``(N, 3)`` to the goals."""
         ...
 
 
-__all__ = ["Goals", "NavMeshLike", "Point"]
+__all__ = ["Goals", "NavMeshLike", "Point", "Points"]

@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypeAlias
 
 import numpy as np
 
@@ -29,6 +29,13 @@ from navbench.nav import visibility as vis
 if TYPE_CHECKING:
     from navbench.nav.grid import Layer
     from navbench.nav.navmesh import NavMesh
+
+#: One point ``(x, y, z)`` (m, Habitat frame).
+Point: TypeAlias = "Sequence[float] | np.ndarray"
+#: One goal point, or several (``(G, 3)``): queries take the nearest.
+Goals: TypeAlias = "Sequence[float] | Sequence[Sequence[float]] | Sequence[np.ndarray] | np.ndarray"
+#: Many points ``(N, 3)``.
+Points: TypeAlias = "Sequence[Sequence[float]] | Sequence[np.ndarray] | np.ndarray"
 
 #: Goal sets whose distance tables a navmesh keeps (least recently used dropped first).
 TREE_CACHE = 16
@@ -64,7 +71,7 @@ class _Query:
     gxz: np.ndarray
 
 
-def _goals(b_or_many: Any) -> np.ndarray | None:
+def _goals(b_or_many: Goals) -> np.ndarray | None:
     goals = np.asarray(b_or_many, dtype=np.float64)
     if goals.ndim == 1:
         goals = goals.reshape(1, -1)
@@ -116,7 +123,7 @@ def _finish(nm: NavMesh, q: _Query, length: float, gk: int, nodes: np.ndarray) -
     return ShortestPath(list(P), d, q.keep[int(gk)])
 
 
-def find_path(nm: NavMesh, a: Sequence[float] | np.ndarray, b_or_many: Any) -> ShortestPath:
+def find_path(nm: NavMesh, a: Point, b_or_many: Goals) -> ShortestPath:
     """Shortest path from ``a`` to ``b`` or to the nearest of many goals (A*, no cache)."""
     goals = _goals(b_or_many)
     q = _prepare(nm, a, goals) if goals is not None else None
@@ -147,7 +154,7 @@ def _tree(nm: NavMesh, q: _Query) -> tuple[np.ndarray, np.ndarray]:
     return cache[key]
 
 
-def find_path_cached(nm: NavMesh, a: Sequence[float] | np.ndarray, b_or_many: Any) -> ShortestPath:
+def find_path_cached(nm: NavMesh, a: Point, b_or_many: Goals) -> ShortestPath:
     """:func:`find_path` through the goal set's cached distance table (:func:`_tree`)."""
     goals = _goals(b_or_many)
     q = _prepare(nm, a, goals) if goals is not None else None
@@ -161,7 +168,7 @@ def find_path_cached(nm: NavMesh, a: Sequence[float] | np.ndarray, b_or_many: An
     return _finish(nm, q, length, gk, nodes)
 
 
-def geodesic_distances(nm: NavMesh, points: Any, b_or_many: Any) -> np.ndarray:
+def geodesic_distances(nm: NavMesh, points: Points, b_or_many: Goals) -> np.ndarray:
     """(N,) geodesic distance (m) from each of ``points`` (N, 3) to the nearest goal; ``inf``
     where unreachable. Exact, like :func:`find_path`; fast when the goals repeat."""
     pts = np.asarray(points, dtype=np.float64).reshape(-1, 3)

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from navbench.errors import ConfigError
+from navbench.jsontypes import JSONMapping, JSONObject
 
 #: Box kinds whose top face is a walkable candidate.
 WALKABLE_BOX_KINDS: tuple[str, ...] = (
@@ -68,6 +69,7 @@ class NavSettings:
         object.__setattr__(self, "walkable_surface_classes", tuple(self.walkable_surface_classes))
 
     @classmethod
+    # untyped: override values of any field type (floats, tuples); the dataclass stores them
     def preset(cls, name: str, **overrides: Any) -> NavSettings:
         """A named preset (``indoor``, ``outdoor``, ``spot``, ``turtlebot``) with optional overrides.
 
@@ -83,23 +85,24 @@ class NavSettings:
             )
         return dataclasses.replace(PRESETS[name], **overrides)
 
+    # untyped: new values of any field type, as dataclasses.replace takes them
     def replace(self, **changes: Any) -> NavSettings:
         """A copy with some fields changed."""
         return dataclasses.replace(self, **changes)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JSONObject:
         """JSON-serialisable dict (tuples become lists)."""
         d = dataclasses.asdict(self)
         return {k: list(v) if isinstance(v, tuple) else v for k, v in d.items()}
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> NavSettings:
+    def from_dict(cls, d: JSONMapping) -> NavSettings:
         """Inverse of :meth:`to_dict`; unknown keys raise :class:`ConfigError`."""
         names = {f.name for f in dataclasses.fields(cls)}
         unknown = set(d) - names
         if unknown:
             raise ConfigError(f"NavSettings: unknown fields {sorted(unknown)}")
-        kw: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v for k, v in d.items()}
+        kw: JSONObject = {k: tuple(v) if isinstance(v, list) else v for k, v in d.items()}
         return cls(**kw)
 
     def to_json(self) -> str:

@@ -32,6 +32,7 @@ import numpy as np
 
 from navbench.errors import ConfigError
 from navbench.geometry import goal_surface_distance, quaternion_to_yaw
+from navbench.jsontypes import JSONObject, Observation
 from navbench.scene.model import Scene
 from navbench.sim.actions import (
     Action,
@@ -81,7 +82,7 @@ class EpisodeLike(Protocol):
     @property
     def start_rotation(self) -> Sequence[float]: ...
     @property
-    def goals(self) -> Sequence[Any]: ...  # GoalLike, plus ``size`` when goal_radius="size"
+    def goals(self) -> Sequence[Any]: ...  # untyped: GoalLike, plus ``size`` when goal_radius="size"
 
 
 class SimulatorLike(Protocol):
@@ -105,8 +106,8 @@ class SimulatorLike(Protocol):
     def segmentation_labels(self) -> dict[int, tuple[str | None, str]]: ...
     @property
     def time(self) -> float: ...
-    def reset(self, episode: EpisodeLike, *, tau: float | None = None) -> dict[str, Any]: ...
-    def step(self, action: Action) -> tuple[dict[str, Any], bool, dict[str, Any]]: ...
+    def reset(self, episode: EpisodeLike, *, tau: float | None = None) -> Observation: ...
+    def step(self, action: Action) -> tuple[Observation, bool, JSONObject]: ...
     def distance_to_goal(self) -> float: ...
     def records(self) -> dict[str, np.ndarray]: ...
 
@@ -254,7 +255,7 @@ class Simulator:
         self._label: str | None = None
         #: why the episode ended in ``fall``: ``"drop"`` or ``"tilt"`` (``None`` otherwise).
         self.fall_reason: str | None = None
-        self._rec: dict[str, list[Any]] = {}
+        self._rec: dict[str, list[Any]] = {}  # per-step records: floats, ints, arrays, labels
         self._goals = (np.zeros((0, 3)), np.zeros(0))
 
     # ------------------------------------------------------------------ state
@@ -288,7 +289,7 @@ class Simulator:
         return self._tau
 
     # ------------------------------------------------------------------ episode
-    def reset(self, episode: EpisodeLike, *, tau: float | None = None) -> dict[str, Any]:
+    def reset(self, episode: EpisodeLike, *, tau: float | None = None) -> Observation:
         """Place the robot at the episode start, settle it, and return the first observation.
 
         Parameters
@@ -339,7 +340,8 @@ class Simulator:
                              episode.goals, tau=tau)
 
     def reset_to(self, position: Sequence[float], yaw: float,
-                 goals: Sequence[Any] = (), *, tau: float | None = None) -> dict[str, Any]:
+                 # untyped goals: GoalLike objects or plain (x, y, z) points
+                 goals: Sequence[Any] = (), *, tau: float | None = None) -> Observation:
         """Like :meth:`reset` from an explicit start ``(x, y, z)`` (m), yaw (rad) and goal
         records, with the same per-episode ``tau`` (m; ``None``: :attr:`default_tau`)."""
         if tau is not None and not (math.isfinite(tau) and tau >= 0.0):
@@ -375,7 +377,7 @@ class Simulator:
         self._record(stop=False)
         return self._observe()
 
-    def step(self, action: Action) -> tuple[dict[str, Any], bool, dict[str, Any]]:
+    def step(self, action: Action) -> tuple[Observation, bool, JSONObject]:
         """Apply one agent action; returns ``(observation, done, info)``.
 
         Parameters
@@ -431,7 +433,7 @@ class Simulator:
         """
         if self._label is not None:
             raise RuntimeError("the episode has ended; call reset() first")
-        info: dict[str, Any] = {}
+        info: JSONObject = {}
         if isinstance(action, StopAction) or (
                 isinstance(action, DiscreteAction) and action.kind == "stop"):
             self._stop()
@@ -637,8 +639,8 @@ class Simulator:
         r["dtg"].append(self.distance_to_goal() if dtg is None else dtg)
         self._collided = False
 
-    def _observe(self) -> dict[str, Any]:
-        obs: dict[str, Any] = {
+    def _observe(self) -> Observation:
+        obs: dict[str, Any] = {  # an Observation (SPEC §6) being filled: mixed sensor values
             "pose": self.pose(),
             "time": self.time,
             "cam_to_body": self._cam_to_body.copy(),
