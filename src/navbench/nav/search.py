@@ -69,12 +69,18 @@ def goal_edges(pos, prv, nxt, isl, C, x0, z0, cs, thr, island, goals, B, k):  # 
 
 
 @nb.njit(cache=True)
+def _before(key, u, v):  # type: ignore[no-untyped-def]
+    """Heap order: smaller key first, ties by the smaller corner id (deterministic)."""
+    return key[u] < key[v] or (key[u] == key[v] and u < v)
+
+
+@nb.njit(cache=True)
 def _sift_up(heap, where, key, i):  # type: ignore[no-untyped-def]
     v = heap[i]
     while i > 0:
         p = (i - 1) >> 1
         u = heap[p]
-        if key[u] < key[v] or (key[u] == key[v] and u < v):
+        if _before(key, u, v):
             break
         heap[i] = u
         where[u] = i
@@ -90,12 +96,10 @@ def _sift_down(heap, where, key, i, size):  # type: ignore[no-untyped-def]
         c = 2 * i + 1
         if c >= size:
             break
-        if c + 1 < size:
-            a, b = heap[c], heap[c + 1]
-            if key[b] < key[a] or (key[b] == key[a] and b < a):
-                c += 1
+        if c + 1 < size and _before(key, heap[c + 1], heap[c]):
+            c += 1
         u = heap[c]
-        if key[v] < key[u] or (key[v] == key[u] and v < u):
+        if _before(key, v, u):
             break
         heap[i] = u
         where[u] = i
