@@ -37,6 +37,7 @@ MODULES = (
     "navbench.sim.simulator",
     "navbench.tasks.conditional.parser",
     "navbench.tasks.conditional.sampler",
+    "navbench.visual.mtl",
 )
 FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
 

@@ -154,3 +154,25 @@ def test_unsupported_image_format_downgrades_with_a_warning(tmp_path: Path, monk
     assert "image/ktx" in caplog.text and "k.glb" in caplog.text
     (mat,) = [vis.materials[g.material] for g in vis.geoms]
     assert mat.texture is None and mat.rgba[0] > 0.85
+
+
+def test_obj_map_kd_with_options_loads_its_image_and_scales_uvs(tmp_path: Path) -> None:
+    """``map_Kd -s 2 1 1 floor.png``: trimesh alone reads no image from such a line. With the
+    scale applied, u runs 0 → 2 across the floor, so the red|blue texture repeats twice:
+    red, blue, red, blue from left to right (each quarter of the 4 m floor is 1 m wide)."""
+    from navbench.scene.model import Mesh
+    from navbench.visual.imported import mesh_appearance
+
+    floor, _ = _floor_wall()
+    Image.fromarray(_floor_texture()).save(tmp_path / "floor.png")
+    lines = ["mtllib room.mtl"]
+    lines += [f"v {x} {y} {z}" for x, y, z in floor.vertices] + ["vt 0 0", "vt 1 0", "vt 1 1", "vt 0 1"]
+    lines += ["usemtl floor", "f 1/1 2/2 3/3", "f 1/1 3/3 4/4"]
+    (tmp_path / "room.obj").write_text("\n".join(lines) + "\n")
+    (tmp_path / "room.mtl").write_text("newmtl floor\nKd 1 1 1\nmap_Kd -s 2 1 1 -bm 1 floor.png\n")
+    scene = import_scene(tmp_path / "room.obj")
+    mesh: Mesh = scene.meshes[0]
+    ((part, _mat, img),) = mesh_appearance(mesh, "t")
+    assert img is not None and img.shape == (8, 8, 3)
+    assert sorted(np.round(part.uv[:, 0], 6).tolist()) == [0.0, 0.0, 2.0, 2.0]  # u scaled by 2
+    assert sorted(np.round(part.uv[:, 1], 6).tolist()) == [0.0, 0.0, 1.0, 1.0]  # v unchanged

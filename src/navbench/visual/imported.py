@@ -18,6 +18,8 @@ draws about a third of the triangles. Each tile also gets a coarse version (vert
 on a :data:`LOD_CELL_M` grid, kept apart by UV chart and normal direction) drawn instead of it
 beyond :data:`LOD_DISTANCE_M` (layers ``"tile_near"`` / ``"tile_far"``; the camera swaps them).
 
+OBJ texture maps with options (``map_Kd -s 2 2 1 tex.png``) load their image and apply the
+UV scale and offset (``visual.mtl``).
 Downgrades (logged as warnings, never errors): a material whose image is missing or cannot be
 decoded (e.g. KTX2/Basis textures of HM3D ``.basis.glb``) is drawn untextured in its base
 colour; a piece without UVs drops its texture.
@@ -37,6 +39,7 @@ import numpy.typing as npt
 from navbench.scene.model import Mesh
 from navbench.visual.materials import Material
 from navbench.visual.mesh import Part
+from navbench.visual.mtl import MtlResolver, map_transforms
 
 if TYPE_CHECKING:  # Pillow comes with trimesh's textures; imported for the type only
     from PIL.Image import Image
@@ -227,7 +230,10 @@ def mesh_appearance(mesh: Mesh, prefix: str) -> list[tuple[Part, Material, np.nd
     if bad:
         log.warning("%s: textures in %s cannot be decoded (PNG and JPEG can; for HM3D use the "
                     "non-basis .glb); those materials are drawn in their base colour", path.name, ", ".join(bad))
-    loaded = trimesh.load(str(path), force="scene", process=False)
+    obj = path.suffix.lower() == ".obj"
+    loaded = trimesh.load(str(path), force="scene", process=False,
+                          resolver=MtlResolver(str(path.parent)) if obj else None)
+    maps = map_transforms(path) if obj else {}
     if not isinstance(loaded, trimesh.Scene):  # force="scene" gives a Scene; typed as any geometry
         loaded = trimesh.Scene(loaded)
     out: list[tuple[Part, Material, np.ndarray | None]] = []
@@ -251,6 +257,9 @@ def mesh_appearance(mesh: Mesh, prefix: str) -> list[tuple[Part, Material, np.nd
                 img = _image(getattr(mat, "image", None), f"{path.name} material {k}")
             if vis.uv is not None and len(vis.uv) == len(v):
                 uv = np.asarray(vis.uv, dtype=np.float64)
+                opt = maps.get(str(getattr(mat, "name", "")))
+                if opt is not None and img is not None:  # MTL ``-s``/``-o``: uv * scale + offset
+                    uv = uv * np.array(opt.scale) + np.array(opt.offset)
             elif img is not None:
                 log.warning("%s material %d: image without UVs; drawn untextured", path.name, k)
                 img = None
