@@ -53,6 +53,7 @@ from navbench.sim.doors import (
 )
 from navbench.sim.embodiments import GROUP_HFIELD, GROUP_STATIC, SPOT, Embodiment, camera_to_body
 from navbench.sim.proximity import DownRay, ObstacleDistance
+from navbench.sim.traction import wheel_limits
 from navbench.sim.world import World, build_world
 
 LABELS = ("success", "perception_error", "fall", "timeout", "stopped")
@@ -236,6 +237,9 @@ class Simulator:
         self._capx = self._capz = self._cap
         self._kv = embodiment.mass * embodiment.servo_rate
         self._ilim = max(self._cap, self._climb_cap) / (embodiment.mass * embodiment.servo_rate)
+        self._wheeled = embodiment.drive == "wheeled"
+        self._yaw_range = m.actuator_forcerange[self._act[2]].copy()  # as built (add_robot)
+        self._half_track = embodiment.wheel_track / 2.0
         self._align_body = s.align_doors and not embodiment.round
         self._doors = scene_doors(scene, embodiment.diagonal + 2.0 * DOOR_MARGIN) \
             if self._align_body else []
@@ -354,6 +358,7 @@ class Simulator:
         self._err, self._capx, self._capz = (0.0, 0.0), self._cap, self._cap
         fr, (ax, az, _) = self._forcerange, self._act
         fr[ax, 0], fr[ax, 1], fr[az, 0], fr[az, 1] = -self._cap, self._cap, -self._cap, self._cap
+        fr[self._act[2]] = self._yaw_range
         d.qpos[:4] = [position[0], position[1] + 0.005, position[2], yaw]
         mujoco.mj_forward(m, d)
         mujoco.mj_step(m, d, nstep=max(1, round(self.settings.settle_time / m.opt.timestep)))
@@ -544,6 +549,8 @@ class Simulator:
         ``climb_force · m g``; support → ``min(force_cap, μ) m g`` (μ of the support, after
         ``friction_scale`` / ``friction_override``); airborne → 0. The cap bounds the norm of
         the planar force: it is split over the world axes along the servo error direction.
+        Wheeled bases (``drive="wheeled"``) share μ N (climb force on an edge) between drive,
+        side force and yaw torque instead (:func:`navbench.sim.traction.wheel_limits`).
         """
         d, e = self.data, self.embodiment
         supported, edge, mu, ground_y = False, False, 0.0, 0.0
@@ -579,9 +586,17 @@ class Simulator:
         else:
             cap = 0.0
         ex, ez = self._err
-        n = math.hypot(ex, ez)
-        ux, uz = (abs(ex) / n, abs(ez) / n) if n > 1e-9 else (_HALF, _HALF)
-        cx, cz = cap * ux, cap * uz
+        if self._wheeled:  # one friction budget for drive, side force and yaw (sim.traction)
+            ayaw = self._act[2]
+            cx, cz, ct = wheel_limits(
+                ex, ez, float(d.qpos[3]), float(d.ctrl[ayaw]) - float(d.qvel[3]), self._kv,
+                self._climb_cap if edge else (mu * e.weight if supported else 0.0),
+                self._climb_cap if edge else self._cap, self._half_track)
+            self._forcerange[ayaw] = (-ct, ct)
+        else:  # legged: the cap bounds the planar force's norm, along the servo error
+            n = math.hypot(ex, ez)
+            ux, uz = (abs(ex) / n, abs(ez) / n) if n > 1e-9 else (_HALF, _HALF)
+            cx, cz = cap * ux, cap * uz
         if cx != self._capx or cz != self._capz:  # the model holds the last caps written
             self._capx, self._capz = cx, cz
             fr, (ax, az, _) = self._forcerange, self._act
