@@ -13,8 +13,9 @@ dataset planned for itself (its clearance, its τ, navmesh steps ≤ its limit).
 
 Failure causes (first that applies): ``fall:<drop|tilt>``; ``step`` — the reference path rises
 by more than the robot's ``max_step`` between two points (a curb or stair it cannot climb);
-``skid`` — the base slid sideways faster than 0.1 m/s at some step
-(:func:`navbench.sim.traction.lateral_slip`; a wheeled base that skids); otherwise the label.
+``skid`` — a non-holonomic base slid sideways faster than 0.1 m/s at some step
+(:func:`navbench.sim.traction.lateral_slip`; column ``skid``: share of episodes that did, ``nan``
+for holonomic Spot, which moves sideways on purpose); otherwise the label.
 
     .venv/bin/python benchmarks/bench_friction.py [--houses 3] [--hybrid 1] [--cities 0] \
         [--episodes 6] [--scales 1.0,0.3,0.1] [--paths spot|own] [--verify]
@@ -52,7 +53,8 @@ def cause(label: str, fall_reason: str | None, rec: dict[str, np.ndarray],
         return f"fall:{fall_reason}"
     if len(reference) > 1 and float(np.diff(reference[:, 1]).max()) > emb.max_step + 1e-3:
         return "step"
-    if len(rec["t"]) > 1 and float(lateral_slip(rec["position"], rec["yaw"], rec["t"]).max()) > SKID:
+    if not emb.holonomic and len(rec["t"]) > 1 and \
+            float(lateral_slip(rec["position"], rec["yaw"], rec["t"]).max()) > SKID:
         return "skid"
     return label
 
@@ -115,8 +117,9 @@ def main() -> None:
                         ok.append(o.label == "success")
                         speed.append(path_length(rec["position"]) / max(rec["t"][-1], 1e-9))
                         hit.append(bool(rec["collision"].any()))
-                        slip = lateral_slip(rec["position"], rec["yaw"], rec["t"])
-                        skid.append(bool(len(slip) and slip.max() > SKID))
+                        if not emb.holonomic:  # a holonomic base moves sideways on purpose
+                            slip = lateral_slip(rec["position"], rec["yaw"], rec["t"])
+                            skid.append(bool(len(slip) and slip.max() > SKID))
                         labels[o.label] += 1
                         if o.label != "success":
                             ref = np.asarray(ep.reference_path, float).reshape(-1, 3)
@@ -124,7 +127,7 @@ def main() -> None:
                 wall = time.perf_counter() - t0
                 print(f"{robot:10s} {planner:9s} {scale:5.2f} {len(ok):3d} {np.mean(ok):5.2f} "
                       f"{np.mean(speed):9.3f} {np.mean(hit):5.2f} {labels['fall']:5d} "
-                      f"{np.mean(skid):5.2f} {wall:6.1f}  "
+                      f"{np.mean(skid) if skid else float('nan'):5.2f} {wall:6.1f}  "
                       f"{dict(sorted(labels.items()))} | {dict(sorted(causes.items()))}", flush=True)
 
 

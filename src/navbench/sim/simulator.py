@@ -587,9 +587,11 @@ class Simulator:
             cap = 0.0
         ex, ez = self._err
         if self._wheeled:  # one friction budget for drive, side force and yaw (sim.traction)
-            ayaw = self._act[2]
+            # the servos' own demand now: reference (command + integral) minus velocity
+            ax, az, ayaw = self._act
+            c, qv = d.ctrl.tolist(), d.qvel[:4].tolist()
             cx, cz, ct = wheel_limits(
-                ex, ez, float(d.qpos[3]), float(d.ctrl[ayaw]) - float(d.qvel[3]), self._kv,
+                c[ax] - qv[0], c[az] - qv[2], float(d.qpos[3]), c[ayaw] - qv[3], self._kv,
                 self._climb_cap if edge else (mu * e.weight if supported else 0.0),
                 self._climb_cap if edge else self._cap, self._half_track)
             self._forcerange[ayaw] = (-ct, ct)
