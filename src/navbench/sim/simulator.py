@@ -61,6 +61,7 @@ _SUPPORT = math.cos(math.radians(35.0))
 _HALF = math.sqrt(0.5)
 _DOWNRAY_GEOMS = 1000  # worlds with more geoms find the surface with DownRay
 _EDGE_RISE = 0.004  # a step edge touches the sole at least this far above its lowest contact (m)
+_LEVEL = math.cos(math.radians(5.0))  # a contact normal this close to vertical is a box's top
 
 
 class GoalLike(Protocol):
@@ -217,6 +218,14 @@ class Simulator:
         self._friction = s.friction_scale * np.array(
             [over.get(g.surface, g.friction) for g in self.world.geoms] + [1.0])
         self._ground_list = self._ground.tolist()
+        # static boxes whose faces are level (a top face normal is world up), plus the plane
+        rot = np.zeros(9)
+        level = []
+        for g in range(m.ngeom):
+            mujoco.mju_quat2Mat(rot, m.geom_quat[g])
+            level.append(bool(m.geom_type[g] == mujoco.mjtGeom.mjGEOM_BOX and m.geom_bodyid[g] == 0
+                              and np.abs(rot[3:6]).max() > 1.0 - 1e-9))
+        self._level_top_list = [*level, False]
         self._friction_list = self._friction.tolist()
         self._cam_to_body = camera_to_body(embodiment)
         obst = self.world.obstacle_geoms
@@ -569,10 +578,14 @@ class Simulator:
             if gy:
                 low = min(gy) + _EDGE_RISE
                 ground_y = math.inf
+                level = self._level_top_list
                 for k, g in enumerate(other):
                     if not ground_of[g]:
                         continue
-                    if ny[k] > _SUPPORT or -ny[k] > _SUPPORT or py[k] < low:
+                    # a tilted normal on a level box top is its corner: the sole rests, pitched,
+                    # on a step's edge (it climbs, or steps down, with the edge force)
+                    if (ny[k] > _SUPPORT or -ny[k] > _SUPPORT or py[k] < low) and \
+                            not (level[g] and abs(ny[k]) < _LEVEL):
                         supported = True
                         mu = max(mu, fric[g])
                         ground_y = min(ground_y, py[k])
