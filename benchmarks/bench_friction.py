@@ -11,7 +11,8 @@ for Spot (the dataset's embodiment), run by every robot, each episode judged wit
 (the dataset's, as ``navbench evaluate --embodiment`` does). ``--paths own``: each robot runs a
 dataset planned for itself (its clearance, its τ, navmesh steps ≤ its limit).
 
-Failure causes (first that applies): ``fall:<drop|tilt>``; ``step`` — the reference path rises
+Failure causes (first that applies): ``fall:<drop|tilt>`` (``@curb``: the reference path steps
+down by more than the robot's ``max_drop`` somewhere); ``step`` — the reference path rises
 by more than the robot's ``max_step`` between two points (a curb or stair it cannot climb);
 ``skid`` — a non-holonomic base slid sideways faster than 0.1 m/s at some step
 (:func:`navbench.sim.traction.lateral_slip`; column ``skid``: share of episodes that did, ``nan``
@@ -49,9 +50,10 @@ SKID = 0.1  # m/s of sideways slip that counts as a skid
 def cause(label: str, fall_reason: str | None, rec: dict[str, np.ndarray],
           reference: np.ndarray, emb: Embodiment) -> str:
     """Why an episode failed (module docs)."""
-    if label == "fall":
-        return f"fall:{fall_reason}"
-    if len(reference) > 1 and float(np.diff(reference[:, 1]).max()) > emb.max_step + 1e-3:
+    rise = np.diff(reference[:, 1]) if len(reference) > 1 else np.zeros(1)
+    if label == "fall":  # "@curb": the path steps down by more than the robot survives
+        return f"fall:{fall_reason}" + ("@curb" if -rise.min() > emb.max_drop + 1e-3 else "")
+    if rise.max() > emb.max_step + 1e-3:
         return "step"
     if not emb.holonomic and len(rec["t"]) > 1 and \
             float(lateral_slip(rec["position"], rec["yaw"], rec["t"]).max()) > SKID:
