@@ -146,3 +146,15 @@ def test_wheeled_embodiment_needs_a_track():
         Embodiment(name="w", radius=0.2, mass=4.0, sole_shape="round", sole_size=(0.3, 0.05, 0.3),
                    chamfer_height=0.02, hull_size=(0.3, 0.2, 0.3), hull_bottom=0.05,
                    force_cap=0.5, holonomic=False, max_drop=0.05, max_step=0.02, drive="tracked")
+
+
+def test_level_box_tops_marks_level_boxes_only():
+    from navbench.sim.world import build_world, level_box_tops
+
+    boxes = (Box("a", "floor", (0.0, -0.05, 0.0), (4.0, 0.1, 4.0), label="floor"),
+             Box("b", "curb", (0.0, 0.1, 3.0), (4.0, 0.2, 1.0), yaw=0.7, label="curb"))
+    w = build_world(Scene("s", "outdoor", "test", boxes=boxes), TURTLEBOT)
+    level = level_box_tops(w.model)
+    assert level[w.geom_id("box:a")] and level[w.geom_id("box:b")]  # a yawed box is still level
+    assert not any(level[g] for g in w.robot_geoms)  # the robot's sole (mesh) and hull (cylinder)
+    assert len(level) == w.model.ngeom

@@ -54,7 +54,7 @@ from navbench.sim.doors import (
 from navbench.sim.embodiments import GROUP_HFIELD, GROUP_STATIC, SPOT, Embodiment, camera_to_body
 from navbench.sim.proximity import DownRay, ObstacleDistance
 from navbench.sim.traction import wheel_limits
-from navbench.sim.world import World, build_world
+from navbench.sim.world import World, build_world, level_box_tops
 
 LABELS = ("success", "perception_error", "fall", "timeout", "stopped")
 _SUPPORT = math.cos(math.radians(35.0))
@@ -218,14 +218,7 @@ class Simulator:
         self._friction = s.friction_scale * np.array(
             [over.get(g.surface, g.friction) for g in self.world.geoms] + [1.0])
         self._ground_list = self._ground.tolist()
-        # static boxes whose faces are level (a top face normal is world up), plus the plane
-        rot = np.zeros(9)
-        level = []
-        for g in range(m.ngeom):
-            mujoco.mju_quat2Mat(rot, m.geom_quat[g])
-            level.append(bool(m.geom_type[g] == mujoco.mjtGeom.mjGEOM_BOX and m.geom_bodyid[g] == 0
-                              and np.abs(rot[3:6]).max() > 1.0 - 1e-9))
-        self._level_top_list = [*level, False]
+        self._level_top_list = [*level_box_tops(m), False]
         self._friction_list = self._friction.tolist()
         self._cam_to_body = camera_to_body(embodiment)
         obst = self.world.obstacle_geoms
