@@ -35,6 +35,7 @@ MODULES = (
     "navbench.sim",
     "navbench.sim.env",
     "navbench.sim.simulator",
+    "navbench.sim.traction",
     "navbench.tasks.conditional.parser",
     "navbench.tasks.conditional.sampler",
     "navbench.visual.mtl",

@@ -18,6 +18,11 @@ the servos alone drive it):
 - **Traction.** On its own support the planar drive force is capped at ``min(force_cap, μ) m g``
   (vector norm; μ = friction of the surface under the robot), for both robots: braking from v
   takes ``v² / (2 g min(force_cap, μ))`` metres, and commands faster than the traction allows slip.
+  A *wheeled* base (``drive="wheeled"``) also turns through its wheels: drive force, side force
+  and yaw torque (wheel force × half track) share one friction budget μ m g
+  (:mod:`navbench.sim.traction`), so it skids outward on a curve when ``v² / r > μ g`` and turns
+  in place at most at ``μ m g (b / 2) / I_yaw`` rad/s²; a *legged* base re-plants its feet, so
+  only acceleration and braking slip, its yaw is not traction-limited.
 - **Slopes.** A slope θ holds the robot while ``sin θ ≤ min(force_cap, μ)``; it tilts by θ.
 - **Drops.** An unsupported drop larger than ``max_drop`` (or a tilt > 45°) is a fall.
 
@@ -91,6 +96,9 @@ class Embodiment:
         climb_force: drive force cap while the sole presses on a step edge (multiple of m g);
             must exceed tan β to climb.
         holonomic: whether lateral body velocity vy is allowed (False: vy ≡ 0).
+        drive: ``"legged"`` (traction bounds acceleration and braking only) or ``"wheeled"``
+            (drive, side force and yaw torque share μ m g; module docs).
+        wheel_track: distance b between the drive wheels' contact points (m; wheeled only).
         vx_max, vy_max, omega_max: clip limits of the commanded body velocity (m/s, rad/s).
         servo_rate: velocity-servo bandwidth (1/s): gain kv = mass · servo_rate (N s/m; the
             yaw servo uses the same number in N m s/rad).
@@ -122,6 +130,8 @@ class Embodiment:
     holonomic: bool
     max_drop: float
     max_step: float
+    drive: str = "legged"
+    wheel_track: float = 0.0
     chamfer_angle: float = 60.0
     side_chamfer_angle: float | None = None
     climb_force: float = 3.0
@@ -137,6 +147,16 @@ class Embodiment:
     tilt_stiffness: float = 20.0
     tilt_damping: float = 20.0
     camera: CameraMount = field(default_factory=CameraMount)
+
+    def __post_init__(self) -> None:
+        from navbench.errors import ConfigError
+
+        if self.drive not in ("legged", "wheeled"):
+            raise ConfigError(f"Embodiment {self.name!r}: drive must be 'legged' or 'wheeled', "
+                              f"got {self.drive!r}")
+        if self.drive == "wheeled" and not self.wheel_track > 0.0:
+            raise ConfigError(f"Embodiment {self.name!r}: a wheeled drive needs wheel_track > 0 m, "
+                              f"got {self.wheel_track!r}")
 
     @property
     def sole_height(self) -> float:
@@ -194,10 +214,15 @@ class Embodiment:
         return np.concatenate(rows)
 
 
+#: Boston Dynamics Spot (legged). Published (Spot SDK "About Spot", robot specifications):
+#: 1100 × 500 mm footprint (our sole and hull), 32.5 kg net, maximum speed 1.6 m/s, slopes
+#: ±30°, maximum step height 300 mm. Ours: speed clipped at NavVerse's |vx| ≤ 1.5 m/s (App.
+#: 6.3), climbable step 0.2 m (SPEC §6 "steps ≤ 0.2 m"; the chamfer climbs ≤ 0.22 m), 30°
+#: slopes as published.
 SPOT = Embodiment(
     name="spot",
     radius=0.6,
-    mass=32.0,
+    mass=32.5,
     sole_shape="box",
     sole_size=(0.5, 0.45, 1.1),
     chamfer_height=0.22,
@@ -218,10 +243,20 @@ SPOT = Embodiment(
     camera=CameraMount(pos=(0.0, 0.3, -0.5), pitch=math.radians(10.0), fovy=79.0),
 )
 
+#: TurtleBot 4 on an iRobot Create 3 base (wheeled, differential drive). Published (TurtleBot 4
+#: user manual, "Features / Hardware specifications"; Create 3 docs and ``create3_sim``
+#: ``irobot_create_control/config/control.yaml``): 342 × 339 × 351 mm, 3.945 kg (3.27 kg Lite),
+#: 72 mm wheels, 4.5 mm ground clearance, wheel separation 0.233 m, maximum linear velocity
+#: 0.31 m/s in safe mode and 0.46 m/s without, maximum angular velocity 1.90 rad/s, wheel
+#: acceleration limit 0.9 m/s²; "designed for traversing relatively-flat, indoor environments",
+#: its wheel suspensions "overcome typical carpet or door thresholds". Ours: a 0.34 m sole
+#: (0.36 m hull, r = 0.18 m), 0.46 m/s, |ω| ≤ 1.5 rad/s (NavVerse's PID clip, below the
+#: published 1.9), thresholds ≤ 0.02 m (SPEC §6: "blocked by small steps"). The drive force
+#: cap (0.5 m g) is the wheel motors' limit, not the firmware's 0.9 m/s² ramp (not modelled).
 TURTLEBOT = Embodiment(
     name="turtlebot",
     radius=0.18,
-    mass=6.0,
+    mass=3.945,
     sole_shape="round",
     sole_size=(0.34, 0.07, 0.34),
     chamfer_height=0.022,
@@ -233,7 +268,9 @@ TURTLEBOT = Embodiment(
     force_cap=0.5,
     climb_force=1.5,
     holonomic=False,
-    vx_max=0.7,
+    drive="wheeled",
+    wheel_track=0.233,
+    vx_max=0.46,
     vy_max=0.0,
     omega_max=1.5,
     tilt_stiffness=5.0,

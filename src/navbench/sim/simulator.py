@@ -53,13 +53,15 @@ from navbench.sim.doors import (
 )
 from navbench.sim.embodiments import GROUP_HFIELD, GROUP_STATIC, SPOT, Embodiment, camera_to_body
 from navbench.sim.proximity import DownRay, ObstacleDistance
-from navbench.sim.world import World, build_world
+from navbench.sim.traction import wheel_limits
+from navbench.sim.world import World, build_world, level_box_tops
 
 LABELS = ("success", "perception_error", "fall", "timeout", "stopped")
 _SUPPORT = math.cos(math.radians(35.0))
 _HALF = math.sqrt(0.5)
 _DOWNRAY_GEOMS = 1000  # worlds with more geoms find the surface with DownRay
 _EDGE_RISE = 0.004  # a step edge touches the sole at least this far above its lowest contact (m)
+_LEVEL = math.cos(math.radians(5.0))  # a contact normal this close to vertical is a box's top
 
 
 class GoalLike(Protocol):
@@ -216,6 +218,7 @@ class Simulator:
         self._friction = s.friction_scale * np.array(
             [over.get(g.surface, g.friction) for g in self.world.geoms] + [1.0])
         self._ground_list = self._ground.tolist()
+        self._level_top_list = [*level_box_tops(m), False]
         self._friction_list = self._friction.tolist()
         self._cam_to_body = camera_to_body(embodiment)
         obst = self.world.obstacle_geoms
@@ -236,6 +239,9 @@ class Simulator:
         self._capx = self._capz = self._cap
         self._kv = embodiment.mass * embodiment.servo_rate
         self._ilim = max(self._cap, self._climb_cap) / (embodiment.mass * embodiment.servo_rate)
+        self._wheeled = embodiment.drive == "wheeled"
+        self._yaw_range = m.actuator_forcerange[self._act[2]].copy()  # as built (add_robot)
+        self._half_track = embodiment.wheel_track / 2.0
         self._align_body = s.align_doors and not embodiment.round
         self._doors = scene_doors(scene, embodiment.diagonal + 2.0 * DOOR_MARGIN) \
             if self._align_body else []
@@ -354,6 +360,7 @@ class Simulator:
         self._err, self._capx, self._capz = (0.0, 0.0), self._cap, self._cap
         fr, (ax, az, _) = self._forcerange, self._act
         fr[ax, 0], fr[ax, 1], fr[az, 0], fr[az, 1] = -self._cap, self._cap, -self._cap, self._cap
+        fr[self._act[2]] = self._yaw_range
         d.qpos[:4] = [position[0], position[1] + 0.005, position[2], yaw]
         mujoco.mj_forward(m, d)
         mujoco.mj_step(m, d, nstep=max(1, round(self.settings.settle_time / m.opt.timestep)))
@@ -544,6 +551,8 @@ class Simulator:
         ``climb_force · m g``; support → ``min(force_cap, μ) m g`` (μ of the support, after
         ``friction_scale`` / ``friction_override``); airborne → 0. The cap bounds the norm of
         the planar force: it is split over the world axes along the servo error direction.
+        Wheeled bases (``drive="wheeled"``) share μ N (climb force on an edge) between drive,
+        side force and yaw torque instead (:func:`navbench.sim.traction.wheel_limits`).
         """
         d, e = self.data, self.embodiment
         supported, edge, mu, ground_y = False, False, 0.0, 0.0
@@ -562,10 +571,14 @@ class Simulator:
             if gy:
                 low = min(gy) + _EDGE_RISE
                 ground_y = math.inf
+                level = self._level_top_list
                 for k, g in enumerate(other):
                     if not ground_of[g]:
                         continue
-                    if ny[k] > _SUPPORT or -ny[k] > _SUPPORT or py[k] < low:
+                    # a tilted normal on a level box top is its corner: the sole rests, pitched,
+                    # on a step's edge (it climbs, or steps down, with the edge force)
+                    if (ny[k] > _SUPPORT or -ny[k] > _SUPPORT or py[k] < low) and \
+                            not (level[g] and abs(ny[k]) < _LEVEL):
                         supported = True
                         mu = max(mu, fric[g])
                         ground_y = min(ground_y, py[k])
@@ -579,9 +592,19 @@ class Simulator:
         else:
             cap = 0.0
         ex, ez = self._err
-        n = math.hypot(ex, ez)
-        ux, uz = (abs(ex) / n, abs(ez) / n) if n > 1e-9 else (_HALF, _HALF)
-        cx, cz = cap * ux, cap * uz
+        if self._wheeled:  # one friction budget for drive, side force and yaw (sim.traction)
+            # the servos' own demand now: reference (command + integral) minus velocity
+            ax, az, ayaw = self._act
+            c, qv = d.ctrl.tolist(), d.qvel[:4].tolist()
+            cx, cz, ct = wheel_limits(
+                c[ax] - qv[0], c[az] - qv[2], float(d.qpos[3]), c[ayaw] - qv[3], self._kv,
+                self._climb_cap if edge else (mu * e.weight if supported else 0.0),
+                self._climb_cap if edge else self._cap, self._half_track)
+            self._forcerange[ayaw] = (-ct, ct)
+        else:  # legged: the cap bounds the planar force's norm, along the servo error
+            n = math.hypot(ex, ez)
+            ux, uz = (abs(ex) / n, abs(ez) / n) if n > 1e-9 else (_HALF, _HALF)
+            cx, cz = cap * ux, cap * uz
         if cx != self._capx or cz != self._capz:  # the model holds the last caps written
             self._capx, self._capz = cx, cz
             fr, (ax, az, _) = self._forcerange, self._act

@@ -369,3 +369,15 @@ def _finish(model: mujoco.MjModel, infos: dict[str, GeomInfo],
     body = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_BODY, ROBOT_PREFIX + "base")
     return World(model, tuple(geoms), body, np.array(robot, int), np.array(static, int),
                  np.array(obstacles, int), lo, hi, appearance)
+
+
+def level_box_tops(model: mujoco.MjModel) -> list[bool]:
+    """Per geom: a world-body box with a world-vertical axis (its top face is level), so a
+    contact normal on it that is not vertical lies on one of its edges or corners."""
+    rot = np.zeros(9)
+    out = []
+    for g in range(model.ngeom):
+        mujoco.mju_quat2Mat(rot, model.geom_quat[g])
+        out.append(bool(model.geom_type[g] == mujoco.mjtGeom.mjGEOM_BOX
+                        and model.geom_bodyid[g] == 0 and np.abs(rot[3:6]).max() > 1.0 - 1e-9))
+    return out
