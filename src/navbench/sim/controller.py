@@ -222,17 +222,24 @@ class WaypointFollower:
             return vx * f, vy * f
         return vx, vy
 
+    def _settled(self, prev: tuple[float, float, float] | None, x: float, z: float, yaw: float,
+                 dt: float) -> bool:
+        """Whether the base moved slower than ``settle_speed`` / ``settle_turn`` since the
+        previous command at ``prev`` (x, z, yaw), ``dt`` seconds ago (0 speed without one)."""
+        s = self.settings
+        speed = turn = 0.0
+        if prev is not None and dt > 0:
+            speed = math.hypot(x - prev[0], z - prev[1]) / dt
+            turn = abs(wrap_angle(yaw - prev[2])) / dt
+        return speed < s.settle_speed and turn < s.settle_turn
+
     def command(self, x: float, z: float, yaw: float, dt: float) -> tuple[float, float, float]:
         """Body-frame velocity ``(vx, vy, ω)`` for the pose ``(x, z, yaw)``; updates ``reached``."""
         s = self.settings
         if self.reached or not self._path:
             self.reached = True
             return 0.0, 0.0, 0.0
-        speed = turn = 0.0
-        if self._prev is not None and dt > 0:
-            speed = math.hypot(x - self._prev[0], z - self._prev[1]) / dt
-            turn = abs(wrap_angle(yaw - self._prev[2])) / dt
-        self._prev = (x, z, yaw)
+        prev, self._prev = self._prev, (x, z, yaw)
         tx, tz, final = self._target(x, z)
         hold = False  # hold the segment's heading (a segment from or near an align waypoint)
         i = self._i
@@ -256,7 +263,7 @@ class WaypointFollower:
         fx, fz, fyaw = self._path[-1]
         dist_final = math.hypot(fx - x, fz - z)
         yaw_goal = fyaw if (final and dist_final < s.face_path_distance) else math.nan
-        if final and dist_final < s.pos_tol and speed < s.settle_speed and turn < s.settle_turn:
+        if final and dist_final < s.pos_tol and self._settled(prev, x, z, yaw, dt):
             yaw_err = 0.0 if math.isnan(fyaw) else wrap_angle(fyaw - yaw)
             if abs(yaw_err) < s.yaw_tol:
                 self.reached = True
@@ -295,4 +302,5 @@ class WaypointFollower:
                 vx = vx if abs(bearing) < s.turn_in_place else 0.0
             else:
                 vx = 0.0
-        return clip(vx, s.vx_max), clip(vy, s.vy_max), clip(w, s.omega_max)
+        vm, ym, wm = s.vx_max, s.vy_max, s.omega_max  # clip(), inlined (50 Hz hot path)
+        return max(-vm, min(vm, vx)), max(-ym, min(ym, vy)), max(-wm, min(wm, w))

@@ -31,7 +31,7 @@ import mujoco
 import numpy as np
 
 from navbench.errors import ConfigError
-from navbench.geometry import goal_surface_distance, quaternion_to_yaw
+from navbench.geometry import quaternion_to_yaw
 from navbench.jsontypes import JSONObject, Observation
 from navbench.scene.model import Scene
 from navbench.sim.actions import (
@@ -43,7 +43,7 @@ from navbench.sim.actions import (
     WaypointAction,
     discrete_target,
 )
-from navbench.sim.controller import FollowerSettings, WaypointFollower, body_to_world, clip
+from navbench.sim.controller import FollowerSettings, WaypointFollower, clip
 from navbench.sim.doors import (
     DOOR_MARGIN,
     FootprintCheck,
@@ -53,6 +53,7 @@ from navbench.sim.doors import (
 )
 from navbench.sim.embodiments import GROUP_HFIELD, GROUP_STATIC, SPOT, Embodiment, camera_to_body
 from navbench.sim.proximity import DownRay, ObstacleDistance
+from navbench.sim.records import GoalDistance, StepRecords
 from navbench.sim.world import World, build_world
 
 LABELS = ("success", "perception_error", "fall", "timeout", "stopped")
@@ -198,6 +199,7 @@ class Simulator:
         # views into the model / data buffers (fixed for the simulator's life)
         self._forcerange = m.actuator_forcerange
         self._body_xmat = self.data.xmat[self.world.robot_body]
+        self._qpos, self._qvel, self._ctrl = self.data.qpos, self.data.qvel, self.data.ctrl
         self._substeps = max(1, round(s.control_dt / m.opt.timestep))
         self._ticks = max(1, round(s.agent_dt / s.control_dt))
         fs = s.follower or FollowerSettings(
@@ -232,8 +234,11 @@ class Simulator:
                           for n in ("x", "z", "yaw"))
         self._cap = embodiment.force_cap * embodiment.weight
         self._climb_cap = embodiment.climb_force * embodiment.weight
-        self._err = (0.0, 0.0)
         self._capx = self._capz = self._cap
+        self._weight, self._mass, self._servo_ki = embodiment.weight, embodiment.mass, \
+            embodiment.servo_integral
+        self._max_drop, self._hole_drop = embodiment.max_drop, 2.0 * embodiment.max_drop + 0.1
+        self._tilt_up = math.cos(s.max_tilt) + 1e-9  # above this up_y the tilt is below max_tilt
         self._kv = embodiment.mass * embodiment.servo_rate
         self._ilim = max(self._cap, self._climb_cap) / (embodiment.mass * embodiment.servo_rate)
         self._align_body = s.align_doors and not embodiment.round
@@ -255,8 +260,10 @@ class Simulator:
         self._label: str | None = None
         #: why the episode ended in ``fall``: ``"drop"`` or ``"tilt"`` (``None`` otherwise).
         self.fall_reason: str | None = None
-        self._rec: dict[str, list[Any]] = {}  # per-step records: floats, ints, arrays, labels
+        self._rec = StepRecords()
         self._goals = (np.zeros((0, 3)), np.zeros(0))
+        self._dtg = GoalDistance(*self._goals)
+        self._down_vec = np.array([0.0, -1.0, 0.0])
 
     # ------------------------------------------------------------------ state
     @property
@@ -280,7 +287,8 @@ class Simulator:
 
     def distance_to_goal(self) -> float:
         """NavVerse DTG from the base ground point (m); ``inf`` without goals."""
-        return goal_surface_distance(self.pose()[:3], *self._goals)
+        q = self._qpos.tolist()  # navbench.geometry.goal_surface_distance, in plain floats
+        return self._dtg(q[0], q[1], q[2])
 
     @property
     def tau(self) -> float:
@@ -351,7 +359,7 @@ class Simulator:
         mujoco.mj_resetData(m, d)
         # The force caps live in the model: restore them, so that no episode depends on the
         # previous one (the settle steps below run with them).
-        self._err, self._capx, self._capz = (0.0, 0.0), self._cap, self._cap
+        self._capx, self._capz = self._cap, self._cap
         fr, (ax, az, _) = self._forcerange, self._act
         fr[ax, 0], fr[ax, 1], fr[az, 0], fr[az, 1] = -self._cap, self._cap, -self._cap, self._cap
         d.qpos[:4] = [position[0], position[1] + 0.005, position[2], yaw]
@@ -361,6 +369,7 @@ class Simulator:
         d.time = 0.0
         mujoco.mj_forward(m, d)
         self._goals = goal_arrays(goals, self.settings.goal_radius)
+        self._dtg = GoalDistance(*self._goals)
         self._label = None
         self._support_y = float(d.qpos[1])
         self._recent_support: deque[float] = deque([self._support_y], maxlen=10)
@@ -368,12 +377,10 @@ class Simulator:
         self._contacts()  # traction caps and support from the settled state
         self._label, self._collided, self.fall_reason = None, False, None
         self._vel_cmd = (0.0, 0.0, 0.0)
-        self._err = (0.0, 0.0)
         self._ix = self._iz = 0.0
         self._mode = "idle"
         self.follower.clear()
-        self._rec = {k: [] for k in ("t", "position", "yaw", "tilt", "collision",
-                                     "obstacle_distance", "surface", "preferred", "stop", "dtg")}
+        self._rec = StepRecords()
         self._record(stop=False)
         return self._observe()
 
@@ -479,52 +486,57 @@ class Simulator:
         else:
             raise TypeError(f"unsupported action {action!r}")
         # the last record row is the current state (every branch records after its physics)
-        info.update(label=self._label, time=self.time, distance_to_goal=self._rec["dtg"][-1],
-                    collision=bool(self._rec["collision"][-1]))
+        info.update(label=self._label, time=self.time, distance_to_goal=self._rec.last_dtg,
+                    collision=self._rec.last_collision)
         return self._observe(), self._label is not None, info
 
     # ------------------------------------------------------------------ internals
     def _stop(self) -> None:
         dtg = self.distance_to_goal()
-        if len(self._goals[0]) == 0:
+        if len(self._dtg) == 0:
             self._label = "stopped"
         else:
             self._label = "success" if dtg <= self.tau else "perception_error"
         self._record(stop=True, dtg=dtg)
 
     def _advance(self) -> None:
-        """Run one agent step (``agent_dt``) of control ticks, then record."""
-        m, d, e = self.model, self.data, self.embodiment
+        """Run one agent step (``agent_dt``) of control ticks, then record.
+
+        Per tick: follower (or the velocity command) → PI velocity loop → ``mj_step`` ×
+        substeps → :meth:`_contacts`. Python floats and locals throughout (numpy scalars and
+        attribute look-ups make each operation several times slower); the float operations
+        are those of :func:`~navbench.sim.controller.body_to_world` and the PI loop, in order.
+        """
+        m, d = self.model, self.data
         dt = self.settings.control_dt
         ax, az, ayaw = self._act
-        ctrl = d.ctrl
+        ctrl, qpos, qvel = self._ctrl, self._qpos, self._qvel
+        mode = self._mode
+        command = self.follower.command
+        vx, vy, w = self._vel_cmd if mode == "velocity" else (0.0, 0.0, 0.0)
+        ki, lim, kv = self._servo_ki * dt, self._ilim, self._kv
+        step, nsub, contacts = mujoco.mj_step, self._substeps, self._contacts
+        sin, cos = math.sin, math.cos
         for _ in range(self._ticks):
-            # Python floats from here on: numpy scalars make every operation ~10× slower.
-            x, _y, z, yaw = d.qpos[:4].tolist()
-            if self._mode == "follow":
-                vx, vy, w = self.follower.command(x, z, yaw, dt)
-            elif self._mode == "velocity":
-                vx, vy, w = self._vel_cmd
-            else:
-                vx = vy = w = 0.0
-            wx, wz = body_to_world(vx, vy, yaw)
-            qv = d.qvel[:3].tolist()
+            x, _y, z, yaw = qpos.tolist()[:4]
+            if mode == "follow":
+                vx, vy, w = command(x, z, yaw, dt)
+            s, c = sin(yaw), cos(yaw)  # body → world (controller.body_to_world)
+            wx, wz = -s * vx - c * vy, -c * vx + s * vy
+            qv = qvel.tolist()
             # PI velocity loop: the integral shifts the servo reference; it grows only while the
             # servo's demand is below the force cap (anti-windup: no overshoot after slip).
-            ki = e.servo_integral * dt
-            lim = self._ilim
+            ix, iz = self._ix, self._iz
             ex, ez = wx - qv[0], wz - qv[2]
-            kv = self._kv
-            if abs(kv * (ex + self._ix)) < self._capx or ex * self._ix < 0.0:
-                self._ix = max(-lim, min(lim, self._ix + ki * ex))
-            if abs(kv * (ez + self._iz)) < self._capz or ez * self._iz < 0.0:
-                self._iz = max(-lim, min(lim, self._iz + ki * ez))
-            self._err = (ex, ez)
-            ctrl[ax] = wx + self._ix
-            ctrl[az] = wz + self._iz
+            if abs(kv * (ex + ix)) < self._capx or ex * ix < 0.0:
+                ix = self._ix = max(-lim, min(lim, ix + ki * ex))
+            if abs(kv * (ez + iz)) < self._capz or ez * iz < 0.0:
+                iz = self._iz = max(-lim, min(lim, iz + ki * ez))
+            ctrl[ax] = wx + ix
+            ctrl[az] = wz + iz
             ctrl[ayaw] = w
-            mujoco.mj_step(m, d, nstep=self._substeps)
-            if self._contacts():
+            step(m, d, nsub)
+            if contacts(ex, ez):
                 break
         if self._label is None and self.time >= self.settings.max_time - 1e-9:
             self._label = "timeout"
@@ -533,68 +545,76 @@ class Simulator:
             self._label = "success"
         self._record(stop=False, dtg=dtg)
 
-    def _contacts(self) -> bool:
+    def _contacts(self, ex: float = 0.0, ez: float = 0.0) -> bool:
         """Scan contacts: collisions, support, traction caps; returns True on a fall.
 
-        A robot contact with ground geometry is *support* when its normal is within 35° of
-        vertical or it is within 4 mm of the lowest ground contact, else a *step edge* (the
-        sole's chamfer on a curb). Drop rule: the lowest
-        support point is more than ``max_drop`` below every support point of the last 10
-        ticks (0.2 s: a step down, at any speed and tilt; not a slope), or the base falls ``2 max_drop + 0.1`` m unsupported. Drive cap: step edge →
+        ``(ex, ez)``: the planar servo error of this tick (world XZ, m/s). A robot contact with
+        ground geometry is *support* when its normal is within 35° of vertical or it is within
+        4 mm of the lowest ground contact, else a *step edge* (the sole's chamfer on a curb).
+        Drop rule: the lowest support point is more than ``max_drop`` below every support
+        point of the last 10 ticks (0.2 s: a step down, at any speed and tilt; not a slope), or
+        the base falls ``2 max_drop + 0.1`` m unsupported. Drive cap: step edge →
         ``climb_force · m g``; support → ``min(force_cap, μ) m g`` (μ of the support, after
         ``friction_scale`` / ``friction_override``); airborne → 0. The cap bounds the norm of
         the planar force: it is split over the world axes along the servo error direction.
         """
-        d, e = self.data, self.embodiment
-        supported, edge, mu, ground_y = False, False, 0.0, 0.0
-        if d.ncon:
+        d = self.data
+        ncon = d.ncon
+        supported = edge = False
+        if ncon:
             # Plain Python over the few contacts (numpy per-call overhead dominates here). The
             # robot is the only moving body, so every contact pairs it with a static geom,
             # whose id is the smaller one (the robot's geoms are added last).
             con = d.contact
-            other = [a if a < b else b for a, b in con.geom.tolist()]
-            ny = con.frame[:, 1].tolist()
-            py = con.pos[:, 1].tolist()
-            ground_of, fric = self._ground_list, self._friction_list
-            gy = [py[k] for k, g in enumerate(other) if ground_of[g]]
-            if len(gy) < len(other):
+            ground_of = self._ground_list
+            ground = []  # (index, static geom) of the ground contacts
+            for k, (a, b) in enumerate(con.geom.tolist()):
+                g = a if a < b else b
+                if ground_of[g]:
+                    ground.append((k, g))
+            if len(ground) < ncon:
                 self._collided = True
-            if gy:
-                low = min(gy) + _EDGE_RISE
-                ground_y = math.inf
-                for k, g in enumerate(other):
-                    if not ground_of[g]:
-                        continue
+            if ground:
+                ny = con.frame[:, 1].tolist()
+                py = con.pos[:, 1].tolist()
+                # the lowest ground contact is always support (below low), so it is ground_y
+                ground_y = min([py[k] for k, _ in ground])
+                low = ground_y + _EDGE_RISE
+                fric, mu = self._friction_list, 0.0
+                for k, g in ground:
                     if ny[k] > _SUPPORT or -ny[k] > _SUPPORT or py[k] < low:
                         supported = True
-                        mu = max(mu, fric[g])
-                        ground_y = min(ground_y, py[k])
+                        if fric[g] > mu:
+                            mu = fric[g]
                     else:
                         edge = True
         if edge:
             cap = self._climb_cap
         elif supported:
-            cap = min(self._cap, mu * e.weight)
-            self.follower.brake_accel = 0.8 * cap / e.mass  # the traction it can brake with
+            cap = min(self._cap, mu * self._weight)
+            self.follower.brake_accel = 0.8 * cap / self._mass  # the traction it can brake with
         else:
             cap = 0.0
-        ex, ez = self._err
         n = math.hypot(ex, ez)
-        ux, uz = (abs(ex) / n, abs(ez) / n) if n > 1e-9 else (_HALF, _HALF)
-        cx, cz = cap * ux, cap * uz
+        if n > 1e-9:
+            cx, cz = cap * (abs(ex) / n), cap * (abs(ez) / n)
+        else:
+            cx = cz = cap * _HALF
         if cx != self._capx or cz != self._capz:  # the model holds the last caps written
             self._capx, self._capz = cx, cz
             fr, (ax, az, _) = self._forcerange, self._act
             fr[ax, 0], fr[ax, 1], fr[az, 0], fr[az, 1] = -cx, cx, -cz, cz
         if supported:  # a step down: the ground under the sole is lower by more than max_drop
             recent = self._recent_support  # than anywhere it stood on in the last 10 ticks
-            if min(recent) - ground_y > e.max_drop:
+            if min(recent) - ground_y > self._max_drop:
                 self._label, self.fall_reason = "fall", "drop"
             recent.append(ground_y)
             self._support_y = ground_y
-        elif self._support_y - float(d.qpos[1]) > 2.0 * e.max_drop + 0.1:  # into a hole
+        elif self._support_y - self._qpos[1] > self._hole_drop:  # into a hole
             self._label, self.fall_reason = "fall", "drop"
-        if self._label is None and self.tilt() > self.settings.max_tilt:
+        # tilt > max_tilt ⇔ up_y < cos(max_tilt); the exact test runs only near the threshold
+        if self._label is None and self._body_xmat[4] < self._tilt_up \
+                and self.tilt() > self.settings.max_tilt:
             self._label, self.fall_reason = "fall", "tilt"
         return self._label is not None
 
@@ -614,7 +634,7 @@ class Simulator:
         if self._down_on:  # mj_ray's answer from the geoms under the point only (large worlds)
             gid = self._down(self.model, self.data, pnt)
         else:
-            dist = mujoco.mj_ray(self.model, self.data, pnt.copy(), np.array([0.0, -1.0, 0.0]),
+            dist = mujoco.mj_ray(self.model, self.data, pnt.copy(), self._down_vec,
                                  self._ray_groups, 1, w.robot_body, self._geomid)
             gid = int(self._geomid[0]) if dist >= 0 else -1
         if gid < 0:
@@ -624,19 +644,11 @@ class Simulator:
 
     def _record(self, stop: bool, dtg: float | None = None) -> None:
         """Append one record row for the current state (``dtg``: its DTG if already known)."""
-        r = self._rec
-        p = self.pose()
+        q = self._qpos.tolist()
         surf, pref = self._surface()
-        r["t"].append(self.time)
-        r["position"].append(p[:3])
-        r["yaw"].append(p[3])
-        r["tilt"].append(self.tilt())
-        r["collision"].append(self._collided)
-        r["obstacle_distance"].append(self.obstacle_distance())
-        r["surface"].append(surf)
-        r["preferred"].append(pref)
-        r["stop"].append(stop)
-        r["dtg"].append(self.distance_to_goal() if dtg is None else dtg)
+        self._rec.add(float(self.data.time), q[:3], q[3], self.tilt(), self._collided,
+                      self.obstacle_distance(), surf, pref, stop,
+                      self._dtg(q[0], q[1], q[2]) if dtg is None else dtg)
         self._collided = False
 
     def _observe(self) -> Observation:
@@ -661,25 +673,7 @@ class Simulator:
     def records(self) -> dict[str, np.ndarray]:
         """Per-step arrays: t, position (N,3), yaw, tilt, collision, obstacle_distance,
         surface (str), preferred, stop, dtg, label (the final label on the last row, else "")."""
-        r = self._rec
-        n = len(r["t"])
-        out = {
-            "t": np.asarray(r["t"], float),
-            "position": np.asarray(r["position"], float).reshape(n, 3),
-            "yaw": np.asarray(r["yaw"], float),
-            "tilt": np.asarray(r["tilt"], float),
-            "collision": np.asarray(r["collision"], bool),
-            "obstacle_distance": np.asarray(r["obstacle_distance"], float),
-            "surface": np.asarray(r["surface"], dtype=object).astype(str),
-            "preferred": np.asarray(r["preferred"], bool),
-            "stop": np.asarray(r["stop"], bool),
-            "dtg": np.asarray(r["dtg"], float),
-        }
-        label = np.full(n, "", dtype=object)
-        if n and self._label is not None:
-            label[-1] = self._label
-        out["label"] = label.astype(str)
-        return out
+        return self._rec.arrays(self._label)
 
     def close(self) -> None:
         """Release the renderer (if any)."""
