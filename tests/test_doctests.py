@@ -34,6 +34,7 @@ MODULES = (
     "navbench.scene.procgen.indoor",
     "navbench.sim",
     "navbench.sim.env",
+    "navbench.sim.records",
     "navbench.sim.simulator",
     "navbench.tasks.conditional.parser",
     "navbench.tasks.conditional.sampler",

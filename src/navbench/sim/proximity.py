@@ -24,6 +24,7 @@ import numpy as np
 _MESH, _HFIELD, _SDF = (int(t) for t in (mujoco.mjtGeom.mjGEOM_MESH, mujoco.mjtGeom.mjGEOM_HFIELD,
                                          mujoco.mjtGeom.mjGEOM_SDF))
 _SLACK = 1e-9  # m
+_MAX_CACHED_CELLS = 4096  # ring lists kept for this many body cells (then rebuilt)
 Box6 = tuple[float, float, float, float, float, float]  # AABB: lo x, y, z, hi x, y, z (m)
 
 
@@ -60,6 +61,9 @@ class ObstacleDistance:
                 for j in range(math.floor((a[2] - 1e-6) / h), math.floor((b[2] + 1e-6) / h) + 1):
                     grid.setdefault((i, j), []).append(k)
         self._grid = grid
+        self._last: tuple[int, int] | None = None  # (robot geom index, obstacle) nearest last call
+        # body cell -> (obstacles by the ring about it in which they are first listed, all listed)
+        self._rings: dict[tuple[int, int], tuple[list[list[int]], set[int]]] = {}
 
     def _robot_boxes(self, data: mujoco.MjData) -> list[Box6]:
         """World AABBs (lo xyz, hi xyz) of the robot geoms for the poses in ``data``."""
@@ -86,37 +90,68 @@ class ObstacleDistance:
         bi, bj = math.floor(body_xz[0] / h), math.floor(body_xz[1] / h)
         boxes = self._robot_boxes(data)
         grid, olo, ohi, ids, robot = self._grid, self._lo, self._hi, self._ids, self._robot
-        seen: set[int] = set()
+        # Warm start: the pair nearest at the last call is usually still nearest; computed
+        # first, it makes ``best`` small, so few other pairs pass the bound test. The result is
+        # the same minimum over the same candidates (each pair's distance does not depend on
+        # when it is computed).
+        last, nearest = self._last, None
+        if last is not None:
+            dist = mujoco.mj_geomDistance(model, data, robot[last[0]], ids[last[1]], best, None)
+            if dist < best:
+                best, nearest = max(dist, 0.0), last
+        rings = self._rings.get((bi, bj))
+        if rings is None:
+            if len(self._rings) > _MAX_CACHED_CELLS:
+                self._rings.clear()
+            rings = self._rings[(bi, bj)] = ([], set())
+        ring_list, listed = rings
+        # union of the robot geoms' boxes: its bound is below every geom's (a cheap pre-test)
+        ul0, ul1, ul2 = (min(bx[i] for bx in boxes) for i in range(3))
+        uu0, uu1, uu2 = (max(bx[i] for bx in boxes) for i in range(3, 6))
         heap: list[tuple[float, int, int]] = []
         k = 0
         while True:
-            if k == 0:
-                cells = [(bi, bj)]
-            else:
-                cells = [(i, j) for i in range(bi - k, bi + k + 1) for j in (bj - k, bj + k)]
-                cells += [(i, j) for j in range(bj - k + 1, bj + k) for i in (bi - k, bi + k)]
-            for c in cells:
-                for o in grid.get(c, ()):
-                    if o in seen:
-                        continue
-                    seen.add(o)
-                    a, b = olo[o], ohi[o]
-                    for ri, (l0, l1, l2, u0, u1, u2) in enumerate(boxes):
-                        gx = a[0] - u0 if a[0] > u0 else (l0 - b[0] if l0 > b[0] else 0.0)
-                        gy = a[1] - u1 if a[1] > u1 else (l1 - b[1] if l1 > b[1] else 0.0)
-                        gz = a[2] - u2 if a[2] > u2 else (l2 - b[2] if l2 > b[2] else 0.0)
-                        bound = math.sqrt(gx * gx + gy * gy + gz * gz)
-                        if bound < best + _SLACK:
-                            heapq.heappush(heap, (bound, ri, o))
+            if k == len(ring_list):  # obstacles first listed in ring k about this cell
+                if k == 0:
+                    cells = [(bi, bj)]
+                else:
+                    cells = [(i, j) for i in range(bi - k, bi + k + 1) for j in (bj - k, bj + k)]
+                    cells += [(i, j) for j in range(bj - k + 1, bj + k) for i in (bi - k, bi + k)]
+                new: list[int] = []
+                for c in cells:
+                    for o in grid.get(c, ()):
+                        if o not in listed:
+                            listed.add(o)
+                            new.append(o)
+                ring_list.append(new)
+            lim = best + _SLACK
+            for o in ring_list[k]:
+                a, b = olo[o], ohi[o]
+                gx = a[0] - uu0 if a[0] > uu0 else (ul0 - b[0] if ul0 > b[0] else 0.0)
+                gy = a[1] - uu1 if a[1] > uu1 else (ul1 - b[1] if ul1 > b[1] else 0.0)
+                gz = a[2] - uu2 if a[2] > uu2 else (ul2 - b[2] if ul2 > b[2] else 0.0)
+                if math.sqrt(gx * gx + gy * gy + gz * gz) >= lim:
+                    continue
+                for ri, (l0, l1, l2, u0, u1, u2) in enumerate(boxes):
+                    gx = a[0] - u0 if a[0] > u0 else (l0 - b[0] if l0 > b[0] else 0.0)
+                    gy = a[1] - u1 if a[1] > u1 else (l1 - b[1] if l1 > b[1] else 0.0)
+                    gz = a[2] - u2 if a[2] > u2 else (l2 - b[2] if l2 > b[2] else 0.0)
+                    bound = math.sqrt(gx * gx + gy * gy + gz * gz)
+                    if bound < lim:
+                        heapq.heappush(heap, (bound, ri, o))
             # every pair not yet seen is at least this far (the body is in the centre cell)
             unseen = k * h - reach - 1e-6
             # GJK distances are never below the true distance, which is never below the
             # AABBs' distance: pairs are computed nearest bound first while they can win
             while heap and heap[0][0] <= unseen and heap[0][0] <= best + _SLACK:
                 _, ri, o = heapq.heappop(heap)
+                if (ri, o) == last:
+                    continue
                 dist = mujoco.mj_geomDistance(model, data, robot[ri], ids[o], best, None)
-                best = min(best, max(dist, 0.0))
+                if dist < best:
+                    best, nearest = max(dist, 0.0), (ri, o)
             if unseen > best + _SLACK:
+                self._last = nearest
                 return best
             k += 1
 

@@ -22,10 +22,8 @@ the geoms under the base only: :class:`navbench.sim.proximity.DownRay`).
 from __future__ import annotations
 
 import math
-from collections import deque
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Protocol
+from collections.abc import Sequence
+from typing import Any
 
 import mujoco
 import numpy as np
@@ -37,12 +35,12 @@ from navbench.scene.model import Scene
 from navbench.sim.actions import (
     Action,
     DiscreteAction,
-    DiscreteConfig,
     StopAction,
     VelocityAction,
     WaypointAction,
     discrete_target,
 )
+from navbench.sim.contacts import ContactScan
 from navbench.sim.controller import FollowerSettings, WaypointFollower, clip
 from navbench.sim.doors import (
     DOOR_MARGIN,
@@ -52,134 +50,19 @@ from navbench.sim.doors import (
     scene_doors,
 )
 from navbench.sim.embodiments import GROUP_HFIELD, GROUP_STATIC, SPOT, Embodiment, camera_to_body
+from navbench.sim.protocols import (
+    LABELS,
+    EpisodeLike,
+    GoalLike,
+    SimSettings,
+    SimulatorLike,
+    goal_arrays,
+)
 from navbench.sim.proximity import DownRay, ObstacleDistance
 from navbench.sim.records import GoalDistance, StepRecords
 from navbench.sim.world import World, build_world
 
-LABELS = ("success", "perception_error", "fall", "timeout", "stopped")
-_SUPPORT = math.cos(math.radians(35.0))
-_HALF = math.sqrt(0.5)
 _DOWNRAY_GEOMS = 1000  # worlds with more geoms find the surface with DownRay
-_EDGE_RISE = 0.004  # a step edge touches the sole at least this far above its lowest contact (m)
-
-
-class GoalLike(Protocol):
-    """What the simulator reads from a goal (``navbench.episodes.Goal`` fits; read-only, so
-    frozen dataclasses match)."""
-
-    @property
-    def position(self) -> Sequence[float]: ...
-    @property
-    def radius(self) -> float | None: ...
-
-
-class EpisodeLike(Protocol):
-    """What the simulator reads from an episode (``navbench.episodes.Episode`` fits)."""
-
-    @property
-    def episode_id(self) -> str: ...
-    @property
-    def start_position(self) -> Sequence[float]: ...
-    @property
-    def start_rotation(self) -> Sequence[float]: ...
-    @property
-    def goals(self) -> Sequence[Any]: ...  # untyped: GoalLike, plus ``size`` when goal_radius="size"
-
-
-class SimulatorLike(Protocol):
-    """What rollouts and scoring use of a simulator (:class:`Simulator` fits).
-
-    Observations and infos are dicts of mixed values (arrays, floats, label tables), hence
-    ``dict[str, Any]``; see :meth:`Simulator.reset` and :meth:`Simulator.step`.
-    """
-
-    @property
-    def tau(self) -> float:
-        """Success distance τ of the current episode (m; set by :meth:`reset`)."""
-        ...
-    @property
-    def scene(self) -> Scene: ...
-    @property
-    def embodiment(self) -> Embodiment: ...
-    @property
-    def label(self) -> str | None: ...
-    @property
-    def segmentation_labels(self) -> dict[int, tuple[str | None, str]]: ...
-    @property
-    def time(self) -> float: ...
-    def reset(self, episode: EpisodeLike, *, tau: float | None = None) -> Observation: ...
-    def step(self, action: Action) -> tuple[Observation, bool, JSONObject]: ...
-    def distance_to_goal(self) -> float: ...
-    def records(self) -> dict[str, np.ndarray]: ...
-
-
-@dataclass(frozen=True)
-class SimSettings:
-    """Simulator settings (defaults: NavVerse App. 6 / SPEC §6).
-
-    Attributes:
-        render: produce rgb/depth/semantic observations (off: no GL context at all).
-        visuals: render the visual layer (``navbench.visual``: object meshes, textures, light);
-            off: the flat collision boxes. Physics is the same either way.
-        rgb: produce ``obs["rgb"]``; off: depth + semantic only (one render pass instead of two).
-        width, height: image size (px).
-        agent_dt, control_dt: agent step and control period (s); physics is 200 Hz.
-        max_time: timeout (simulated s).
-        success_distance: τ (m); ``None`` = 1.0 + r_robot.
-        goal_radius: ``"size"`` (r = ½ max(sx, sz) of the goal's size) or ``"radius"`` (the
-            goal's ``radius``, VLN-CE style); 0 when unknown.
-        end_on_success: end with ``success`` as soon as DTG ≤ τ (no stop needed).
-        discrete: discrete primitive sizes.
-        follower: follower settings (``None`` = defaults clipped to the embodiment's limits).
-        obstacle_cutoff: obstacle distances are capped here (m).
-        obstacle_distance_fn: optional ``f(position xyz) -> metres`` replacing the MuJoCo one.
-        cull_distance: renderer hides static geoms farther than this (m).
-        max_tilt: tilt that counts as a fall (radians).
-        settle_time: physics time run at reset before t = 0 (s).
-        friction_scale: multiplies every surface's friction μ (traction study, NavVerse §4.4).
-        friction_override: surface class → μ (``{"floor": 0.2}``), applied before the scale.
-        align_doors: waypoint paths through doors narrower than the body's diagonal + 0.4 m
-            cross them straight along the door normal, the body turned in place before and
-            after, and the body turns in place at tight bends (:mod:`navbench.sim.doors`; long
-            bodies only: Spot, not the round Turtlebot).
-    """
-
-    render: bool = False
-    visuals: bool = True
-    rgb: bool = True
-    width: int = 640
-    height: int = 480
-    agent_dt: float = 0.1
-    control_dt: float = 0.02
-    max_time: float = 300.0
-    success_distance: float | None = None
-    goal_radius: str = "size"
-    end_on_success: bool = False
-    discrete: DiscreteConfig = field(default_factory=DiscreteConfig)
-    follower: FollowerSettings | None = None
-    obstacle_cutoff: float = 5.0
-    obstacle_distance_fn: Callable[[np.ndarray], float] | None = None
-    cull_distance: float | None = 80.0
-    max_tilt: float = math.radians(45.0)
-    settle_time: float = 0.2
-    friction_scale: float = 1.0
-    friction_override: Mapping[str, float] = field(default_factory=dict)
-    align_doors: bool = True
-
-
-def goal_arrays(goals: Sequence[GoalLike], mode: str = "size") -> tuple[np.ndarray, np.ndarray]:
-    """Goal positions (N, 3) and radii (N,) from goal records (``size`` or ``radius`` mode)."""
-    pos, rad = [], []
-    for g in goals:
-        pos.append([float(v) for v in g.position])
-        r = 0.0
-        size = getattr(g, "size", None)
-        if mode == "size" and size is not None:
-            r = 0.5 * max(float(size[0]), float(size[2] if len(size) > 2 else size[1]))
-        elif mode == "radius" and g.radius is not None:
-            r = float(g.radius)
-        rad.append(r)
-    return np.asarray(pos, float).reshape(-1, 3), np.asarray(rad, float)
 
 
 class Simulator:
@@ -197,7 +80,6 @@ class Simulator:
         m.opt.enableflags |= mujoco.mjtEnableBit.mjENBL_SLEEP
         self.data = mujoco.MjData(m)
         # views into the model / data buffers (fixed for the simulator's life)
-        self._forcerange = m.actuator_forcerange
         self._body_xmat = self.data.xmat[self.world.robot_body]
         self._qpos, self._qvel, self._ctrl = self.data.qpos, self.data.qvel, self.data.ctrl
         self._substeps = max(1, round(s.control_dt / m.opt.timestep))
@@ -208,17 +90,6 @@ class Simulator:
         #: τ used when :meth:`reset` gets none: ``success_distance``, else 1.0 + r_robot (m).
         self.default_tau = s.success_distance if s.success_distance is not None else 1.0 + embodiment.radius
         self._tau = self.default_tau
-        self._is_robot = np.zeros(m.ngeom, bool)
-        self._is_robot[self.world.robot_geoms] = True
-        if len(self.world.static_geoms) and \
-                self.world.robot_geoms.min() < self.world.static_geoms.max():
-            raise RuntimeError("robot geoms must come after the static geoms")
-        self._ground = np.array([g.ground for g in self.world.geoms] + [True])
-        over = s.friction_override
-        self._friction = s.friction_scale * np.array(
-            [over.get(g.surface, g.friction) for g in self.world.geoms] + [1.0])
-        self._ground_list = self._ground.tolist()
-        self._friction_list = self._friction.tolist()
         self._cam_to_body = camera_to_body(embodiment)
         obst = self.world.obstacle_geoms
         lo, hi = self.world.aabb_lo[obst][:, [0, 2]], self.world.aabb_hi[obst][:, [0, 2]]
@@ -232,15 +103,16 @@ class Simulator:
                                            reach, s.obstacle_cutoff)
         self._act = tuple(mujoco.mj_name2id(m, mujoco.mjtObj.mjOBJ_ACTUATOR, "robot/v" + n)
                           for n in ("x", "z", "yaw"))
-        self._cap = embodiment.force_cap * embodiment.weight
-        self._climb_cap = embodiment.climb_force * embodiment.weight
-        self._capx = self._capz = self._cap
-        self._weight, self._mass, self._servo_ki = embodiment.weight, embodiment.mass, \
-            embodiment.servo_integral
-        self._max_drop, self._hole_drop = embodiment.max_drop, 2.0 * embodiment.max_drop + 0.1
-        self._tilt_up = math.cos(s.max_tilt) + 1e-9  # above this up_y the tilt is below max_tilt
+        #: per-tick contact scan: collisions, support, traction caps, falls (``sim.contacts``)
+        self.contacts = ContactScan(self.world, self.data, embodiment, self.follower,
+                                    self._act[0], self._act[1], friction_scale=s.friction_scale,
+                                    friction_override=s.friction_override, max_tilt=s.max_tilt)
+        self._friction = self.contacts.friction  # μ per geom after scale / override
+        self._servo_ki = embodiment.servo_integral
         self._kv = embodiment.mass * embodiment.servo_rate
-        self._ilim = max(self._cap, self._climb_cap) / (embodiment.mass * embodiment.servo_rate)
+        e = embodiment  # the integral's clamp: the largest cap over the servo gain (m/s)
+        self._ilim = max(e.force_cap * e.weight, e.climb_force * e.weight) / \
+            (e.mass * e.servo_rate)
         self._align_body = s.align_doors and not embodiment.round
         self._doors = scene_doors(scene, embodiment.diagonal + 2.0 * DOOR_MARGIN) \
             if self._align_body else []
@@ -282,8 +154,7 @@ class Simulator:
 
     def tilt(self) -> float:
         """Angle between the body's up axis and world up (radians)."""
-        up_y = float(self._body_xmat[4])
-        return math.acos(max(-1.0, min(1.0, up_y)))
+        return self.contacts.tilt()
 
     def distance_to_goal(self) -> float:
         """NavVerse DTG from the base ground point (m); ``inf`` without goals."""
@@ -359,9 +230,7 @@ class Simulator:
         mujoco.mj_resetData(m, d)
         # The force caps live in the model: restore them, so that no episode depends on the
         # previous one (the settle steps below run with them).
-        self._capx, self._capz = self._cap, self._cap
-        fr, (ax, az, _) = self._forcerange, self._act
-        fr[ax, 0], fr[ax, 1], fr[az, 0], fr[az, 1] = -self._cap, self._cap, -self._cap, self._cap
+        self.contacts.reset_caps()
         d.qpos[:4] = [position[0], position[1] + 0.005, position[2], yaw]
         mujoco.mj_forward(m, d)
         mujoco.mj_step(m, d, nstep=max(1, round(self.settings.settle_time / m.opt.timestep)))
@@ -370,12 +239,10 @@ class Simulator:
         mujoco.mj_forward(m, d)
         self._goals = goal_arrays(goals, self.settings.goal_radius)
         self._dtg = GoalDistance(*self._goals)
-        self._label = None
-        self._support_y = float(d.qpos[1])
-        self._recent_support: deque[float] = deque([self._support_y], maxlen=10)
-        self._collided = False
-        self._contacts()  # traction caps and support from the settled state
-        self._label, self._collided, self.fall_reason = None, False, None
+        self._label, self.fall_reason = None, None
+        self.contacts.reset()
+        self.contacts()  # traction caps and support from the settled state (no fall yet)
+        self.contacts.collided = False
         self._vel_cmd = (0.0, 0.0, 0.0)
         self._ix = self._iz = 0.0
         self._mode = "idle"
@@ -503,7 +370,7 @@ class Simulator:
         """Run one agent step (``agent_dt``) of control ticks, then record.
 
         Per tick: follower (or the velocity command) → PI velocity loop → ``mj_step`` ×
-        substeps → :meth:`_contacts`. Python floats and locals throughout (numpy scalars and
+        substeps → :attr:`contacts` (:class:`navbench.sim.contacts.ContactScan`). Python floats and locals throughout (numpy scalars and
         attribute look-ups make each operation several times slower); the float operations
         are those of :func:`~navbench.sim.controller.body_to_world` and the PI loop, in order.
         """
@@ -515,7 +382,7 @@ class Simulator:
         command = self.follower.command
         vx, vy, w = self._vel_cmd if mode == "velocity" else (0.0, 0.0, 0.0)
         ki, lim, kv = self._servo_ki * dt, self._ilim, self._kv
-        step, nsub, contacts = mujoco.mj_step, self._substeps, self._contacts
+        step, nsub, scan = mujoco.mj_step, self._substeps, self.contacts
         sin, cos = math.sin, math.cos
         for _ in range(self._ticks):
             x, _y, z, yaw = qpos.tolist()[:4]
@@ -528,15 +395,17 @@ class Simulator:
             # servo's demand is below the force cap (anti-windup: no overshoot after slip).
             ix, iz = self._ix, self._iz
             ex, ez = wx - qv[0], wz - qv[2]
-            if abs(kv * (ex + ix)) < self._capx or ex * ix < 0.0:
+            if abs(kv * (ex + ix)) < scan.capx or ex * ix < 0.0:
                 ix = self._ix = max(-lim, min(lim, ix + ki * ex))
-            if abs(kv * (ez + iz)) < self._capz or ez * iz < 0.0:
+            if abs(kv * (ez + iz)) < scan.capz or ez * iz < 0.0:
                 iz = self._iz = max(-lim, min(lim, iz + ki * ez))
             ctrl[ax] = wx + ix
             ctrl[az] = wz + iz
             ctrl[ayaw] = w
             step(m, d, nsub)
-            if contacts(ex, ez):
+            fall = scan(ex, ez)
+            if fall is not None:
+                self._label, self.fall_reason = "fall", fall
                 break
         if self._label is None and self.time >= self.settings.max_time - 1e-9:
             self._label = "timeout"
@@ -544,79 +413,6 @@ class Simulator:
         if self._label is None and self.settings.end_on_success and dtg <= self.tau:
             self._label = "success"
         self._record(stop=False, dtg=dtg)
-
-    def _contacts(self, ex: float = 0.0, ez: float = 0.0) -> bool:
-        """Scan contacts: collisions, support, traction caps; returns True on a fall.
-
-        ``(ex, ez)``: the planar servo error of this tick (world XZ, m/s). A robot contact with
-        ground geometry is *support* when its normal is within 35° of vertical or it is within
-        4 mm of the lowest ground contact, else a *step edge* (the sole's chamfer on a curb).
-        Drop rule: the lowest support point is more than ``max_drop`` below every support
-        point of the last 10 ticks (0.2 s: a step down, at any speed and tilt; not a slope), or
-        the base falls ``2 max_drop + 0.1`` m unsupported. Drive cap: step edge →
-        ``climb_force · m g``; support → ``min(force_cap, μ) m g`` (μ of the support, after
-        ``friction_scale`` / ``friction_override``); airborne → 0. The cap bounds the norm of
-        the planar force: it is split over the world axes along the servo error direction.
-        """
-        d = self.data
-        ncon = d.ncon
-        supported = edge = False
-        if ncon:
-            # Plain Python over the few contacts (numpy per-call overhead dominates here). The
-            # robot is the only moving body, so every contact pairs it with a static geom,
-            # whose id is the smaller one (the robot's geoms are added last).
-            con = d.contact
-            ground_of = self._ground_list
-            ground = []  # (index, static geom) of the ground contacts
-            for k, (a, b) in enumerate(con.geom.tolist()):
-                g = a if a < b else b
-                if ground_of[g]:
-                    ground.append((k, g))
-            if len(ground) < ncon:
-                self._collided = True
-            if ground:
-                ny = con.frame[:, 1].tolist()
-                py = con.pos[:, 1].tolist()
-                # the lowest ground contact is always support (below low), so it is ground_y
-                ground_y = min([py[k] for k, _ in ground])
-                low = ground_y + _EDGE_RISE
-                fric, mu = self._friction_list, 0.0
-                for k, g in ground:
-                    if ny[k] > _SUPPORT or -ny[k] > _SUPPORT or py[k] < low:
-                        supported = True
-                        if fric[g] > mu:
-                            mu = fric[g]
-                    else:
-                        edge = True
-        if edge:
-            cap = self._climb_cap
-        elif supported:
-            cap = min(self._cap, mu * self._weight)
-            self.follower.brake_accel = 0.8 * cap / self._mass  # the traction it can brake with
-        else:
-            cap = 0.0
-        n = math.hypot(ex, ez)
-        if n > 1e-9:
-            cx, cz = cap * (abs(ex) / n), cap * (abs(ez) / n)
-        else:
-            cx = cz = cap * _HALF
-        if cx != self._capx or cz != self._capz:  # the model holds the last caps written
-            self._capx, self._capz = cx, cz
-            fr, (ax, az, _) = self._forcerange, self._act
-            fr[ax, 0], fr[ax, 1], fr[az, 0], fr[az, 1] = -cx, cx, -cz, cz
-        if supported:  # a step down: the ground under the sole is lower by more than max_drop
-            recent = self._recent_support  # than anywhere it stood on in the last 10 ticks
-            if min(recent) - ground_y > self._max_drop:
-                self._label, self.fall_reason = "fall", "drop"
-            recent.append(ground_y)
-            self._support_y = ground_y
-        elif self._support_y - self._qpos[1] > self._hole_drop:  # into a hole
-            self._label, self.fall_reason = "fall", "drop"
-        # tilt > max_tilt ⇔ up_y < cos(max_tilt); the exact test runs only near the threshold
-        if self._label is None and self._body_xmat[4] < self._tilt_up \
-                and self.tilt() > self.settings.max_tilt:
-            self._label, self.fall_reason = "fall", "tilt"
-        return self._label is not None
 
     def obstacle_distance(self) -> float:
         """Surface distance (m, capped at ``obstacle_cutoff``) from the robot's collision geoms
@@ -646,10 +442,11 @@ class Simulator:
         """Append one record row for the current state (``dtg``: its DTG if already known)."""
         q = self._qpos.tolist()
         surf, pref = self._surface()
-        self._rec.add(float(self.data.time), q[:3], q[3], self.tilt(), self._collided,
+        scan = self.contacts
+        self._rec.add(float(self.data.time), q[:3], q[3], scan.tilt(), scan.collided,
                       self.obstacle_distance(), surf, pref, stop,
                       self._dtg(q[0], q[1], q[2]) if dtg is None else dtg)
-        self._collided = False
+        scan.collided = False
 
     def _observe(self) -> Observation:
         obs: dict[str, Any] = {  # an Observation (SPEC §6) being filled: mixed sensor values

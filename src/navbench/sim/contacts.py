@@ -1,0 +1,159 @@
+"""The simulator's per-tick contact scan (50 Hz): collisions, support, traction caps, falls.
+
+A robot contact with ground geometry is *support* when its normal is within 35° of vertical or
+it is within 4 mm of the lowest ground contact, else a *step edge* (the sole's chamfer on a
+curb); a contact with any other static geom is a *collision* (NavVerse's non-ground
+collision). Drive cap: step edge → ``climb_force · m g``; support → ``min(force_cap, μ) m g``
+(μ of the support, after ``friction_scale`` / ``friction_override``); airborne → 0. The cap
+bounds the norm of the planar servo force: it is split over the world axes along the servo
+error direction and written to the x / z actuators' force ranges. Falls: the lowest support
+point is more than ``max_drop`` below every support point of the last 10 ticks (0.2 s: a step
+down, at any speed and tilt; not a slope), the base falls ``2 max_drop + 0.1`` m unsupported
+(a hole), or the body tilts more than ``max_tilt``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import deque
+from collections.abc import Mapping
+
+import mujoco
+import numpy as np
+
+from navbench.sim.controller import WaypointFollower
+from navbench.sim.embodiments import Embodiment
+from navbench.sim.world import World
+
+SUPPORT_COS = math.cos(math.radians(35.0))  # support normals are within 35° of vertical
+EDGE_RISE = 0.004  # a step edge touches the sole at least this far above its lowest contact (m)
+_HALF = math.sqrt(0.5)
+
+
+class ContactScan:
+    """Contact bookkeeping of one simulator (module docs); call it after every control tick.
+
+    Parameters: the ``world`` and its ``data``; ``embodiment``; the ``follower`` whose
+    ``brake_accel`` follows the traction of the support (0.8 · cap / m, m/s²); actuator ids
+    ``act_x``, ``act_z`` of the planar servos; ``friction_scale`` / ``friction_override``
+    (surface class → μ) and ``max_tilt`` (radians) from the simulator settings.
+
+    State read by the simulator: ``capx``, ``capz`` (the force caps in the model, N),
+    ``collided`` (a collision since the flag was last cleared).
+    """
+
+    def __init__(self, world: World, data: mujoco.MjData, embodiment: Embodiment,
+                 follower: WaypointFollower, act_x: int, act_z: int, *,
+                 friction_scale: float = 1.0, friction_override: Mapping[str, float] | None = None,
+                 max_tilt: float = math.radians(45.0)) -> None:
+        e = embodiment
+        if len(world.static_geoms) and world.robot_geoms.min() < world.static_geoms.max():
+            raise RuntimeError("robot geoms must come after the static geoms")
+        self.data, self.follower = data, follower
+        over = friction_override or {}
+        #: per geom (plus one entry for "no geom"): ground geometry, and its μ (scaled)
+        self.ground = np.array([g.ground for g in world.geoms] + [True])
+        self.friction = friction_scale * np.array(
+            [over.get(g.surface, g.friction) for g in world.geoms] + [1.0])
+        self._ground_list: list[bool] = self.ground.tolist()
+        self._friction_list: list[float] = self.friction.tolist()
+        self._forcerange = world.model.actuator_forcerange  # a view: the model's buffer
+        self._ax, self._az = act_x, act_z
+        self._qpos, self._body_xmat = data.qpos, data.xmat[world.robot_body]
+        self.cap = e.force_cap * e.weight  # support cap at μ ≥ force_cap (N)
+        self._climb_cap = e.climb_force * e.weight
+        self._weight, self._mass = e.weight, e.mass
+        self._max_drop, self._hole_drop = e.max_drop, 2.0 * e.max_drop + 0.1
+        self.max_tilt = max_tilt
+        self._tilt_up = math.cos(max_tilt) + 1e-9  # above this up_y the tilt is below max_tilt
+        self.capx = self.capz = self.cap
+        self.collided = False
+        self._support_y = 0.0
+        self._recent: deque[float] = deque([0.0], maxlen=10)
+
+    def reset_caps(self) -> None:
+        """Write the full support cap to both planar servos (an episode's start)."""
+        self.capx = self.capz = c = self.cap
+        fr, ax, az = self._forcerange, self._ax, self._az
+        fr[ax, 0], fr[ax, 1], fr[az, 0], fr[az, 1] = -c, c, -c, c
+
+    def reset(self) -> None:
+        """Start the support history at the base's height; clear the collision flag."""
+        self._support_y = float(self._qpos[1])
+        self._recent = deque([self._support_y], maxlen=10)
+        self.collided = False
+
+    def tilt(self) -> float:
+        """Angle between the body's up axis and world up (radians)."""
+        up_y = float(self._body_xmat[4])
+        return math.acos(max(-1.0, min(1.0, up_y)))
+
+    def __call__(self, ex: float = 0.0, ez: float = 0.0) -> str | None:
+        """Scan the contacts after a tick with planar servo error ``(ex, ez)`` (world XZ, m/s):
+        update ``collided``, the caps and the follower's braking; the fall reason
+        (``"drop"`` or ``"tilt"``) or ``None``."""
+        d = self.data
+        ncon = d.ncon
+        supported = edge = False
+        if ncon:
+            # Plain Python over the few contacts (numpy per-call overhead dominates here). The
+            # robot is the only moving body, so every contact pairs it with a static geom,
+            # whose id is the smaller one (the robot's geoms are added last).
+            con = d.contact
+            ground_of = self._ground_list
+            ground = []  # (index, static geom) of the ground contacts
+            for k, (a, b) in enumerate(con.geom.tolist()):
+                g = a if a < b else b
+                if ground_of[g]:
+                    ground.append((k, g))
+            if len(ground) < ncon:
+                self.collided = True
+            if ground:
+                pos = con.pos.tolist()
+                # the lowest ground contact is always support (below low), so it is ground_y
+                ground_y = min([pos[k][1] for k, _ in ground])
+                low = ground_y + EDGE_RISE
+                fric, mu = self._friction_list, 0.0
+                ny: list[float] | None = None  # contact normals' y, read only when needed
+                for k, g in ground:
+                    if pos[k][1] >= low:  # not at the lowest level: support if near-vertical
+                        if ny is None:
+                            ny = con.frame[:, 1].tolist()
+                        if not (ny[k] > SUPPORT_COS or -ny[k] > SUPPORT_COS):
+                            edge = True
+                            continue
+                    supported = True
+                    if fric[g] > mu:
+                        mu = fric[g]
+        if edge:
+            cap = self._climb_cap
+        elif supported:
+            cap = min(self.cap, mu * self._weight)
+            self.follower.brake_accel = 0.8 * cap / self._mass  # the traction it can brake with
+        else:
+            cap = 0.0
+        n = math.hypot(ex, ez)
+        if n > 1e-9:
+            cx, cz = cap * (abs(ex) / n), cap * (abs(ez) / n)
+        else:
+            cx = cz = cap * _HALF
+        if cx != self.capx or cz != self.capz:  # the model holds the last caps written
+            self.capx, self.capz = cx, cz
+            fr, ax, az = self._forcerange, self._ax, self._az
+            fr[ax, 0], fr[ax, 1], fr[az, 0], fr[az, 1] = -cx, cx, -cz, cz
+        fall = None
+        if supported:  # a step down: the ground under the sole is lower by more than max_drop
+            recent = self._recent  # than anywhere it stood on in the last 10 ticks
+            if min(recent) - ground_y > self._max_drop:
+                fall = "drop"
+            recent.append(ground_y)
+            self._support_y = ground_y
+        elif self._support_y - self._qpos[1] > self._hole_drop:  # into a hole
+            fall = "drop"
+        # tilt > max_tilt ⇔ up_y < cos(max_tilt); the exact test runs only near the threshold
+        if fall is None and self._body_xmat[4] < self._tilt_up and self.tilt() > self.max_tilt:
+            fall = "tilt"
+        return fall
+
+
+__all__ = ["EDGE_RISE", "SUPPORT_COS", "ContactScan"]
