@@ -217,4 +217,27 @@ class DownRay:
         return best_id
 
 
-__all__ = ["DownRay", "ObstacleDistance"]
+class SurfaceProbe:
+    """Id of the first static geom straight below a point (−Y; -1 if none), over the geoms of
+    ``groups``, the body ``body_exclude`` excluded: ``mj_ray`` (C over every geom: fastest in a
+    house) in worlds of up to ``big`` geoms, :class:`DownRay` (the same answer from the geoms
+    under the point) in larger ones."""
+
+    def __init__(self, model: mujoco.MjModel, lo: np.ndarray, hi: np.ndarray,
+                 groups: np.ndarray, body_exclude: int, big: int = 1000) -> None:
+        self.down = DownRay(model, lo, hi, groups, body_exclude)
+        self.uses_down_ray = self.down.supported and model.ngeom > big
+        self._groups, self._body = groups, body_exclude
+        self._geomid = np.zeros(1, np.int32)
+        self._vec = np.array([0.0, -1.0, 0.0])
+
+    def __call__(self, model: mujoco.MjModel, data: mujoco.MjData, pnt: np.ndarray) -> int:
+        """Geom id below ``pnt`` (world, m), or -1."""
+        if self.uses_down_ray:
+            return self.down(model, data, pnt)
+        dist = mujoco.mj_ray(model, data, pnt.copy(), self._vec, self._groups, 1, self._body,
+                             self._geomid)
+        return int(self._geomid[0]) if dist >= 0 else -1
+
+
+__all__ = ["DownRay", "ObstacleDistance", "SurfaceProbe"]

@@ -58,11 +58,11 @@ from navbench.sim.protocols import (
     SimulatorLike,
     goal_arrays,
 )
-from navbench.sim.proximity import DownRay, ObstacleDistance
+from navbench.sim.proximity import ObstacleDistance, SurfaceProbe
 from navbench.sim.records import GoalDistance, StepRecords
 from navbench.sim.world import World, build_world
 
-_DOWNRAY_GEOMS = 1000  # worlds with more geoms find the surface with DownRay
+_DOWNRAY_GEOMS = 1000  # worlds with more geoms find the surface with DownRay, not mj_ray
 
 
 class Simulator:
@@ -122,20 +122,17 @@ class Simulator:
 
             self._camera = Camera(self.world, width=s.width, height=s.height,
                                   cull_distance=s.cull_distance)
-        self._ray_groups = np.zeros(6, np.uint8)
-        self._ray_groups[[GROUP_STATIC, GROUP_HFIELD]] = 1
-        self._geomid = np.zeros(1, np.int32)
-        self._down = DownRay(m, self.world.aabb_lo, self.world.aabb_hi, self._ray_groups,
-                             self.world.robot_body)
-        # mj_ray tries every geom (cheap in C for a house); DownRay only those under the base
-        self._down_on = self._down.supported and m.ngeom > _DOWNRAY_GEOMS
+        groups = np.zeros(6, np.uint8)
+        groups[[GROUP_STATIC, GROUP_HFIELD]] = 1
+        self._surface_probe = SurfaceProbe(m, self.world.aabb_lo, self.world.aabb_hi, groups,
+                                           self.world.robot_body, big=_DOWNRAY_GEOMS)
+        self._down = self._surface_probe.down
         self._label: str | None = None
         #: why the episode ended in ``fall``: ``"drop"`` or ``"tilt"`` (``None`` otherwise).
         self.fall_reason: str | None = None
         self._rec = StepRecords()
         self._goals = (np.zeros((0, 3)), np.zeros(0))
         self._dtg = GoalDistance(*self._goals)
-        self._down_vec = np.array([0.0, -1.0, 0.0])
 
     # ------------------------------------------------------------------ state
     @property
@@ -425,17 +422,11 @@ class Simulator:
         return self._proximity(self.model, self.data, (float(b[0]), float(b[2])))
 
     def _surface(self) -> tuple[str, bool]:
-        w = self.world
-        pnt = self.data.xpos[w.robot_body]
-        if self._down_on:  # mj_ray's answer from the geoms under the point only (large worlds)
-            gid = self._down(self.model, self.data, pnt)
-        else:
-            dist = mujoco.mj_ray(self.model, self.data, pnt.copy(), self._down_vec,
-                                 self._ray_groups, 1, w.robot_body, self._geomid)
-            gid = int(self._geomid[0]) if dist >= 0 else -1
+        """Surface class of the first static geom below the base, and whether it is preferred."""
+        gid = self._surface_probe(self.model, self.data, self.data.xpos[self.world.robot_body])
         if gid < 0:
             return "none", False
-        g = w.geoms[gid]
+        g = self.world.geoms[gid]
         return g.surface, g.preferred
 
     def _record(self, stop: bool, dtg: float | None = None) -> None:
