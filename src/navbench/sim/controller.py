@@ -75,7 +75,7 @@ class FollowerSettings:
     align_yaw_tol: float = math.radians(4.0)
 
 
-@dataclass
+@dataclass(slots=True)  # slots: faster attribute access in the 50 Hz loop
 class PID:
     """Scalar PID with integral clamp; ``update(err, dt)`` returns the (unclipped) output."""
 
@@ -269,7 +269,9 @@ class WaypointFollower:
                 self.reached = True
                 self._i = len(self._path)
                 return 0.0, 0.0, 0.0
-        ef, el = world_to_body(tx - x, tz - z, yaw)
+        sn, cs = math.sin(yaw), math.cos(yaw)  # world_to_body, inlined
+        dx, dz = tx - x, tz - z
+        ef, el = -sn * dx - cs * dz, -cs * dx + sn * dz
         seg_yaw = math.nan
         if (self._seg_align or hold) and self._seg_start is not None and \
                 self._i < len(self._path):
