@@ -92,21 +92,20 @@ class ContactScan:
         """Scan the contacts after a tick with planar servo error ``(ex, ez)`` (world XZ, m/s):
         update ``collided``, the caps and the follower's braking; the fall reason
         (``"drop"`` or ``"tilt"``) or ``None``."""
-        d = self.data
-        ncon = d.ncon
         supported = edge = False
-        if ncon:
-            # Plain Python over the few contacts (numpy per-call overhead dominates here). The
-            # robot is the only moving body, so every contact pairs it with a static geom,
-            # whose id is the smaller one (the robot's geoms are added last).
-            con = d.contact
+        # Plain Python over the few contacts (numpy per-call overhead dominates here). The
+        # robot is the only moving body, so every contact pairs it with a static geom, whose
+        # id is the smaller one (the robot's geoms are added last).
+        con = self.data.contact
+        pairs = con.geom.tolist()
+        if pairs:
             ground_of = self._ground_list
             ground = []  # (index, static geom) of the ground contacts
-            for k, (a, b) in enumerate(con.geom.tolist()):
+            for k, (a, b) in enumerate(pairs):
                 g = a if a < b else b
                 if ground_of[g]:
                     ground.append((k, g))
-            if len(ground) < ncon:
+            if len(ground) < len(pairs):
                 self.collided = True
             if ground:
                 pos = con.pos.tolist()

@@ -174,35 +174,37 @@ class WaypointFollower:
     def _target(self, x: float, z: float) -> tuple[float, float, bool]:
         """Lookahead target (x, z) and whether it is the final waypoint."""
         look = self.settings.lookahead
-        path = self._path
-        # Pass intermediate waypoints within the lookahead (align waypoints: see command).
-        while self._i < len(path) - 1 and not self._align[self._i] and \
-                math.hypot(path[self._i][0] - x, path[self._i][1] - z) < look:
-            self._seg_start = path[self._i][:2]
-            self._seg_align = False
-            self._i += 1
+        path, align, hypot = self._path, self._align, math.hypot
         last = len(path) - 1
-        if self._i == last and math.hypot(path[last][0] - x, path[last][1] - z) < look:
+        i = self._i
+        # Pass intermediate waypoints within the lookahead (align waypoints: see command).
+        if i < last and not align[i] and hypot(path[i][0] - x, path[i][1] - z) < look:
+            while i < last and not align[i] and hypot(path[i][0] - x, path[i][1] - z) < look:
+                self._seg_start = path[i][:2]
+                i += 1
+            self._seg_align = False
+            self._i = i
+        if i == last and hypot(path[last][0] - x, path[last][1] - z) < look:
             return path[last][0], path[last][1], True
         # Project onto the current segment, then walk `look` metres along the remaining path.
         a = self._seg_start if self._seg_start is not None else (x, z)
-        b = path[self._i][:2]
+        b = path[i]
         sx, sz = b[0] - a[0], b[1] - a[1]
-        seg = math.hypot(sx, sz)
+        seg = hypot(sx, sz)
         t = 0.0 if seg < 1e-9 else max(0.0, min(1.0, ((x - a[0]) * sx + (z - a[1]) * sz) / seg**2))
         px, pz = a[0] + t * sx, a[1] + t * sz
         remaining = look
-        k = self._i
+        k = i
         cx, cz = px, pz
         while True:
             nx, nz = path[k][0], path[k][1]
-            d = math.hypot(nx - cx, nz - cz)
+            d = hypot(nx - cx, nz - cz)
             if d >= remaining:
                 f = remaining / d
                 return cx + f * (nx - cx), cz + f * (nz - cz), False
             remaining -= d
             cx, cz = nx, nz
-            if k == last or self._align[k]:
+            if k == last or align[k]:
                 return nx, nz, k == last
             k += 1
 

@@ -80,7 +80,7 @@ class Simulator:
         m.opt.enableflags |= mujoco.mjtEnableBit.mjENBL_SLEEP
         self.data = mujoco.MjData(m)
         # views into the model / data buffers (fixed for the simulator's life)
-        self._body_xmat = self.data.xmat[self.world.robot_body]
+        self._body_xpos = self.data.xpos[self.world.robot_body]
         self._qpos, self._qvel, self._ctrl = self.data.qpos, self.data.qvel, self.data.ctrl
         self._substeps = max(1, round(s.control_dt / m.opt.timestep))
         self._ticks = max(1, round(s.agent_dt / s.control_dt))
@@ -418,12 +418,12 @@ class Simulator:
         s = self.settings
         if s.obstacle_distance_fn is not None:
             return float(s.obstacle_distance_fn(self.pose()[:3]))
-        b = self.data.xpos[self.world.robot_body]
-        return self._proximity(self.model, self.data, (float(b[0]), float(b[2])))
+        x, _, z = self._body_xpos.tolist()
+        return self._proximity(self.model, self.data, (x, z))
 
     def _surface(self) -> tuple[str, bool]:
         """Surface class of the first static geom below the base, and whether it is preferred."""
-        gid = self._surface_probe(self.model, self.data, self.data.xpos[self.world.robot_body])
+        gid = self._surface_probe(self.model, self.data, self._body_xpos)
         if gid < 0:
             return "none", False
         g = self.world.geoms[gid]
