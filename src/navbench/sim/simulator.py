@@ -17,6 +17,10 @@ geom (``mj_geomDistance``, capped at ``obstacle_cutoff``; only the pairs that ca
 computed, :class:`navbench.sim.proximity.ObstacleDistance`) unless an ``obstacle_distance_fn``
 is given; surface = class of the first static geom below the base (``mj_ray``'s answer, from
 the geoms under the base only: :class:`navbench.sim.proximity.DownRay`).
+
+Split: settings, labels and protocols live in :mod:`navbench.sim.protocols` (re-exported
+here), the 50 Hz contact scan (support, traction caps, falls) in :mod:`navbench.sim.contacts`,
+the record rows and DTG in :mod:`navbench.sim.records`.
 """
 
 from __future__ import annotations
