@@ -50,6 +50,9 @@ class ContactScan:
         if len(world.static_geoms) and world.robot_geoms.min() < world.static_geoms.max():
             raise RuntimeError("robot geoms must come after the static geoms")
         self.data, self.follower = data, follower
+        # the contact list of ``data``: it reads the current contacts (and their number) at
+        # every field access, so it is fetched once, not per tick
+        self._con = data.contact
         over = friction_override or {}
         #: per geom (plus one entry for "no geom"): ground geometry, and its μ (scaled)
         self.ground = np.array([g.ground for g in world.geoms] + [True])
@@ -96,7 +99,7 @@ class ContactScan:
         # Plain Python over the few contacts (numpy per-call overhead dominates here). The
         # robot is the only moving body, so every contact pairs it with a static geom, whose
         # id is the smaller one (the robot's geoms are added last).
-        con = self.data.contact
+        con = self._con
         pairs = con.geom.tolist()
         if pairs:
             ground_of = self._ground_list
