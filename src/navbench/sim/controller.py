@@ -92,7 +92,9 @@ class PID:
 
     def update(self, err: float, dt: float) -> float:
         """One step with error ``err`` over ``dt`` seconds."""
-        self._i = max(-self.i_limit, min(self.i_limit, self._i + err * dt))
+        lim, v = self.i_limit, self._i + err * dt
+        v = v if v < lim else lim  # max(-lim, min(lim, v)), written out (50 Hz)
+        self._i = v if v > -lim else -lim
         d = 0.0 if self._prev is None or dt <= 0 else (err - self._prev) / dt
         self._prev = err
         return self.kp * err + self.ki * self._i + self.kd * d
@@ -306,5 +308,9 @@ class WaypointFollower:
                 vx = vx if abs(bearing) < s.turn_in_place else 0.0
             else:
                 vx = 0.0
-        vm, ym, wm = s.vx_max, s.vy_max, s.omega_max  # clip(), inlined (50 Hz hot path)
-        return max(-vm, min(vm, vx)), max(-ym, min(ym, vy)), max(-wm, min(wm, w))
+        # clip(v, m) = max(-m, min(m, v)), written out (50 Hz hot path)
+        vm, ym, wm = s.vx_max, s.vy_max, s.omega_max
+        vx = vx if vx < vm else vm
+        vy = vy if vy < ym else ym
+        w = w if w < wm else wm
+        return (vx if vx > -vm else -vm), (vy if vy > -ym else -ym), (w if w > -wm else -wm)

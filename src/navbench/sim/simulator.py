@@ -385,6 +385,7 @@ class Simulator:
         ki, lim, kv = self._servo_ki * dt, self._ilim, self._kv
         step, nsub, scan = mujoco.mj_step, self._substeps, self.contacts
         sin, cos = math.sin, math.cos
+        ix, iz = self._ix, self._iz
         for _ in range(self._ticks):
             x, _y, z, yaw = qpos.tolist()[:4]
             if mode == "follow":
@@ -393,13 +394,17 @@ class Simulator:
             wx, wz = -s * vx - c * vy, -c * vx + s * vy
             qv = qvel.tolist()
             # PI velocity loop: the integral shifts the servo reference; it grows only while the
-            # servo's demand is below the force cap (anti-windup: no overshoot after slip).
-            ix, iz = self._ix, self._iz
+            # servo's demand is below the force cap (anti-windup: no overshoot after slip). The
+            # clamps are max(-lim, min(lim, v)) written out.
             ex, ez = wx - qv[0], wz - qv[2]
             if abs(kv * (ex + ix)) < scan.capx or ex * ix < 0.0:
-                ix = self._ix = max(-lim, min(lim, ix + ki * ex))
+                v = ix + ki * ex
+                v = v if v < lim else lim
+                ix = v if v > -lim else -lim
             if abs(kv * (ez + iz)) < scan.capz or ez * iz < 0.0:
-                iz = self._iz = max(-lim, min(lim, iz + ki * ez))
+                v = iz + ki * ez
+                v = v if v < lim else lim
+                iz = v if v > -lim else -lim
             ctrl[ax] = wx + ix
             ctrl[az] = wz + iz
             ctrl[ayaw] = w
@@ -408,6 +413,7 @@ class Simulator:
             if fall is not None:
                 self._label, self.fall_reason = "fall", fall
                 break
+        self._ix, self._iz = ix, iz
         if self._label is None and self.time >= self.settings.max_time - 1e-9:
             self._label = "timeout"
         dtg = self.distance_to_goal()
