@@ -103,17 +103,19 @@ class ContactScan:
         pairs = con.geom.tolist()
         if pairs:
             ground_of = self._ground_list
+            pos = con.pos.tolist()
             ground = []  # (index, static geom) of the ground contacts
+            ground_y = math.inf  # the lowest ground contact: always support (below low)
             for k, (a, b) in enumerate(pairs):
                 g = a if a < b else b
                 if ground_of[g]:
                     ground.append((k, g))
+                    y = pos[k][1]
+                    if y < ground_y:
+                        ground_y = y
             if len(ground) < len(pairs):
                 self.collided = True
             if ground:
-                pos = con.pos.tolist()
-                # the lowest ground contact is always support (below low), so it is ground_y
-                ground_y = min([pos[k][1] for k, _ in ground])
                 low = ground_y + EDGE_RISE
                 fric, mu = self._friction_list, 0.0
                 ny: list[float] | None = None  # contact normals' y, read only when needed

@@ -114,8 +114,10 @@ class ObstacleDistance:
                 best, nearest = max(dist, 0.0), last
         bounds, cands = self._candidates(bi, bj)
         # union of the robot geoms' boxes: its bound is below every geom's (a cheap pre-test)
-        ul0, ul1, ul2 = (min(bx[i] for bx in boxes) for i in range(3))
-        uu0, uu1, uu2 = (max(bx[i] for bx in boxes) for i in range(3, 6))
+        ul0, ul1, ul2, uu0, uu1, uu2 = boxes[0]
+        for l0, l1, l2, u0, u1, u2 in boxes[1:]:
+            ul0, ul1, ul2 = min(ul0, l0), min(ul1, l1), min(ul2, l2)
+            uu0, uu1, uu2 = max(uu0, u0), max(uu1, u1), max(uu2, u2)
         heap: list[tuple[float, int, int]] = []
         for n, o in enumerate(cands):
             far = bounds[n]  # every pair from here on is at least this far
