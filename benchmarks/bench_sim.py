@@ -67,13 +67,29 @@ def loop_path(c: tuple[float, float], r: float = 0.5) -> list[tuple[float, float
             for a in np.linspace(0, 2 * math.pi, 12, endpoint=False)]
 
 
+def _full_loop(sim: Simulator, start: tuple[float, float, float], path: list[tuple[float, float,
+               float]], seconds: float) -> float:
+    """Run the waypoint loop for ``seconds`` simulated; its process CPU time (s)."""
+    sim.reset_to(start, 0.0)
+    t0 = time.process_time()
+    sim.step(WaypointAction.of(path))
+    while sim.time < seconds:
+        if sim.follower.reached:
+            sim.step(WaypointAction.of(path))
+        else:
+            sim.step(WaypointAction((), append=True))
+    return time.process_time() - t0
+
+
 def loop_ratio(sim: Simulator, start: tuple[float, float, float], c: tuple[float, float],
                seconds: float, repeats: int = 3) -> float:
     """Print raw mj_step speed (the reference) and the full loop's speed as a ratio of it.
 
     Raw and full runs alternate ``repeats`` times (``seconds`` simulated each) and are timed in
     process CPU time; the best speed of each is kept, so load from other processes on a shared
-    machine skews the ratio less."""
+    machine skews the ratio less. The raw run holds a constant command (the robot ends up
+    pressing on an obstacle); one more full run times the ``mj_step`` calls inside the loop,
+    whose motion can cost more or less physics per step than the raw run's."""
     m, d = sim.model, sim.data
     path = loop_path(c)
     raw = full = 0.0
@@ -84,18 +100,25 @@ def loop_ratio(sim: Simulator, start: tuple[float, float, float], c: tuple[float
         t0 = time.process_time()
         mujoco.mj_step(m, d, nstep=n)
         raw = max(raw, seconds / (time.process_time() - t0))
-        sim.reset_to(start, 0.0)
-        t0 = time.process_time()
-        sim.step(WaypointAction.of(path))
-        while sim.time < seconds:
-            if sim.follower.reached:
-                sim.step(WaypointAction.of(path))
-            else:
-                sim.step(WaypointAction((), append=True))
-        full = max(full, sim.time / (time.process_time() - t0))
+        full = max(full, seconds / _full_loop(sim, start, path, seconds))
+    inside = [0]
+    step = mujoco.mj_step
+
+    def timed_step(model: mujoco.MjModel, data: mujoco.MjData, nstep: int = 1) -> None:
+        t = time.process_time_ns()
+        step(model, data, nstep)
+        inside[0] += time.process_time_ns() - t
+
+    mujoco.mj_step = timed_step  # the simulator looks it up once per agent step
+    try:
+        cpu = _full_loop(sim, start, path, seconds)
+        share = inside[0] * 1e-9 / cpu
+    finally:
+        mujoco.mj_step = step
     print(f"raw mj_step           : {raw:8.0f}x real time (reference; CPU time, best of {repeats})")
     print(f"full loop (no render) : {full:8.0f}x real time  = {full / raw:.2f} of raw "
           f"(targets: >= 0.6 of raw; >= 300x in a house, >= 100x on a 1 km2 city)")
+    print(f"mj_step in the loop   : {share:8.2f} of the full loop's CPU time (its own motion)")
     return full / raw
 
 

@@ -34,6 +34,7 @@ MODULES = (
     "navbench.scene.procgen.indoor",
     "navbench.sim",
     "navbench.sim.env",
+    "navbench.sim.records",
     "navbench.sim.simulator",
     "navbench.sim.traction",
     "navbench.tasks.conditional.parser",

@@ -248,3 +248,41 @@ def test_a_path_re_sent_every_step_still_crosses_without_contact():
         seg = [_segment_distance((x, z), a, b) for a, b in itertools.pairwise(path)]
         _, _, info = sim.step(WaypointAction.of(path[int(np.argmin(seg)) + 1:]))
     assert info["reached"] and not sim.records()["collision"].any()
+
+
+def _pose_free_numpy(fp, x: float, z: float, yaw: float, y: float) -> bool:
+    """The separating-axis footprint test in vector form over all band boxes at once (the
+    former implementation of FootprintCheck.pose_free)."""
+    from navbench.sim.doors import FOOTPRINT_SLACK
+
+    band = (fp._lo_y < y + fp._top) & (fp._hi_y > y + 0.03)
+    if not band.any():
+        return True
+    hw, hl = fp.half_width + FOOTPRINT_SLACK, fp.half_length + FOOTPRINT_SLACK
+    ux, uz = -math.sin(yaw), -math.cos(yaw)
+    vx, vz = -uz, ux
+    d = fp._c[band] - (x, z)
+    hx, hz = fp._h[band, 0], fp._h[band, 1]
+    hit = np.abs(d[:, 0]) < hx + hl * abs(ux) + hw * abs(vx)
+    hit &= np.abs(d[:, 1]) < hz + hl * abs(uz) + hw * abs(vz)
+    hit &= np.abs(d[:, 0] * ux + d[:, 1] * uz) < hl + hx * abs(ux) + hz * abs(uz)
+    hit &= np.abs(d[:, 0] * vx + d[:, 1] * vz) < hw + hx * abs(vx) + hz * abs(vz)
+    return not bool(hit.any())
+
+
+def test_pose_free_equals_the_vector_form_in_a_house():
+    from navbench.scene.procgen.indoor import generate_house
+
+    sim = Simulator(generate_house(0, n_rooms=4), SPOT)
+    rng = np.random.default_rng(5)
+    rooms = sim.scene.rooms
+    results = []
+    for i in range(400):
+        cx, cz = rooms[i % len(rooms)].centroid
+        x, z = cx + rng.uniform(-2.5, 2.5), cz + rng.uniform(-2.5, 2.5)
+        yaw, y = rng.uniform(-math.pi, math.pi), float(rng.choice([0.0, 0.0, 1.5]))
+        fp = sim.footprint.near([(x, z)], pad=0.5) if i % 2 else sim.footprint
+        got = fp.pose_free(float(x), float(z), float(yaw), y)
+        assert got == _pose_free_numpy(fp, float(x), float(z), float(yaw), y)
+        results.append(got)
+    assert 50 < sum(results) < 350  # both free and blocked poses were tested

@@ -141,3 +141,13 @@ def test_surface_ray_matches_mj_ray_on_a_city() -> None:
         assert gid == _mj_ray_geom(sim)
         kinds.add(sim.world.geoms[gid].surface if gid >= 0 else "none")
     assert len(kinds) >= 3  # roads, sidewalks, ... and outside the city
+
+
+def test_obstacle_distance_along_a_path_matches_brute_force() -> None:
+    # small moves (the warm-started nearest pair stays nearest, then changes) and cells visited
+    # twice (cached rings): still the brute-force minimum at every pose
+    sim = Simulator(Scene("room", "indoor", "t", boxes=(FLOOR, WALL, TABLE, SHELF)), SPOT)
+    poses = [(-1.0 + 0.05 * i, -1.5 + 0.04 * i, 0.1 * i) for i in range(60)]
+    for x, z, yaw in poses + poses[::-1]:
+        place(sim, x, z, yaw)
+        assert sim.obstacle_distance() == brute_force(sim)

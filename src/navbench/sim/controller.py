@@ -75,7 +75,7 @@ class FollowerSettings:
     align_yaw_tol: float = math.radians(4.0)
 
 
-@dataclass
+@dataclass(slots=True)  # slots: faster attribute access in the 50 Hz loop
 class PID:
     """Scalar PID with integral clamp; ``update(err, dt)`` returns the (unclipped) output."""
 
@@ -92,7 +92,9 @@ class PID:
 
     def update(self, err: float, dt: float) -> float:
         """One step with error ``err`` over ``dt`` seconds."""
-        self._i = max(-self.i_limit, min(self.i_limit, self._i + err * dt))
+        lim, v = self.i_limit, self._i + err * dt
+        v = v if v < lim else lim  # max(-lim, min(lim, v)), written out (50 Hz)
+        self._i = v if v > -lim else -lim
         d = 0.0 if self._prev is None or dt <= 0 else (err - self._prev) / dt
         self._prev = err
         return self.kp * err + self.ki * self._i + self.kd * d
@@ -174,35 +176,37 @@ class WaypointFollower:
     def _target(self, x: float, z: float) -> tuple[float, float, bool]:
         """Lookahead target (x, z) and whether it is the final waypoint."""
         look = self.settings.lookahead
-        path = self._path
-        # Pass intermediate waypoints within the lookahead (align waypoints: see command).
-        while self._i < len(path) - 1 and not self._align[self._i] and \
-                math.hypot(path[self._i][0] - x, path[self._i][1] - z) < look:
-            self._seg_start = path[self._i][:2]
-            self._seg_align = False
-            self._i += 1
+        path, align, hypot = self._path, self._align, math.hypot
         last = len(path) - 1
-        if self._i == last and math.hypot(path[last][0] - x, path[last][1] - z) < look:
+        i = self._i
+        # Pass intermediate waypoints within the lookahead (align waypoints: see command).
+        if i < last and not align[i] and hypot(path[i][0] - x, path[i][1] - z) < look:
+            while i < last and not align[i] and hypot(path[i][0] - x, path[i][1] - z) < look:
+                self._seg_start = path[i][:2]
+                i += 1
+            self._seg_align = False
+            self._i = i
+        if i == last and hypot(path[last][0] - x, path[last][1] - z) < look:
             return path[last][0], path[last][1], True
         # Project onto the current segment, then walk `look` metres along the remaining path.
         a = self._seg_start if self._seg_start is not None else (x, z)
-        b = path[self._i][:2]
+        b = path[i]
         sx, sz = b[0] - a[0], b[1] - a[1]
-        seg = math.hypot(sx, sz)
+        seg = hypot(sx, sz)
         t = 0.0 if seg < 1e-9 else max(0.0, min(1.0, ((x - a[0]) * sx + (z - a[1]) * sz) / seg**2))
         px, pz = a[0] + t * sx, a[1] + t * sz
         remaining = look
-        k = self._i
+        k = i
         cx, cz = px, pz
         while True:
             nx, nz = path[k][0], path[k][1]
-            d = math.hypot(nx - cx, nz - cz)
+            d = hypot(nx - cx, nz - cz)
             if d >= remaining:
                 f = remaining / d
                 return cx + f * (nx - cx), cz + f * (nz - cz), False
             remaining -= d
             cx, cz = nx, nz
-            if k == last or self._align[k]:
+            if k == last or align[k]:
                 return nx, nz, k == last
             k += 1
 
@@ -222,17 +226,24 @@ class WaypointFollower:
             return vx * f, vy * f
         return vx, vy
 
+    def _settled(self, prev: tuple[float, float, float] | None, x: float, z: float, yaw: float,
+                 dt: float) -> bool:
+        """Whether the base moved slower than ``settle_speed`` / ``settle_turn`` since the
+        previous command at ``prev`` (x, z, yaw), ``dt`` seconds ago (0 speed without one)."""
+        s = self.settings
+        speed = turn = 0.0
+        if prev is not None and dt > 0:
+            speed = math.hypot(x - prev[0], z - prev[1]) / dt
+            turn = abs(wrap_angle(yaw - prev[2])) / dt
+        return speed < s.settle_speed and turn < s.settle_turn
+
     def command(self, x: float, z: float, yaw: float, dt: float) -> tuple[float, float, float]:
         """Body-frame velocity ``(vx, vy, ω)`` for the pose ``(x, z, yaw)``; updates ``reached``."""
         s = self.settings
         if self.reached or not self._path:
             self.reached = True
             return 0.0, 0.0, 0.0
-        speed = turn = 0.0
-        if self._prev is not None and dt > 0:
-            speed = math.hypot(x - self._prev[0], z - self._prev[1]) / dt
-            turn = abs(wrap_angle(yaw - self._prev[2])) / dt
-        self._prev = (x, z, yaw)
+        prev, self._prev = self._prev, (x, z, yaw)
         tx, tz, final = self._target(x, z)
         hold = False  # hold the segment's heading (a segment from or near an align waypoint)
         i = self._i
@@ -256,13 +267,15 @@ class WaypointFollower:
         fx, fz, fyaw = self._path[-1]
         dist_final = math.hypot(fx - x, fz - z)
         yaw_goal = fyaw if (final and dist_final < s.face_path_distance) else math.nan
-        if final and dist_final < s.pos_tol and speed < s.settle_speed and turn < s.settle_turn:
+        if final and dist_final < s.pos_tol and self._settled(prev, x, z, yaw, dt):
             yaw_err = 0.0 if math.isnan(fyaw) else wrap_angle(fyaw - yaw)
             if abs(yaw_err) < s.yaw_tol:
                 self.reached = True
                 self._i = len(self._path)
                 return 0.0, 0.0, 0.0
-        ef, el = world_to_body(tx - x, tz - z, yaw)
+        sn, cs = math.sin(yaw), math.cos(yaw)  # world_to_body, inlined
+        dx, dz = tx - x, tz - z
+        ef, el = -sn * dx - cs * dz, -cs * dx + sn * dz
         seg_yaw = math.nan
         if (self._seg_align or hold) and self._seg_start is not None and \
                 self._i < len(self._path):
@@ -295,4 +308,9 @@ class WaypointFollower:
                 vx = vx if abs(bearing) < s.turn_in_place else 0.0
             else:
                 vx = 0.0
-        return clip(vx, s.vx_max), clip(vy, s.vy_max), clip(w, s.omega_max)
+        # clip(v, m) = max(-m, min(m, v)), written out (50 Hz hot path)
+        vm, ym, wm = s.vx_max, s.vy_max, s.omega_max
+        vx = vx if vx < vm else vm
+        vy = vy if vy < ym else ym
+        w = w if w < wm else wm
+        return (vx if vx > -vm else -vm), (vy if vy > -ym else -ym), (w if w > -wm else -wm)

@@ -87,6 +87,7 @@ class FootprintCheck:
         self._c, self._h = 0.5 * (lo + hi), 0.5 * (hi - lo)
         self._lo_y, self._hi_y = lo_y, hi_y
         self._band_cache: tuple[float, np.ndarray] = (math.nan, np.zeros(0, bool))
+        self._boxes_cache: tuple[float, list[tuple[float, float, float, float]]] = (math.nan, [])
 
     def near(self, points: Sequence[Sequence[float]], pad: float = 0.0) -> FootprintCheck:
         """The same check restricted to the obstacles whose boxes come within the footprint's
@@ -102,6 +103,7 @@ class FootprintCheck:
         out._c, out._h = self._c[keep], self._h[keep]
         out._lo_y, out._hi_y = self._lo_y[keep], self._hi_y[keep]
         out._band_cache = (math.nan, np.zeros(0, bool))
+        out._boxes_cache = (math.nan, [])
         return out
 
     def _band(self, y: float) -> np.ndarray:
@@ -109,6 +111,15 @@ class FootprintCheck:
         if self._band_cache[0] != y:
             self._band_cache = (y, (self._lo_y < y + self._top) & (self._hi_y > y + 0.03))
         return self._band_cache[1]
+
+    def _band_boxes(self, y: float) -> list[tuple[float, float, float, float]]:
+        """(centre x, z, half size x, z) of the obstacles in the band of floor height ``y``."""
+        if self._boxes_cache[0] != y:
+            band = self._band(y)
+            c, h = self._c[band], self._h[band]
+            self._boxes_cache = (y, list(zip(c[:, 0].tolist(), c[:, 1].tolist(),
+                                             h[:, 0].tolist(), h[:, 1].tolist(), strict=True)))
+        return self._boxes_cache[1]
 
     def disc_free(self, x: float, z: float, y: float = 0.0) -> bool:
         """No obstacle within the footprint's circumscribed radius + 0.05 m of (x, z): every
@@ -121,19 +132,24 @@ class FootprintCheck:
     def pose_free(self, x: float, z: float, yaw: float, y: float = 0.0) -> bool:
         """The footprint rectangle (half extents + :data:`FOOTPRINT_SLACK`) at pose (x, z, yaw)
         overlaps no obstacle box (separating-axis test in world XZ; m, rad)."""
-        band = self._band(y)
-        if not band.any():
+        boxes = self._band_boxes(y)
+        if not boxes:
             return True
         hw, hl = self.half_width + FOOTPRINT_SLACK, self.half_length + FOOTPRINT_SLACK
         ux, uz = -math.sin(yaw), -math.cos(yaw)  # forward
         vx, vz = -uz, ux  # a perpendicular (sign irrelevant)
-        d = self._c[band] - (x, z)
-        hx, hz = self._h[band, 0], self._h[band, 1]
-        hit = np.abs(d[:, 0]) < hx + hl * abs(ux) + hw * abs(vx)
-        hit &= np.abs(d[:, 1]) < hz + hl * abs(uz) + hw * abs(vz)
-        hit &= np.abs(d[:, 0] * ux + d[:, 1] * uz) < hl + hx * abs(ux) + hz * abs(uz)
-        hit &= np.abs(d[:, 0] * vx + d[:, 1] * vz) < hw + hx * abs(vx) + hz * abs(vz)
-        return not bool(hit.any())
+        aux, auz, avx, avz = abs(ux), abs(uz), abs(vx), abs(vz)
+        ex1, ex2, ez1, ez2 = hl * aux, hw * avx, hl * auz, hw * avz
+        # Plain Python over the few boxes near a path, stopping at the first overlap (numpy
+        # calls cost more here); the four axis tests of each box are those of the vector form
+        # ``|d| < h + hl |u| + hw |v|`` on world x and z, then on the body's axes u and v.
+        for cx, cz, hx, hz in boxes:
+            dx, dz = cx - x, cz - z
+            if abs(dx) < hx + ex1 + ex2 and abs(dz) < hz + ez1 + ez2 and \
+                    abs(dx * ux + dz * uz) < hl + hx * aux + hz * auz and \
+                    abs(dx * vx + dz * vz) < hw + hx * avx + hz * avz:
+                return False
+        return True
 
 
 def _heading(a: Sequence[float], b: Sequence[float]) -> float:

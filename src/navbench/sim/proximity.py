@@ -2,11 +2,11 @@
 
 The distance is the smallest surface distance (``mj_geomDistance``, clipped at 0) between any
 robot collision geom and any obstacle geom, capped at ``cutoff``. Only pairs that can be nearer
-than the best distance found so far are computed, nearest lower bound first: an XZ grid of
-cells (``cell`` m) lists the obstacles whose XZ box overlaps each cell, rings of cells around
-the robot are searched outwards, and the lower bound of a pair is the distance between the
-robot geom's world AABB and the obstacle's world AABB (convex bodies are never nearer than
-their bounding boxes). Pruning drops only pairs that cannot lower the result, so the value is the
+than the best distance found so far are computed, nearest lower bound first: for the XZ grid
+cell (``cell`` m) of the robot's origin, the obstacles near it are listed once, sorted by the
+distance of their XZ box to the cell, and taken in that order; the lower bound of a pair is
+the distance between the robot geom's world AABB and the obstacle's world AABB (convex bodies
+are never nearer than their bounding boxes). Pruning drops only pairs that cannot lower the result, so the value is the
 minimum over all pairs, as a brute-force scan computes it.
 
 :class:`DownRay` finds the geom under the robot (per-step record ``surface``) as ``mj_ray``
@@ -24,6 +24,7 @@ import numpy as np
 _MESH, _HFIELD, _SDF = (int(t) for t in (mujoco.mjtGeom.mjGEOM_MESH, mujoco.mjtGeom.mjGEOM_HFIELD,
                                          mujoco.mjtGeom.mjGEOM_SDF))
 _SLACK = 1e-9  # m
+_MAX_CACHED_CELLS = 4096  # candidate lists kept for this many body cells (then rebuilt)
 Box6 = tuple[float, float, float, float, float, float]  # AABB: lo x, y, z, hi x, y, z (m)
 
 
@@ -35,9 +36,12 @@ class ObstacleDistance:
     ``reach``: XZ radius about the robot body's origin that holds all its geoms (m);
     ``cutoff`` (m); ``cell``: grid cell size (m).
 
-    Search: rings of grid cells around the body's cell, k = 0, 1, ...; an obstacle in no
-    scanned cell is more than ``k·cell − reach`` from every robot geom, so pairs are computed
-    nearest bound first up to that, and the search stops once it exceeds the best distance.
+    Search: for the XZ grid cell holding the body's origin, the obstacles within
+    ``cutoff + reach`` of the cell, sorted by their XZ box's distance ``c`` to the cell (built
+    on the first visit, kept for ``_MAX_CACHED_CELLS`` cells); an obstacle is more than
+    ``c − reach`` from every robot geom, so candidates are taken in that order while
+    ``c − reach`` does not exceed the best distance, and pairs are computed nearest AABB bound
+    first. The pair nearest at the last call is computed first (it usually still is).
     Plain Python over the few obstacles near the robot (numpy calls cost more here).
     """
 
@@ -48,18 +52,31 @@ class ObstacleDistance:
         self._ids: list[int] = ids.tolist()
         self._lo: list[list[float]] = lo[ids].tolist()
         self._hi: list[list[float]] = hi[ids].tolist()
+        self._lo_xz, self._hi_xz = lo[ids][:, [0, 2]], hi[ids][:, [0, 2]]
         rg = np.asarray(robot_geoms, int)
         self._robot: list[int] = rg.tolist()
         # local AABBs (centre, half sizes) of the robot geoms
         self._aabb: list[list[float]] = model.geom_aabb[rg].tolist()
         self.cutoff, self.cell, self._reach = float(cutoff), float(cell), float(reach)
-        grid: dict[tuple[int, int], list[int]] = {}
-        h = self.cell
-        for k, (a, b) in enumerate(zip(self._lo, self._hi, strict=True)):
-            for i in range(math.floor((a[0] - 1e-6) / h), math.floor((b[0] + 1e-6) / h) + 1):
-                for j in range(math.floor((a[2] - 1e-6) / h), math.floor((b[2] + 1e-6) / h) + 1):
-                    grid.setdefault((i, j), []).append(k)
-        self._grid = grid
+        self._last: tuple[int, int] | None = None  # (robot geom index, obstacle) nearest last call
+        # body cell -> (c - reach per candidate, ascending; candidate obstacle indices)
+        self._near: dict[tuple[int, int], tuple[list[float], list[int]]] = {}
+
+    def _candidates(self, i: int, j: int) -> tuple[list[float], list[int]]:
+        """Obstacles within ``cutoff + reach`` of cell (i, j), by ``c − reach`` ascending."""
+        key = (i, j)
+        near = self._near.get(key)
+        if near is None:
+            if len(self._near) > _MAX_CACHED_CELLS:
+                self._near.clear()
+            h = self.cell
+            a = np.array([i * h, j * h])
+            gap = np.maximum(np.maximum(self._lo_xz - (a + h), a - self._hi_xz), 0.0)
+            c = np.hypot(gap[:, 0], gap[:, 1]) - self._reach - 1e-6
+            keep = np.flatnonzero(c <= self.cutoff + _SLACK)
+            order = keep[np.argsort(c[keep], kind="stable")]
+            near = self._near[key] = (c[order].tolist(), order.tolist())
+        return near
 
     def _robot_boxes(self, data: mujoco.MjData) -> list[Box6]:
         """World AABBs (lo xyz, hi xyz) of the robot geoms for the poses in ``data``."""
@@ -81,44 +98,65 @@ class ObstacleDistance:
                  ) -> float:
         """Distance (m) for the geom poses in ``data`` (``geom_xpos`` / ``geom_xmat``, as
         ``mj_geomDistance`` reads them); ``body_xz``: the robot body's origin (x, z)."""
-        h, reach = self.cell, self._reach
+        h = self.cell
         best = self.cutoff
         bi, bj = math.floor(body_xz[0] / h), math.floor(body_xz[1] / h)
         boxes = self._robot_boxes(data)
-        grid, olo, ohi, ids, robot = self._grid, self._lo, self._hi, self._ids, self._robot
-        seen: set[int] = set()
+        olo, ohi, ids, robot = self._lo, self._hi, self._ids, self._robot
+        # Warm start: the pair nearest at the last call is usually still nearest; computed
+        # first, it makes ``best`` small, so few other pairs pass the bound test. The result is
+        # the same minimum over the same candidates (each pair's distance does not depend on
+        # when it is computed).
+        last, nearest = self._last, None
+        if last is not None:
+            dist = mujoco.mj_geomDistance(model, data, robot[last[0]], ids[last[1]], best, None)
+            if dist < best:
+                best, nearest = max(dist, 0.0), last
+        bounds, cands = self._candidates(bi, bj)
+        # union of the robot geoms' boxes: its bound is below every geom's (a cheap pre-test)
+        ul0, ul1, ul2, uu0, uu1, uu2 = boxes[0]
+        for l0, l1, l2, u0, u1, u2 in boxes[1:]:
+            ul0, ul1, ul2 = min(ul0, l0), min(ul1, l1), min(ul2, l2)
+            uu0, uu1, uu2 = max(uu0, u0), max(uu1, u1), max(uu2, u2)
         heap: list[tuple[float, int, int]] = []
-        k = 0
-        while True:
-            if k == 0:
-                cells = [(bi, bj)]
-            else:
-                cells = [(i, j) for i in range(bi - k, bi + k + 1) for j in (bj - k, bj + k)]
-                cells += [(i, j) for j in range(bj - k + 1, bj + k) for i in (bi - k, bi + k)]
-            for c in cells:
-                for o in grid.get(c, ()):
-                    if o in seen:
-                        continue
-                    seen.add(o)
-                    a, b = olo[o], ohi[o]
-                    for ri, (l0, l1, l2, u0, u1, u2) in enumerate(boxes):
-                        gx = a[0] - u0 if a[0] > u0 else (l0 - b[0] if l0 > b[0] else 0.0)
-                        gy = a[1] - u1 if a[1] > u1 else (l1 - b[1] if l1 > b[1] else 0.0)
-                        gz = a[2] - u2 if a[2] > u2 else (l2 - b[2] if l2 > b[2] else 0.0)
-                        bound = math.sqrt(gx * gx + gy * gy + gz * gz)
-                        if bound < best + _SLACK:
-                            heapq.heappush(heap, (bound, ri, o))
-            # every pair not yet seen is at least this far (the body is in the centre cell)
-            unseen = k * h - reach - 1e-6
+        for n, o in enumerate(cands):
+            far = bounds[n]  # every pair from here on is at least this far
             # GJK distances are never below the true distance, which is never below the
             # AABBs' distance: pairs are computed nearest bound first while they can win
-            while heap and heap[0][0] <= unseen and heap[0][0] <= best + _SLACK:
-                _, ri, o = heapq.heappop(heap)
-                dist = mujoco.mj_geomDistance(model, data, robot[ri], ids[o], best, None)
-                best = min(best, max(dist, 0.0))
-            if unseen > best + _SLACK:
-                return best
-            k += 1
+            while heap and heap[0][0] <= far and heap[0][0] <= best + _SLACK:
+                best, nearest = self._pop(model, data, heap, best, nearest, last)
+            if far > best + _SLACK:
+                break
+            a, b = olo[o], ohi[o]
+            lim = best + _SLACK
+            gx = a[0] - uu0 if a[0] > uu0 else (ul0 - b[0] if ul0 > b[0] else 0.0)
+            gy = a[1] - uu1 if a[1] > uu1 else (ul1 - b[1] if ul1 > b[1] else 0.0)
+            gz = a[2] - uu2 if a[2] > uu2 else (ul2 - b[2] if ul2 > b[2] else 0.0)
+            if math.sqrt(gx * gx + gy * gy + gz * gz) >= lim:
+                continue
+            for ri, (l0, l1, l2, u0, u1, u2) in enumerate(boxes):
+                gx = a[0] - u0 if a[0] > u0 else (l0 - b[0] if l0 > b[0] else 0.0)
+                gy = a[1] - u1 if a[1] > u1 else (l1 - b[1] if l1 > b[1] else 0.0)
+                gz = a[2] - u2 if a[2] > u2 else (l2 - b[2] if l2 > b[2] else 0.0)
+                bound = math.sqrt(gx * gx + gy * gy + gz * gz)
+                if bound < lim:
+                    heapq.heappush(heap, (bound, ri, o))
+        while heap and heap[0][0] <= best + _SLACK:
+            best, nearest = self._pop(model, data, heap, best, nearest, last)
+        self._last = nearest
+        return best
+
+    def _pop(self, model: mujoco.MjModel, data: mujoco.MjData, heap: list[tuple[float, int, int]],
+             best: float, nearest: tuple[int, int] | None, skip: tuple[int, int] | None,
+             ) -> tuple[float, tuple[int, int] | None]:
+        """Compute the pair of the smallest bound on ``heap`` (unless it is ``skip``, computed
+        already); the new (best, nearest pair)."""
+        _, ri, o = heapq.heappop(heap)
+        if (ri, o) != skip:
+            dist = mujoco.mj_geomDistance(model, data, self._robot[ri], self._ids[o], best, None)
+            if dist < best:
+                return max(dist, 0.0), (ri, o)
+        return best, nearest
 
 
 class DownRay:
@@ -182,4 +220,27 @@ class DownRay:
         return best_id
 
 
-__all__ = ["DownRay", "ObstacleDistance"]
+class SurfaceProbe:
+    """Id of the first static geom straight below a point (−Y; -1 if none), over the geoms of
+    ``groups``, the body ``body_exclude`` excluded: ``mj_ray`` (C over every geom: fastest in a
+    house) in worlds of up to ``big`` geoms, :class:`DownRay` (the same answer from the geoms
+    under the point) in larger ones."""
+
+    def __init__(self, model: mujoco.MjModel, lo: np.ndarray, hi: np.ndarray,
+                 groups: np.ndarray, body_exclude: int, big: int = 1000) -> None:
+        self.down = DownRay(model, lo, hi, groups, body_exclude)
+        self.uses_down_ray = self.down.supported and model.ngeom > big
+        self._groups, self._body = groups, body_exclude
+        self._geomid = np.zeros(1, np.int32)
+        self._vec = np.array([0.0, -1.0, 0.0])
+
+    def __call__(self, model: mujoco.MjModel, data: mujoco.MjData, pnt: np.ndarray) -> int:
+        """Geom id below ``pnt`` (world, m), or -1."""
+        if self.uses_down_ray:
+            return self.down(model, data, pnt)
+        dist = mujoco.mj_ray(model, data, pnt.copy(), self._vec, self._groups, 1, self._body,
+                             self._geomid)
+        return int(self._geomid[0]) if dist >= 0 else -1
+
+
+__all__ = ["DownRay", "ObstacleDistance", "SurfaceProbe"]

@@ -17,33 +17,35 @@ geom (``mj_geomDistance``, capped at ``obstacle_cutoff``; only the pairs that ca
 computed, :class:`navbench.sim.proximity.ObstacleDistance`) unless an ``obstacle_distance_fn``
 is given; surface = class of the first static geom below the base (``mj_ray``'s answer, from
 the geoms under the base only: :class:`navbench.sim.proximity.DownRay`).
+
+Split: settings, labels and protocols live in :mod:`navbench.sim.protocols` (re-exported
+here), the 50 Hz contact scan (support, traction caps, falls) in :mod:`navbench.sim.contacts`,
+the record rows and DTG in :mod:`navbench.sim.records`.
 """
 
 from __future__ import annotations
 
 import math
-from collections import deque
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Protocol
+from collections.abc import Sequence
+from typing import Any
 
 import mujoco
 import numpy as np
 
 from navbench.errors import ConfigError
-from navbench.geometry import goal_surface_distance, quaternion_to_yaw
+from navbench.geometry import quaternion_to_yaw
 from navbench.jsontypes import JSONObject, Observation
 from navbench.scene.model import Scene
 from navbench.sim.actions import (
     Action,
     DiscreteAction,
-    DiscreteConfig,
     StopAction,
     VelocityAction,
     WaypointAction,
     discrete_target,
 )
-from navbench.sim.controller import FollowerSettings, WaypointFollower, body_to_world, clip
+from navbench.sim.contacts import ContactScan
+from navbench.sim.controller import FollowerSettings, WaypointFollower, clip
 from navbench.sim.doors import (
     DOOR_MARGIN,
     FootprintCheck,
@@ -52,135 +54,19 @@ from navbench.sim.doors import (
     scene_doors,
 )
 from navbench.sim.embodiments import GROUP_HFIELD, GROUP_STATIC, SPOT, Embodiment, camera_to_body
-from navbench.sim.proximity import DownRay, ObstacleDistance
-from navbench.sim.traction import wheel_limits
-from navbench.sim.world import World, build_world, level_box_tops
+from navbench.sim.protocols import (
+    LABELS,
+    EpisodeLike,
+    GoalLike,
+    SimSettings,
+    SimulatorLike,
+    goal_arrays,
+)
+from navbench.sim.proximity import ObstacleDistance, SurfaceProbe
+from navbench.sim.records import GoalDistance, StepRecords
+from navbench.sim.world import World, build_world
 
-LABELS = ("success", "perception_error", "fall", "timeout", "stopped")
-_SUPPORT = math.cos(math.radians(35.0))
-_HALF = math.sqrt(0.5)
-_DOWNRAY_GEOMS = 1000  # worlds with more geoms find the surface with DownRay
-_EDGE_RISE = 0.004  # a step edge touches the sole at least this far above its lowest contact (m)
-_LEVEL = math.cos(math.radians(5.0))  # a contact normal this close to vertical is a box's top
-
-
-class GoalLike(Protocol):
-    """What the simulator reads from a goal (``navbench.episodes.Goal`` fits; read-only, so
-    frozen dataclasses match)."""
-
-    @property
-    def position(self) -> Sequence[float]: ...
-    @property
-    def radius(self) -> float | None: ...
-
-
-class EpisodeLike(Protocol):
-    """What the simulator reads from an episode (``navbench.episodes.Episode`` fits)."""
-
-    @property
-    def episode_id(self) -> str: ...
-    @property
-    def start_position(self) -> Sequence[float]: ...
-    @property
-    def start_rotation(self) -> Sequence[float]: ...
-    @property
-    def goals(self) -> Sequence[Any]: ...  # untyped: GoalLike, plus ``size`` when goal_radius="size"
-
-
-class SimulatorLike(Protocol):
-    """What rollouts and scoring use of a simulator (:class:`Simulator` fits).
-
-    Observations and infos are dicts of mixed values (arrays, floats, label tables), hence
-    ``dict[str, Any]``; see :meth:`Simulator.reset` and :meth:`Simulator.step`.
-    """
-
-    @property
-    def tau(self) -> float:
-        """Success distance τ of the current episode (m; set by :meth:`reset`)."""
-        ...
-    @property
-    def scene(self) -> Scene: ...
-    @property
-    def embodiment(self) -> Embodiment: ...
-    @property
-    def label(self) -> str | None: ...
-    @property
-    def segmentation_labels(self) -> dict[int, tuple[str | None, str]]: ...
-    @property
-    def time(self) -> float: ...
-    def reset(self, episode: EpisodeLike, *, tau: float | None = None) -> Observation: ...
-    def step(self, action: Action) -> tuple[Observation, bool, JSONObject]: ...
-    def distance_to_goal(self) -> float: ...
-    def records(self) -> dict[str, np.ndarray]: ...
-
-
-@dataclass(frozen=True)
-class SimSettings:
-    """Simulator settings (defaults: NavVerse App. 6 / SPEC §6).
-
-    Attributes:
-        render: produce rgb/depth/semantic observations (off: no GL context at all).
-        visuals: render the visual layer (``navbench.visual``: object meshes, textures, light);
-            off: the flat collision boxes. Physics is the same either way.
-        rgb: produce ``obs["rgb"]``; off: depth + semantic only (one render pass instead of two).
-        width, height: image size (px).
-        agent_dt, control_dt: agent step and control period (s); physics is 200 Hz.
-        max_time: timeout (simulated s).
-        success_distance: τ (m); ``None`` = 1.0 + r_robot.
-        goal_radius: ``"size"`` (r = ½ max(sx, sz) of the goal's size) or ``"radius"`` (the
-            goal's ``radius``, VLN-CE style); 0 when unknown.
-        end_on_success: end with ``success`` as soon as DTG ≤ τ (no stop needed).
-        discrete: discrete primitive sizes.
-        follower: follower settings (``None`` = defaults clipped to the embodiment's limits).
-        obstacle_cutoff: obstacle distances are capped here (m).
-        obstacle_distance_fn: optional ``f(position xyz) -> metres`` replacing the MuJoCo one.
-        cull_distance: renderer hides static geoms farther than this (m).
-        max_tilt: tilt that counts as a fall (radians).
-        settle_time: physics time run at reset before t = 0 (s).
-        friction_scale: multiplies every surface's friction μ (traction study, NavVerse §4.4).
-        friction_override: surface class → μ (``{"floor": 0.2}``), applied before the scale.
-        align_doors: waypoint paths through doors narrower than the body's diagonal + 0.4 m
-            cross them straight along the door normal, the body turned in place before and
-            after, and the body turns in place at tight bends (:mod:`navbench.sim.doors`; long
-            bodies only: Spot, not the round Turtlebot).
-    """
-
-    render: bool = False
-    visuals: bool = True
-    rgb: bool = True
-    width: int = 640
-    height: int = 480
-    agent_dt: float = 0.1
-    control_dt: float = 0.02
-    max_time: float = 300.0
-    success_distance: float | None = None
-    goal_radius: str = "size"
-    end_on_success: bool = False
-    discrete: DiscreteConfig = field(default_factory=DiscreteConfig)
-    follower: FollowerSettings | None = None
-    obstacle_cutoff: float = 5.0
-    obstacle_distance_fn: Callable[[np.ndarray], float] | None = None
-    cull_distance: float | None = 80.0
-    max_tilt: float = math.radians(45.0)
-    settle_time: float = 0.2
-    friction_scale: float = 1.0
-    friction_override: Mapping[str, float] = field(default_factory=dict)
-    align_doors: bool = True
-
-
-def goal_arrays(goals: Sequence[GoalLike], mode: str = "size") -> tuple[np.ndarray, np.ndarray]:
-    """Goal positions (N, 3) and radii (N,) from goal records (``size`` or ``radius`` mode)."""
-    pos, rad = [], []
-    for g in goals:
-        pos.append([float(v) for v in g.position])
-        r = 0.0
-        size = getattr(g, "size", None)
-        if mode == "size" and size is not None:
-            r = 0.5 * max(float(size[0]), float(size[2] if len(size) > 2 else size[1]))
-        elif mode == "radius" and g.radius is not None:
-            r = float(g.radius)
-        rad.append(r)
-    return np.asarray(pos, float).reshape(-1, 3), np.asarray(rad, float)
+_DOWNRAY_GEOMS = 1000  # worlds with more geoms find the surface with DownRay, not mj_ray
 
 
 class Simulator:
@@ -196,10 +82,13 @@ class Simulator:
         # change (8,000 city geoms cost ~0.6 ms per physics step otherwise); the robot's tree
         # never sleeps (embodiments.add_robot), so the physics is unchanged.
         m.opt.enableflags |= mujoco.mjtEnableBit.mjENBL_SLEEP
+        # One moving tree (the robot), so island discovery only costs time (~5 % of mj_step);
+        # the trajectories are bit-identical without it (checked on houses and cities).
+        m.opt.disableflags |= mujoco.mjtDisableBit.mjDSBL_ISLAND
         self.data = mujoco.MjData(m)
         # views into the model / data buffers (fixed for the simulator's life)
-        self._forcerange = m.actuator_forcerange
-        self._body_xmat = self.data.xmat[self.world.robot_body]
+        self._body_xpos = self.data.xpos[self.world.robot_body]
+        self._qpos, self._qvel, self._ctrl = self.data.qpos, self.data.qvel, self.data.ctrl
         self._substeps = max(1, round(s.control_dt / m.opt.timestep))
         self._ticks = max(1, round(s.agent_dt / s.control_dt))
         fs = s.follower or FollowerSettings(
@@ -208,18 +97,6 @@ class Simulator:
         #: τ used when :meth:`reset` gets none: ``success_distance``, else 1.0 + r_robot (m).
         self.default_tau = s.success_distance if s.success_distance is not None else 1.0 + embodiment.radius
         self._tau = self.default_tau
-        self._is_robot = np.zeros(m.ngeom, bool)
-        self._is_robot[self.world.robot_geoms] = True
-        if len(self.world.static_geoms) and \
-                self.world.robot_geoms.min() < self.world.static_geoms.max():
-            raise RuntimeError("robot geoms must come after the static geoms")
-        self._ground = np.array([g.ground for g in self.world.geoms] + [True])
-        over = s.friction_override
-        self._friction = s.friction_scale * np.array(
-            [over.get(g.surface, g.friction) for g in self.world.geoms] + [1.0])
-        self._ground_list = self._ground.tolist()
-        self._level_top_list = [*level_box_tops(m), False]
-        self._friction_list = self._friction.tolist()
         self._cam_to_body = camera_to_body(embodiment)
         obst = self.world.obstacle_geoms
         lo, hi = self.world.aabb_lo[obst][:, [0, 2]], self.world.aabb_hi[obst][:, [0, 2]]
@@ -233,15 +110,16 @@ class Simulator:
                                            reach, s.obstacle_cutoff)
         self._act = tuple(mujoco.mj_name2id(m, mujoco.mjtObj.mjOBJ_ACTUATOR, "robot/v" + n)
                           for n in ("x", "z", "yaw"))
-        self._cap = embodiment.force_cap * embodiment.weight
-        self._climb_cap = embodiment.climb_force * embodiment.weight
-        self._err = (0.0, 0.0)
-        self._capx = self._capz = self._cap
+        #: per-tick contact scan: collisions, support, traction caps, falls (``sim.contacts``)
+        self.contacts = ContactScan(self.world, self.data, embodiment, self.follower,
+                                    *self._act, friction_scale=s.friction_scale,
+                                    friction_override=s.friction_override, max_tilt=s.max_tilt)
+        self._friction = self.contacts.friction  # μ per geom after scale / override
+        self._servo_ki = embodiment.servo_integral
         self._kv = embodiment.mass * embodiment.servo_rate
-        self._ilim = max(self._cap, self._climb_cap) / (embodiment.mass * embodiment.servo_rate)
-        self._wheeled = embodiment.drive == "wheeled"
-        self._yaw_range = m.actuator_forcerange[self._act[2]].copy()  # as built (add_robot)
-        self._half_track = embodiment.wheel_track / 2.0
+        e = embodiment  # the integral's clamp: the largest cap over the servo gain (m/s)
+        self._ilim = max(e.force_cap * e.weight, e.climb_force * e.weight) / \
+            (e.mass * e.servo_rate)
         self._align_body = s.align_doors and not embodiment.round
         self._doors = scene_doors(scene, embodiment.diagonal + 2.0 * DOOR_MARGIN) \
             if self._align_body else []
@@ -251,18 +129,17 @@ class Simulator:
 
             self._camera = Camera(self.world, width=s.width, height=s.height,
                                   cull_distance=s.cull_distance)
-        self._ray_groups = np.zeros(6, np.uint8)
-        self._ray_groups[[GROUP_STATIC, GROUP_HFIELD]] = 1
-        self._geomid = np.zeros(1, np.int32)
-        self._down = DownRay(m, self.world.aabb_lo, self.world.aabb_hi, self._ray_groups,
-                             self.world.robot_body)
-        # mj_ray tries every geom (cheap in C for a house); DownRay only those under the base
-        self._down_on = self._down.supported and m.ngeom > _DOWNRAY_GEOMS
+        groups = np.zeros(6, np.uint8)
+        groups[[GROUP_STATIC, GROUP_HFIELD]] = 1
+        self._surface_probe = SurfaceProbe(m, self.world.aabb_lo, self.world.aabb_hi, groups,
+                                           self.world.robot_body, big=_DOWNRAY_GEOMS)
+        self._down = self._surface_probe.down
         self._label: str | None = None
         #: why the episode ended in ``fall``: ``"drop"`` or ``"tilt"`` (``None`` otherwise).
         self.fall_reason: str | None = None
-        self._rec: dict[str, list[Any]] = {}  # per-step records: floats, ints, arrays, labels
+        self._rec = StepRecords()
         self._goals = (np.zeros((0, 3)), np.zeros(0))
+        self._dtg = GoalDistance(*self._goals)
 
     # ------------------------------------------------------------------ state
     @property
@@ -281,12 +158,12 @@ class Simulator:
 
     def tilt(self) -> float:
         """Angle between the body's up axis and world up (radians)."""
-        up_y = float(self._body_xmat[4])
-        return math.acos(max(-1.0, min(1.0, up_y)))
+        return self.contacts.tilt()
 
     def distance_to_goal(self) -> float:
         """NavVerse DTG from the base ground point (m); ``inf`` without goals."""
-        return goal_surface_distance(self.pose()[:3], *self._goals)
+        q = self._qpos.tolist()  # navbench.geometry.goal_surface_distance, in plain floats
+        return self._dtg(q[0], q[1], q[2])
 
     @property
     def tau(self) -> float:
@@ -357,10 +234,7 @@ class Simulator:
         mujoco.mj_resetData(m, d)
         # The force caps live in the model: restore them, so that no episode depends on the
         # previous one (the settle steps below run with them).
-        self._err, self._capx, self._capz = (0.0, 0.0), self._cap, self._cap
-        fr, (ax, az, _) = self._forcerange, self._act
-        fr[ax, 0], fr[ax, 1], fr[az, 0], fr[az, 1] = -self._cap, self._cap, -self._cap, self._cap
-        fr[self._act[2]] = self._yaw_range
+        self.contacts.reset_caps()
         d.qpos[:4] = [position[0], position[1] + 0.005, position[2], yaw]
         mujoco.mj_forward(m, d)
         mujoco.mj_step(m, d, nstep=max(1, round(self.settings.settle_time / m.opt.timestep)))
@@ -368,19 +242,16 @@ class Simulator:
         d.time = 0.0
         mujoco.mj_forward(m, d)
         self._goals = goal_arrays(goals, self.settings.goal_radius)
-        self._label = None
-        self._support_y = float(d.qpos[1])
-        self._recent_support: deque[float] = deque([self._support_y], maxlen=10)
-        self._collided = False
-        self._contacts()  # traction caps and support from the settled state
-        self._label, self._collided, self.fall_reason = None, False, None
+        self._dtg = GoalDistance(*self._goals)
+        self._label, self.fall_reason = None, None
+        self.contacts.reset()
+        self.contacts()  # traction caps and support from the settled state (no fall yet)
+        self.contacts.collided = False
         self._vel_cmd = (0.0, 0.0, 0.0)
-        self._err = (0.0, 0.0)
         self._ix = self._iz = 0.0
         self._mode = "idle"
         self.follower.clear()
-        self._rec = {k: [] for k in ("t", "position", "yaw", "tilt", "collision",
-                                     "obstacle_distance", "surface", "preferred", "stop", "dtg")}
+        self._rec = StepRecords()
         self._record(stop=False)
         return self._observe()
 
@@ -486,140 +357,72 @@ class Simulator:
         else:
             raise TypeError(f"unsupported action {action!r}")
         # the last record row is the current state (every branch records after its physics)
-        info.update(label=self._label, time=self.time, distance_to_goal=self._rec["dtg"][-1],
-                    collision=bool(self._rec["collision"][-1]))
+        info.update(label=self._label, time=self.time, distance_to_goal=self._rec.last_dtg,
+                    collision=self._rec.last_collision)
         return self._observe(), self._label is not None, info
 
     # ------------------------------------------------------------------ internals
     def _stop(self) -> None:
         dtg = self.distance_to_goal()
-        if len(self._goals[0]) == 0:
+        if len(self._dtg) == 0:
             self._label = "stopped"
         else:
             self._label = "success" if dtg <= self.tau else "perception_error"
         self._record(stop=True, dtg=dtg)
 
     def _advance(self) -> None:
-        """Run one agent step (``agent_dt``) of control ticks, then record."""
-        m, d, e = self.model, self.data, self.embodiment
+        """Run one agent step (``agent_dt``) of control ticks, then record.
+
+        Per tick: follower (or the velocity command) → PI velocity loop → ``mj_step`` ×
+        substeps → :attr:`contacts` (:class:`navbench.sim.contacts.ContactScan`). Python floats and locals throughout (numpy scalars and
+        attribute look-ups make each operation several times slower); the float operations
+        are those of :func:`~navbench.sim.controller.body_to_world` and the PI loop, in order.
+        """
+        m, d = self.model, self.data
         dt = self.settings.control_dt
         ax, az, ayaw = self._act
-        ctrl = d.ctrl
+        ctrl, qpos, qvel = self._ctrl, self._qpos, self._qvel
+        mode = self._mode
+        command = self.follower.command
+        vx, vy, w = self._vel_cmd if mode == "velocity" else (0.0, 0.0, 0.0)
+        ki, lim, kv = self._servo_ki * dt, self._ilim, self._kv
+        step, nsub, scan = mujoco.mj_step, self._substeps, self.contacts
+        sin, cos = math.sin, math.cos
+        ix, iz = self._ix, self._iz
         for _ in range(self._ticks):
-            # Python floats from here on: numpy scalars make every operation ~10× slower.
-            x, _y, z, yaw = d.qpos[:4].tolist()
-            if self._mode == "follow":
-                vx, vy, w = self.follower.command(x, z, yaw, dt)
-            elif self._mode == "velocity":
-                vx, vy, w = self._vel_cmd
-            else:
-                vx = vy = w = 0.0
-            wx, wz = body_to_world(vx, vy, yaw)
-            qv = d.qvel[:3].tolist()
+            x, _y, z, yaw = qpos.tolist()[:4]
+            if mode == "follow":
+                vx, vy, w = command(x, z, yaw, dt)
+            s, c = sin(yaw), cos(yaw)  # body → world (controller.body_to_world)
+            wx, wz = -s * vx - c * vy, -c * vx + s * vy
+            qv = qvel.tolist()
             # PI velocity loop: the integral shifts the servo reference; it grows only while the
-            # servo's demand is below the force cap (anti-windup: no overshoot after slip).
-            ki = e.servo_integral * dt
-            lim = self._ilim
+            # servo's demand is below the force cap (anti-windup: no overshoot after slip). The
+            # clamps are max(-lim, min(lim, v)) written out.
             ex, ez = wx - qv[0], wz - qv[2]
-            kv = self._kv
-            if abs(kv * (ex + self._ix)) < self._capx or ex * self._ix < 0.0:
-                self._ix = max(-lim, min(lim, self._ix + ki * ex))
-            if abs(kv * (ez + self._iz)) < self._capz or ez * self._iz < 0.0:
-                self._iz = max(-lim, min(lim, self._iz + ki * ez))
-            self._err = (ex, ez)
-            ctrl[ax] = wx + self._ix
-            ctrl[az] = wz + self._iz
+            if abs(kv * (ex + ix)) < scan.capx or ex * ix < 0.0:
+                v = ix + ki * ex
+                v = v if v < lim else lim
+                ix = v if v > -lim else -lim
+            if abs(kv * (ez + iz)) < scan.capz or ez * iz < 0.0:
+                v = iz + ki * ez
+                v = v if v < lim else lim
+                iz = v if v > -lim else -lim
+            ctrl[ax] = wx + ix
+            ctrl[az] = wz + iz
             ctrl[ayaw] = w
-            mujoco.mj_step(m, d, nstep=self._substeps)
-            if self._contacts():
+            step(m, d, nsub)
+            fall = scan(ex, ez)
+            if fall is not None:
+                self._label, self.fall_reason = "fall", fall
                 break
+        self._ix, self._iz = ix, iz
         if self._label is None and self.time >= self.settings.max_time - 1e-9:
             self._label = "timeout"
         dtg = self.distance_to_goal()
         if self._label is None and self.settings.end_on_success and dtg <= self.tau:
             self._label = "success"
         self._record(stop=False, dtg=dtg)
-
-    def _contacts(self) -> bool:
-        """Scan contacts: collisions, support, traction caps; returns True on a fall.
-
-        A robot contact with ground geometry is *support* when its normal is within 35° of
-        vertical or it is within 4 mm of the lowest ground contact, else a *step edge* (the
-        sole's chamfer on a curb). Drop rule: the lowest
-        support point is more than ``max_drop`` below every support point of the last 10
-        ticks (0.2 s: a step down, at any speed and tilt; not a slope), or the base falls ``2 max_drop + 0.1`` m unsupported. Drive cap: step edge →
-        ``climb_force · m g``; support → ``min(force_cap, μ) m g`` (μ of the support, after
-        ``friction_scale`` / ``friction_override``); airborne → 0. The cap bounds the norm of
-        the planar force: it is split over the world axes along the servo error direction.
-        Wheeled bases (``drive="wheeled"``) share μ N (climb force on an edge) between drive,
-        side force and yaw torque instead (:func:`navbench.sim.traction.wheel_limits`).
-        """
-        d, e = self.data, self.embodiment
-        supported, edge, mu, ground_y = False, False, 0.0, 0.0
-        if d.ncon:
-            # Plain Python over the few contacts (numpy per-call overhead dominates here). The
-            # robot is the only moving body, so every contact pairs it with a static geom,
-            # whose id is the smaller one (the robot's geoms are added last).
-            con = d.contact
-            other = [a if a < b else b for a, b in con.geom.tolist()]
-            ny = con.frame[:, 1].tolist()
-            py = con.pos[:, 1].tolist()
-            ground_of, fric = self._ground_list, self._friction_list
-            gy = [py[k] for k, g in enumerate(other) if ground_of[g]]
-            if len(gy) < len(other):
-                self._collided = True
-            if gy:
-                low = min(gy) + _EDGE_RISE
-                ground_y = math.inf
-                level = self._level_top_list
-                for k, g in enumerate(other):
-                    if not ground_of[g]:
-                        continue
-                    # a tilted normal on a level box top is its corner: the sole rests, pitched,
-                    # on a step's edge (it climbs, or steps down, with the edge force)
-                    if (ny[k] > _SUPPORT or -ny[k] > _SUPPORT or py[k] < low) and \
-                            not (level[g] and abs(ny[k]) < _LEVEL):
-                        supported = True
-                        mu = max(mu, fric[g])
-                        ground_y = min(ground_y, py[k])
-                    else:
-                        edge = True
-        if edge:
-            cap = self._climb_cap
-        elif supported:
-            cap = min(self._cap, mu * e.weight)
-            self.follower.brake_accel = 0.8 * cap / e.mass  # the traction it can brake with
-        else:
-            cap = 0.0
-        ex, ez = self._err
-        if self._wheeled:  # one friction budget for drive, side force and yaw (sim.traction)
-            # the servos' own demand now: reference (command + integral) minus velocity
-            ax, az, ayaw = self._act
-            c, qv = d.ctrl.tolist(), d.qvel[:4].tolist()
-            cx, cz, ct = wheel_limits(
-                c[ax] - qv[0], c[az] - qv[2], float(d.qpos[3]), c[ayaw] - qv[3], self._kv,
-                self._climb_cap if edge else (mu * e.weight if supported else 0.0),
-                self._climb_cap if edge else self._cap, self._half_track)
-            self._forcerange[ayaw] = (-ct, ct)
-        else:  # legged: the cap bounds the planar force's norm, along the servo error
-            n = math.hypot(ex, ez)
-            ux, uz = (abs(ex) / n, abs(ez) / n) if n > 1e-9 else (_HALF, _HALF)
-            cx, cz = cap * ux, cap * uz
-        if cx != self._capx or cz != self._capz:  # the model holds the last caps written
-            self._capx, self._capz = cx, cz
-            fr, (ax, az, _) = self._forcerange, self._act
-            fr[ax, 0], fr[ax, 1], fr[az, 0], fr[az, 1] = -cx, cx, -cz, cz
-        if supported:  # a step down: the ground under the sole is lower by more than max_drop
-            recent = self._recent_support  # than anywhere it stood on in the last 10 ticks
-            if min(recent) - ground_y > e.max_drop:
-                self._label, self.fall_reason = "fall", "drop"
-            recent.append(ground_y)
-            self._support_y = ground_y
-        elif self._support_y - float(d.qpos[1]) > 2.0 * e.max_drop + 0.1:  # into a hole
-            self._label, self.fall_reason = "fall", "drop"
-        if self._label is None and self.tilt() > self.settings.max_tilt:
-            self._label, self.fall_reason = "fall", "tilt"
-        return self._label is not None
 
     def obstacle_distance(self) -> float:
         """Surface distance (m, capped at ``obstacle_cutoff``) from the robot's collision geoms
@@ -628,39 +431,26 @@ class Simulator:
         s = self.settings
         if s.obstacle_distance_fn is not None:
             return float(s.obstacle_distance_fn(self.pose()[:3]))
-        b = self.data.xpos[self.world.robot_body]
-        return self._proximity(self.model, self.data, (float(b[0]), float(b[2])))
+        x, _, z = self._body_xpos.tolist()
+        return self._proximity(self.model, self.data, (x, z))
 
     def _surface(self) -> tuple[str, bool]:
-        w = self.world
-        pnt = self.data.xpos[w.robot_body]
-        if self._down_on:  # mj_ray's answer from the geoms under the point only (large worlds)
-            gid = self._down(self.model, self.data, pnt)
-        else:
-            dist = mujoco.mj_ray(self.model, self.data, pnt.copy(), np.array([0.0, -1.0, 0.0]),
-                                 self._ray_groups, 1, w.robot_body, self._geomid)
-            gid = int(self._geomid[0]) if dist >= 0 else -1
+        """Surface class of the first static geom below the base, and whether it is preferred."""
+        gid = self._surface_probe(self.model, self.data, self._body_xpos)
         if gid < 0:
             return "none", False
-        g = w.geoms[gid]
+        g = self.world.geoms[gid]
         return g.surface, g.preferred
 
     def _record(self, stop: bool, dtg: float | None = None) -> None:
         """Append one record row for the current state (``dtg``: its DTG if already known)."""
-        r = self._rec
-        p = self.pose()
+        q = self._qpos.tolist()
         surf, pref = self._surface()
-        r["t"].append(self.time)
-        r["position"].append(p[:3])
-        r["yaw"].append(p[3])
-        r["tilt"].append(self.tilt())
-        r["collision"].append(self._collided)
-        r["obstacle_distance"].append(self.obstacle_distance())
-        r["surface"].append(surf)
-        r["preferred"].append(pref)
-        r["stop"].append(stop)
-        r["dtg"].append(self.distance_to_goal() if dtg is None else dtg)
-        self._collided = False
+        scan = self.contacts
+        self._rec.add(float(self.data.time), q[:3], q[3], scan.tilt(), scan.collided,
+                      self.obstacle_distance(), surf, pref, stop,
+                      self._dtg(q[0], q[1], q[2]) if dtg is None else dtg)
+        scan.collided = False
 
     def _observe(self) -> Observation:
         obs: dict[str, Any] = {  # an Observation (SPEC §6) being filled: mixed sensor values
@@ -684,25 +474,7 @@ class Simulator:
     def records(self) -> dict[str, np.ndarray]:
         """Per-step arrays: t, position (N,3), yaw, tilt, collision, obstacle_distance,
         surface (str), preferred, stop, dtg, label (the final label on the last row, else "")."""
-        r = self._rec
-        n = len(r["t"])
-        out = {
-            "t": np.asarray(r["t"], float),
-            "position": np.asarray(r["position"], float).reshape(n, 3),
-            "yaw": np.asarray(r["yaw"], float),
-            "tilt": np.asarray(r["tilt"], float),
-            "collision": np.asarray(r["collision"], bool),
-            "obstacle_distance": np.asarray(r["obstacle_distance"], float),
-            "surface": np.asarray(r["surface"], dtype=object).astype(str),
-            "preferred": np.asarray(r["preferred"], bool),
-            "stop": np.asarray(r["stop"], bool),
-            "dtg": np.asarray(r["dtg"], float),
-        }
-        label = np.full(n, "", dtype=object)
-        if n and self._label is not None:
-            label[-1] = self._label
-        out["label"] = label.astype(str)
-        return out
+        return self._rec.arrays(self._label)
 
     def close(self) -> None:
         """Release the renderer (if any)."""
