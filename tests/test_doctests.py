@@ -24,6 +24,7 @@ MODULES = (
     "navbench.agents.scene_graph.reasoning",
     "navbench.agents.scene_graph_agent",
     "navbench.episodes.dataset",
+    "navbench.eval.budget",
     "navbench.eval.pipeline",
     "navbench.graph.scene_graph",
     "navbench.metrics.aggregate",

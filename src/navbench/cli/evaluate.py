@@ -127,7 +127,8 @@ def evaluate_cmd(
     max_time: Annotated[float, typer.Option("--max-time", help="Simulated seconds per episode before 'timeout'.")] = 300.0,
     distance: Annotated[str, typer.Option("--distance", help="Distance to goal for metrics: auto | geodesic | euclidean.")] = "auto",
     seed: Annotated[int, typer.Option("--seed", help="Seed for agents that take one.")] = 0,
-    action_budget_per_word: Annotated[float, typer.Option("--action-budget-per-word", help="Agent actions per instruction word (CondVLN §5.1); past it: 'timeout'. 0 = no budget.")] = 15.0,
+    action_budget_per_word: Annotated[float, typer.Option("--action-budget-per-word", help="CondVLN §5.1 budget B in discrete-action equivalents per instruction word: B actions for discrete agents, min(B x --seconds-per-action, --max-time) simulated seconds for waypoint/velocity agents; past it: 'timeout'. 0 = no budget.")] = 15.0,
+    seconds_per_action: Annotated[float, typer.Option("--seconds-per-action", help="Simulated seconds one budget action is worth to waypoint/velocity agents (a discrete primitive takes ~1 s).")] = 1.0,
     agent_arg: Annotated[list[str] | None, typer.Option("--agent-arg", help="Agent constructor argument NAME=VALUE (repeatable).")] = None,
     friction_scale: Annotated[float, typer.Option("--friction-scale", help="Multiply every surface's friction (traction study; Spot and Turtlebot slip below their force caps).")] = 1.0,
     friction: Annotated[list[str] | None, typer.Option("--friction", help="Surface class friction CLASS=MU, e.g. floor=0.2 (repeatable; before --friction-scale).")] = None,
@@ -146,6 +147,7 @@ def evaluate_cmd(
                             render=render, max_time=max_time, episode_timeout_s=episode_timeout,
                             distance=distance, seed=seed, agent_kwargs=_agent_args(agent_arg),
                             action_budget_per_word=action_budget_per_word,
+                            seconds_per_action=seconds_per_action,
                             friction_scale=friction_scale, friction_override=_frictions(friction))
     s = evaluate(dataset, agent, out, settings, workers=workers, executor=executor,
                  ray_address=ray_address,
