@@ -12,6 +12,9 @@ Checks, collecting every problem instead of stopping at the first:
 - **subgoals** (conditional): every subgoal is reachable, and the recorded
   ``geodesic_distance`` equals start → subgoals → goal on the navmesh within
   :data:`LENGTH_TOLERANCE` (relative) + 0.05 m.
+
+The command also checks that each episode's action budget covers its reference path
+(:func:`navbench.eval.budget_check.check_budgets`, downstream of this module: the CLI joins both).
 """
 
 from __future__ import annotations
