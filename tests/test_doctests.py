@@ -23,6 +23,7 @@ MODULES = (
     "navbench.agents.rollout",
     "navbench.agents.scene_graph.reasoning",
     "navbench.agents.scene_graph_agent",
+    "navbench.episodes.budget",
     "navbench.episodes.dataset",
     "navbench.eval.budget",
     "navbench.eval.pipeline",

@@ -139,7 +139,7 @@ def test_check_budgets_reports_episodes_the_budget_cannot_cover(dataset: Path) -
         assert len(msgs) == 2 and msgs[0].startswith("a discrete agent has 1 actions (B = 1)")
         # the dataset's robot: the Turtlebot, 0.7 m/s; a perfect agent stops τ = 1 m early
         need = (path_length(e.reference_path) - 1.0) / 0.7
-        assert f"has 1 s (min(B = 1 × 1 s, 300 s)), the reference path needs {need:.1f} s" in msgs[1]
+        assert f"has 1 s (B = 1 × 1 s), the reference path needs {need:.1f} s" in msgs[1]
         assert "m less τ = 1 m at turtlebot's top speed 0.7 m/s" in msgs[1]
     only = check_budgets(dataset, per_word=0.01, action_space="discrete")
     assert all("discrete" in p.message for p in only.problems) and len(only.problems) == len(eps)

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from navbench.episodes.budget import within_budget
 from navbench.episodes.conditional import ConditionalEpisodeSettings
 from navbench.episodes.layout import (  # noqa: F401  (re-exported: the dataset's constants)
     GENERATOR,
@@ -390,7 +391,7 @@ def build_scene(scene: Scene, tasks: Sequence[str], seed: int, settings: Dataset
         if settings.verify and task in VERIFY_TASKS:
             made = verify_episodes(scene, made, settings.verify_embodiment_for(scene.kind), drop)
         if task in R2R_TASKS:
-            eps[task] = _with_gt(made, settings, drop)
+            eps[task] = within_budget(task, _with_gt(made, settings, drop), drop)
         else:
             eps[task] = [(e, None) for e in made]
         dropped[task] = dict(sorted(drop.items()))

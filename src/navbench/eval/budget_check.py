@@ -1,13 +1,15 @@
 """Does every episode's action budget cover its reference path? (``navbench dataset check``.)
 
-For every episode with an instruction (:func:`~navbench.eval.budget.action_budget` ``B``):
+For every episode with an instruction (:func:`~navbench.eval.budget.action_budget` ``B``), by
+the rule of :mod:`navbench.episodes.budget` (CondVLN tasks: the budget alone; NavVerse tasks:
+the budget capped by the simulator's timeout ``max_time``):
 
 - **discrete agents**: the discrete reference of the split's ``_gt`` file (``actions``, STOP
-  included) must fit in ``B`` actions and in the simulator's timeout
-  (``len(actions) × seconds_per_action ≤ max_time``);
+  included) must fit in ``B`` actions (CondVLN), or in ``min(B, max_time / seconds_per_action)``
+  (NavVerse);
 - **streaming (waypoint / velocity) agents**: the time the embodiment needs along the
-  reference path must fit in ``T = min(B × seconds_per_action, max_time)``
-  (:func:`~navbench.eval.budget.time_budget`). The time needed is, best first: the
+  reference path must fit in ``T = B × seconds_per_action`` (CondVLN) or ``min(T, max_time)``
+  (NavVerse) (:func:`~navbench.eval.budget.time_budget`). The time needed is, best first: the
   verification rollout's duration recorded at generation (``info.navbench.verify.duration``);
   with ``rollout=True`` a reference rollout now (:func:`navbench.sim.verify.verify_episode`,
   the robot the scene was built for): the time from which it stays within τ of the goal;
@@ -15,7 +17,8 @@ For every episode with an instruction (:func:`~navbench.eval.budget.action_budge
   bound, so only episodes nobody can finish are caught.
 
 Every shortfall is a :class:`~navbench.episodes.check.Problem` naming the episode, the budget
-and what the reference needs.
+and what the reference needs. The dataset builder drops such episodes (``over_budget``,
+``over_timeout``), so a freshly built dataset passes.
 """
 
 from __future__ import annotations
@@ -35,7 +38,9 @@ from navbench.eval.budget import (
     SECONDS_PER_ACTION,
     STREAMING_SPACES,
     action_budget,
+    discrete_cap,
     time_budget,
+    timeout_caps,
 )
 from navbench.geometry import path_length
 
@@ -86,7 +91,8 @@ def _needed_time(ds: Dataset, e: Episode, sid: str, emb: Embodiment, rollout: bo
         from navbench.sim.verify import verify_episode
 
         if sid not in sims:
-            sims[sid] = Simulator(ds.scene(sid), emb, SimSettings(render=False, max_time=max_time + 1.0))
+            # one simulator per scene whatever the episode's budget: max_duration ends the rollout
+            sims[sid] = Simulator(ds.scene(sid), emb, SimSettings(render=False, max_time=1e6))
         sim = sims[sid]
         tau = e.navbench.get("success_distance")
         r = verify_episode(sim.scene, e, emb, simulator=sim, max_duration=max_time, max_travel=math.inf,
@@ -132,6 +138,9 @@ def check_budgets(root: str | Path, *, per_word: float = ACTION_BUDGET_PER_WORD,
                     gt = ds.gt(task, split) if ds.path(task, split, "gt").is_file() else {}
                 except NavbenchError:
                     continue
+                capped = timeout_caps(task)
+                limit = f"min(B = {{b}} × {seconds_per_action:g} s, {max_time:g} s)" if capped \
+                    else f"B = {{b}} × {seconds_per_action:g} s"
                 for e in eps:
                     b = action_budget(e, per_word)
                     if b is None:
@@ -141,7 +150,8 @@ def check_budgets(root: str | Path, *, per_word: float = ACTION_BUDGET_PER_WORD,
                     rec = gt.get(str(e.episode_id))
                     acts = rec.get("actions") if isinstance(rec, dict) else None
                     if discrete and isinstance(acts, list):
-                        cap = min(b, math.floor(max_time / seconds_per_action + 1e-9))
+                        cap = discrete_cap(b, capped=capped, seconds_per_action=seconds_per_action,
+                                           max_time=max_time)
                         if len(acts) > cap:
                             why = f"B = {b}" if cap == b else f"{max_time:g} s / {seconds_per_action:g} s"
                             rep.problems.append(Problem(path, where, (
@@ -151,13 +161,12 @@ def check_budgets(root: str | Path, *, per_word: float = ACTION_BUDGET_PER_WORD,
                     if not streaming or sid not in ds.manifest.scenes:
                         continue
                     emb = get_embodiment(ds.manifest.scene_embodiment(sid) or "spot")
-                    t = time_budget(e, per_word, seconds_per_action, max_time)
-                    need, basis = _needed_time(ds, e, sid, emb, rollout, sims, max_time)
+                    t = time_budget(e, per_word, seconds_per_action, max_time, capped=capped)
+                    need, basis = _needed_time(ds, e, sid, emb, rollout, sims, max(t, max_time))
                     if need > t + 1e-9:
                         rep.problems.append(Problem(path, where, (
-                            f"a waypoint/velocity agent has {t:g} s (min(B = {b} × "
-                            f"{seconds_per_action:g} s, {max_time:g} s)), the reference path "
-                            f"needs {need:.1f} s ({basis})")))
+                            f"a waypoint/velocity agent has {t:g} s ({limit.format(b=b)}), the "
+                            f"reference path needs {need:.1f} s ({basis})")))
     finally:
         for sim in sims.values():
             sim.close()

@@ -23,9 +23,11 @@ episode is not run, is labelled ``unreachable`` with ``reachable`` false and eve
 undefined, so that it is excluded from every mean and counted — never an agent error. nDTW uses
 the split's ``_gt`` locations as the reference when the dataset has them.
 
-The CondVLN action budget (:mod:`navbench.eval.budget`) counts discrete-action equivalents:
-``B`` actions for ``discrete`` agents, ``min(B × 1 s, max_time)`` of simulated time for streaming
-ones. Modules: :mod:`~navbench.eval.settings` (:class:`EvalSettings`),
+The action budget (:mod:`navbench.eval.budget`) counts discrete-action equivalents: ``B``
+actions for ``discrete`` agents, ``B × 1 s`` of simulated time for streaming ones. CondVLN tasks
+end by it alone (the shard's simulator timeout is raised above their budgets,
+:func:`~navbench.eval.budget.run_max_time`); NavVerse tasks keep the 300 s ``max_time``, which
+caps it. Modules: :mod:`~navbench.eval.settings` (:class:`EvalSettings`),
 :mod:`~navbench.eval.planning` (agent, episodes, embodiments, worker arguments),
 :mod:`~navbench.eval.scoring` (:func:`score_outcome`); their public names are importable here.
 """
@@ -42,8 +44,10 @@ from navbench.eval.budget import (
     ACTION_BUDGET_PER_WORD,
     SECONDS_PER_ACTION,
     action_budget,
+    run_max_time,
     step_limit,
     time_budget,
+    timeout_caps,
 )
 from navbench.eval.planning import (
     agent_declarations,
@@ -134,8 +138,16 @@ def run_shard(shard: ShardSpec, emit: Callable[[EpisodeResult], None]) -> None:
     eps = {e.episode_id: e for e in ds.episodes(kw["task"], kw["split"])}
     scene = ds.scene(shard.scene_id)
     emb = get_embodiment(kw["embodiment"] or kw["embodiments"][shard.scene_id])
+    space = str(kw.get("action_space", "discrete"))
+    capped = timeout_caps(kw["task"])  # CondVLN: the budget ends the run, not the 300 s timeout
+    per_word = float(kw.get("action_budget_per_word", 0))
+    spa = float(kw.get("seconds_per_action", SECONDS_PER_ACTION))
+    defaults = SimSettings()
+    max_time = run_max_time([eps[i] for i in shard.episode_ids if i in eps], space, capped=capped,
+                            per_word=per_word, seconds_per_action=spa, agent_dt=defaults.agent_dt,
+                            max_time=float(kw["max_time"]), primitive_timeout=defaults.discrete.timeout)
     sim = Simulator(scene, emb, SimSettings(render=bool(kw["render"]), width=int(kw["width"]),
-                                            height=int(kw["height"]), max_time=float(kw["max_time"]),
+                                            height=int(kw["height"]), max_time=max_time,
                                             friction_scale=float(kw.get("friction_scale", 1.0)),
                                             friction_override=dict(kw.get("friction_override", {})),
                                             visuals=bool(kw.get("visuals", True)),
@@ -161,12 +173,10 @@ def run_shard(shard: ShardSpec, emit: Callable[[EpisodeResult], None]) -> None:
     first = eps.get(shard.episode_ids[0]) if shard.episode_ids else None
     if use_nm and first is not None and first.goals:  # load + JIT-warm before the first deadline
         navmesh().geodesic_distance(first.start_position, first.goals[0].position)
-    space = str(kw.get("action_space", "discrete"))
 
-    def limit(ep: Episode) -> int | None:  # the CondVLN budget in this agent's steps
-        return step_limit(ep, space, per_word=float(kw.get("action_budget_per_word", 0)),
-                          seconds_per_action=float(kw.get("seconds_per_action", SECONDS_PER_ACTION)),
-                          agent_dt=sim.settings.agent_dt, max_time=sim.settings.max_time)
+    def limit(ep: Episode) -> int | None:  # the budget in this agent's steps
+        return step_limit(ep, space, per_word=per_word, seconds_per_action=spa,
+                          agent_dt=sim.settings.agent_dt, max_time=float(kw["max_time"]), capped=capped)
 
     begin = getattr(emit, "begin", None)
     try:

@@ -29,7 +29,9 @@ class EvalSettings:
             reference paths were planned for another body.
         render: ``auto`` (only when the agent needs images), ``on`` or ``off``.
         width, height: image size when rendering (px).
-        max_time: simulated timeout per episode (s).
+        max_time: simulated timeout per episode (s) of NavVerse tasks (SPEC §6, 300 s).
+            CondVLN tasks end by their action budget alone: their runs' simulator timeout is
+            raised above it (:func:`navbench.eval.budget.run_max_time`).
         episode_timeout_s: wall-clock limit per episode (s); past it: ``agent_error``.
         distance: distance to goal for the metrics: ``auto``, ``geodesic`` or ``euclidean``.
         seed: seed handed to agents that take one (``seed`` constructor argument).
@@ -37,8 +39,9 @@ class EvalSettings:
             equivalents per word of an episode's instruction (``B = ceil(per_word × words)``,
             :mod:`navbench.eval.budget`); ``0`` = no budget; none for episodes without an
             instruction (ObjectNav, PlaceNav). A ``discrete`` agent gets ``B`` actions; a
-            streaming ``waypoint`` / ``velocity`` agent gets ``min(B × seconds_per_action,
-            max_time)`` simulated seconds (``ceil(T / 0.1 s)`` agent steps). Past it: ``timeout``.
+            streaming ``waypoint`` / ``velocity`` agent gets ``T = B × seconds_per_action``
+            simulated seconds (``ceil(T / 0.1 s)`` agent steps), capped at ``max_time`` for
+            NavVerse tasks (route VLN). Past it: ``timeout``.
         seconds_per_action: simulated seconds one discrete-action equivalent is worth to a
             streaming agent (SPEC §6: a primitive is ~1 s; measured 1.0 s turn, 1.2 s forward).
         agent_kwargs: extra constructor arguments of the agent (JSON-able).
