@@ -105,7 +105,7 @@ def check_cmd(
     limit: Annotated[int, typer.Option(help="Print at most this many problems.")] = 50,
     action_budget_per_word: Annotated[float, typer.Option("--action-budget-per-word", help="The evaluation's action budget per instruction word (as in 'navbench evaluate'); 0 = skip the budget check.")] = 15.0,
     seconds_per_action: Annotated[float, typer.Option("--seconds-per-action", help="Simulated seconds per budget action for waypoint/velocity agents (as in 'navbench evaluate').")] = 1.0,
-    max_time: Annotated[float, typer.Option("--max-time", help="Simulated timeout per episode (s).")] = 300.0,
+    max_time: Annotated[float, typer.Option("--max-time", help="Simulated timeout per episode (s) of NavVerse tasks (route VLN); CondVLN ones end by the budget alone.")] = 300.0,
     action_space: Annotated[str, typer.Option("--action-space", help="Budget check for: all | discrete | waypoint | velocity agents.")] = "all",
     rollout: Annotated[bool, typer.Option("--rollout", help="Time the reference path with a simulator rollout (robot of the scene) where no verification duration is recorded; else its length at top speed (a lower bound).")] = False,
 ) -> None:

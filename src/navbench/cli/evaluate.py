@@ -124,7 +124,7 @@ def evaluate_cmd(
     render: Annotated[str, typer.Option("--render", help="auto (only when the agent needs images) | on | off.")] = "auto",
     embodiment: Annotated[str | None, typer.Option("--embodiment", help="spot | turtlebot [default: the robot the dataset was built for; spot for --embodiment none datasets]. Another one than the dataset's prints a warning.")] = None,
     episode_timeout: Annotated[float, typer.Option("--episode-timeout", help="Wall-clock seconds per episode; past it: agent_error.")] = 600.0,
-    max_time: Annotated[float, typer.Option("--max-time", help="Simulated seconds per episode before 'timeout'.")] = 300.0,
+    max_time: Annotated[float, typer.Option("--max-time", help="Simulated seconds per episode before 'timeout' (NavVerse tasks; CondVLN ones end by their action budget, which this cannot cut).")] = 300.0,
     distance: Annotated[str, typer.Option("--distance", help="Distance to goal for metrics: auto | geodesic | euclidean.")] = "auto",
     seed: Annotated[int, typer.Option("--seed", help="Seed for agents that take one.")] = 0,
     action_budget_per_word: Annotated[float, typer.Option("--action-budget-per-word", help="CondVLN §5.1 budget B in discrete-action equivalents per instruction word: B actions for discrete agents, min(B x --seconds-per-action, --max-time) simulated seconds for waypoint/velocity agents; past it: 'timeout'. 0 = no budget.")] = 15.0,
