@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from navbench.errors import ConfigError
-from navbench.eval.budget import STREAMING_SPACES
+from navbench.eval.budget import STREAMING_SPACES, timeout_caps
 from navbench.eval.scoring import jsonable
 from navbench.eval.selection import scene_key, select_episodes
 from navbench.eval.settings import EvalSettings
@@ -142,6 +142,8 @@ def plan_evaluation(dataset: str | Path, agent: str, settings: EvalSettings,
                     "embodiment": _run_embodiment(by_scene, ds.manifest), **decl}
     if decl["action_space"] not in STREAMING_SPACES:
         run_settings.pop("seconds_per_action")  # unused: discrete runs keep their names
+    if not timeout_caps(task) and settings.action_budget_per_word:
+        run_settings["budget_ends_run"] = True  # CondVLN: max_time no longer cuts a run (new names)
     if not render:
         run_settings.pop("width")
         run_settings.pop("height")
