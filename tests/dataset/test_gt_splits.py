@@ -61,3 +61,25 @@ def test_rect_distance_hand_values() -> None:
     lo, hi = np.array([0.0, 0.0]), np.array([2.0, 1.0])
     pts = np.array([[1.0, 0.5], [3.0, 0.5], [3.0, 2.0], [-1.0, -1.0]])
     assert np.allclose(rect_distance(pts, lo, hi), [0.0, 1.0, math.sqrt(2), math.sqrt(2)])
+
+
+def test_off_grid_line_is_followed_without_zigzag() -> None:
+    """A 30 m line 7.6° clockwise of the start heading lies half a turn off the 15° grid: the
+    old follower turned before every step (right, forward, left, forward: 118 turns). Now it
+    keeps each of the two bracketing headings while within 0.1 m of the line: cross-track
+    drift 0.25 m × sin 7.5° ≈ 0.033 m per step, so a turn every ~0.2 / 0.033 ≈ 6 steps, and
+    never more than 0.1 m + one step's drift off the line; along it 0.25 × cos 7.5° ≈ 0.248 m
+    per step, so 29.75 / 0.248 = 120–121 forward steps reach the stop radius."""
+    from navbench.geometry import heading_vector
+
+    h = heading_vector(math.radians(-7.6))
+    gt = follow_path([[0, 0, 0], [30 * h[0], 0, 30 * h[1]]], 0.0)
+    acts = gt["actions"]
+    turns = acts.count(2) + acts.count(3)
+    assert 120 <= gt["forward_steps"] <= 121 and len(acts) == gt["forward_steps"] + turns + 1
+    assert 121 // 10 <= turns <= 121 // 5
+    locs = np.array(gt["locations"])
+    assert np.abs(h[1] * locs[:, 0] - h[0] * locs[:, 2]).max() <= 0.1 + 0.25 * math.sin(math.radians(7.6)) + 1e-9
+    # track_tolerance 0 keeps the correction at every deviation (more turns, tighter track)
+    tight = follow_path([[0, 0, 0], [30 * h[0], 0, 30 * h[1]]], 0.0, track_tolerance=0.0)
+    assert tight["actions"].count(2) + tight["actions"].count(3) > 3 * turns

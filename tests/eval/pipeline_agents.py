@@ -65,3 +65,13 @@ class Privileged(StopNow):
 
     name: ClassVar[str] = "privileged-stop"
     privileged = frozenset({"goals"})
+
+
+class DiscreteSpinner(Agent):
+    """Turns left forever with discrete primitives (declares the ``discrete`` action space)."""
+
+    name: ClassVar[str] = "discrete-spinner"
+    action_space = "discrete"
+
+    def act(self, observation: Mapping[str, Any]) -> Action:
+        return DiscreteAction("left")

@@ -103,18 +103,34 @@ def stats_cmd(
 def check_cmd(
     dataset: Annotated[Path, typer.Argument(help="Dataset directory (with manifest.json).")],
     limit: Annotated[int, typer.Option(help="Print at most this many problems.")] = 50,
+    action_budget_per_word: Annotated[float, typer.Option("--action-budget-per-word", help="The evaluation's action budget per instruction word (as in 'navbench evaluate'); 0 = skip the budget check.")] = 15.0,
+    seconds_per_action: Annotated[float, typer.Option("--seconds-per-action", help="Simulated seconds per budget action for waypoint/velocity agents (as in 'navbench evaluate').")] = 1.0,
+    max_time: Annotated[float, typer.Option("--max-time", help="Simulated timeout per episode (s) of NavVerse tasks (route VLN); CondVLN ones end by the budget alone.")] = 300.0,
+    action_space: Annotated[str, typer.Option("--action-space", help="Budget check for: all | discrete | waypoint | velocity agents.")] = "all",
+    rollout: Annotated[bool, typer.Option("--rollout", help="Time the reference path with a simulator rollout (robot of the scene) where no verification duration is recorded; else its length at top speed (a lower bound).")] = False,
 ) -> None:
     """Re-validate a (possibly hand-edited) dataset: file formats, reachability of starts, goals
-    and subgoals, τ, recorded path lengths. Exit status 2 when a problem is found."""
+    and subgoals, τ, recorded path lengths, and that each episode's action budget covers its
+    reference path. Exit status 2 when a problem is found."""
     from navbench.episodes.check import check_dataset
     from navbench.errors import NavbenchError
+    from navbench.eval.budget_check import check_budgets
 
     rep = check_dataset(dataset)
     problems = rep.problems or []
+    budget = check_budgets(dataset, per_word=action_budget_per_word, seconds_per_action=seconds_per_action,
+                           max_time=max_time, rollout=rollout, action_space=action_space) \
+        if action_budget_per_word else None
+    if budget is not None:
+        problems = [*problems, *budget.problems]
     for p in problems[:limit]:
         typer.echo(str(p))
     if len(problems) > limit:
         typer.echo(f"... and {len(problems) - limit} more")
+    if budget is not None and budget.problems:
+        ids = budget.episode_ids
+        typer.echo(f"action budget: {len(ids)} of {budget.episodes} episodes cannot be finished "
+                   f"within it: {', '.join(ids)}")
     summary = f"{dataset}: checked {rep.files} files, {rep.episodes} episodes: {len(problems)} problem(s)"
     if problems:
         raise NavbenchError(summary)

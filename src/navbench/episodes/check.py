@@ -6,12 +6,17 @@ Checks, collecting every problem instead of stopping at the first:
   readers' validation (field types, finite numbers, τ, safe paths inside the dataset);
   episode scene references resolve to a scene of the manifest;
 - **reachability**: every start lies on the navmesh (within :data:`SNAP_TOLERANCE` m) and a goal
-  is reachable from it (finite geodesic distance);
+  is reachable from it by the evaluator's rule (:func:`~navbench.episodes.reachability.
+  start_geodesic`: a finite geodesic to a goal, or, for an object goal whose centre lies in
+  furniture too far from the floor to snap, a reachable reference-path end within τ of it);
 - **τ**: ``info.navbench.success_distance`` (when present) is a finite number > 0, and a
   conditional episode's reference path ends within τ of its goal;
 - **subgoals** (conditional): every subgoal is reachable, and the recorded
   ``geodesic_distance`` equals start → subgoals → goal on the navmesh within
   :data:`LENGTH_TOLERANCE` (relative) + 0.05 m.
+
+The command also checks that each episode's action budget covers its reference path
+(:func:`navbench.eval.budget_check.check_budgets`, downstream of this module: the CLI joins both).
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from navbench.episodes.model import Episode
+from navbench.episodes.reachability import start_geodesic
 from navbench.errors import NavbenchError
 
 #: Largest distance (m) from a start to the navigable surface accepted.
@@ -84,7 +90,7 @@ def _episode_problems(e: Episode, nm: NavMesh, file: str) -> list[str]:
     goals = [np.asarray(g.position, float) for g in e.goals]
     if not goals:
         return [*found, "no goals"]
-    if not math.isfinite(nm.geodesic_distance(start, goals)):
+    if not math.isfinite(start_geodesic(nm, e)):  # the evaluator's rule (object goals in furniture)
         found.append("no goal is reachable from the start")
     nb = e.navbench
     tau = nb.get("success_distance")

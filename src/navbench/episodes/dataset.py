@@ -28,6 +28,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from navbench.episodes.budget import within_budget
 from navbench.episodes.conditional import ConditionalEpisodeSettings
 from navbench.episodes.layout import (  # noqa: F401  (re-exported: the dataset's constants)
     GENERATOR,
@@ -266,7 +267,9 @@ def _conditional(scene: Scene, nm: NavMesh, seed: int, s: DatasetSettings, drop:
     the round-robin quota per category is refilled by targeted re-sampling of the short
     categories (``RESAMPLE_ROUNDS`` rounds of exactly the shortfall each, so every generated
     instruction is kept or dropped by reason; the extra ones are counted in ``drop["resampled"]``,
-    which :func:`build_scene` moves to :attr:`SceneResult.resampled`)."""
+    which :func:`build_scene` moves to :attr:`SceneResult.resampled`). Episodes whose reference
+    does not fit the action budget (``over_budget``, :func:`~navbench.episodes.budget.
+    within_budget`) are dropped before the quota is counted, so they are refilled too."""
     from navbench.episodes.conditional import conditional_episodes, instruction_settings
     from navbench.tasks.conditional import CATEGORIES, SamplingError, generate_instructions
 
@@ -281,8 +284,12 @@ def _conditional(scene: Scene, nm: NavMesh, seed: int, s: DatasetSettings, drop:
     except SamplingError:
         drop["scene_unsupported"] += n
         return []
+    def fitting(got: list[Episode]) -> list[Episode]:  # budget drops are refilled like the rest
+        return [e for e, _ in within_budget("conditional", _with_gt(got, s, drop), drop)]
+
     eps, d = conditional_episodes(scene, nm, ins, seed, s.conditional)
     drop.update(d)
+    eps = fitting(eps)
     quota = Counter(cats[i % len(cats)] for i in range(n))
     have = Counter(e.navbench["category"] for e in eps)
     start = n
@@ -301,6 +308,7 @@ def _conditional(scene: Scene, nm: NavMesh, seed: int, s: DatasetSettings, drop:
             drop["resampled"] += len(more)
             got, d = conditional_episodes(scene, nm, more, seed, s.conditional)
             drop.update(d)
+            got = fitting(got)
             eps += got
             have[c] += len(got)
     return eps
@@ -390,7 +398,7 @@ def build_scene(scene: Scene, tasks: Sequence[str], seed: int, settings: Dataset
         if settings.verify and task in VERIFY_TASKS:
             made = verify_episodes(scene, made, settings.verify_embodiment_for(scene.kind), drop)
         if task in R2R_TASKS:
-            eps[task] = _with_gt(made, settings, drop)
+            eps[task] = within_budget(task, _with_gt(made, settings, drop), drop)
         else:
             eps[task] = [(e, None) for e in made]
         dropped[task] = dict(sorted(drop.items()))

@@ -22,238 +22,64 @@ geodesic from the start to the nearest goal; without a navmesh the file's L): an
 episode is not run, is labelled ``unreachable`` with ``reachable`` false and every metric
 undefined, so that it is excluded from every mean and counted — never an agent error. nDTW uses
 the split's ``_gt`` locations as the reference when the dataset has them.
+
+The action budget (:mod:`navbench.eval.budget`) counts discrete-action equivalents: ``B``
+actions for ``discrete`` agents, ``B × 1 s`` of simulated time for streaming ones. CondVLN tasks
+end by it alone (the shard's simulator timeout is raised above their budgets,
+:func:`~navbench.eval.budget.run_max_time`); NavVerse tasks keep the 300 s ``max_time``, which
+caps it. Modules: :mod:`~navbench.eval.settings` (:class:`EvalSettings`),
+:mod:`~navbench.eval.planning` (agent, episodes, embodiments, worker arguments),
+:mod:`~navbench.eval.scoring` (:func:`score_outcome`); their public names are importable here.
 """
 
 from __future__ import annotations
 
-import dataclasses
-import inspect
 import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import numpy as np
-
 from navbench.errors import ConfigError
+from navbench.eval.budget import (
+    ACTION_BUDGET_PER_WORD,
+    SECONDS_PER_ACTION,
+    action_budget,
+    run_max_time,
+    step_limit,
+    time_budget,
+    timeout_caps,
+)
+from navbench.eval.planning import (
+    agent_declarations,
+    default_task,
+    make_agent,
+    plan_evaluation,
+    resolve_embodiments,
+)
 from navbench.eval.reachability import start_geodesic, unreachable_result
 from navbench.eval.records import EpisodeResult, RunSummary, ShardSpec
-from navbench.eval.selection import scene_key, select_episodes
+from navbench.eval.scoring import TRAJECTORY_KEYS, episode_tau, geodesic_distances, score_outcome
+from navbench.eval.settings import DISTANCE_MODES, RENDER_MODES, EvalSettings
 from navbench.eval.timeouts import EpisodeTimeout
-from navbench.jsontypes import JSON, JSONMapping, JSONObject
+from navbench.jsontypes import JSONMapping, JSONObject
 
 if TYPE_CHECKING:
-    from navbench.agents.base import Agent, AgentLike
-    from navbench.agents.rollout import EpisodeOutcome
-    from navbench.episodes.loader import Dataset, Manifest
+    from navbench.agents.base import AgentLike
     from navbench.episodes.model import Episode
     from navbench.nav import NavMesh
     from navbench.nav.protocols import NavMeshLike
-    from navbench.scene.model import Scene
     from navbench.sim.simulator import SimulatorLike
 
+__all__ = ["ACTION_BUDGET_PER_WORD", "DISTANCE_MODES", "RENDER_MODES", "SECONDS_PER_ACTION",
+           "TRAJECTORY_KEYS", "WORKER_FN", "EvalSettings", "action_budget", "agent_declarations",
+           "default_task", "episode_tau", "evaluate", "geodesic_distances", "make_agent",
+           "plan_evaluation", "resolve_embodiments", "run_one", "run_shard", "score_outcome",
+           "step_limit", "summarize", "time_budget"]
+
 WORKER_FN = "navbench.eval.pipeline:run_shard"
-RENDER_MODES = ("auto", "on", "off")
-DISTANCE_MODES = ("auto", "geodesic", "euclidean")
-#: Per-step arrays of the simulator's records stored as the episode trajectory.
-#: CondVLN §5.1: "episodes are executed with a fixed action budget proportional to instruction
-#: length". The paper gives no constant; ours is 15 agent actions per instruction word, close to
-#: VLN-CE's 500-step limit over R2R's ~33-word mean (500 / 33 ≈ 15).
-ACTION_BUDGET_PER_WORD = 15.0
-TRAJECTORY_KEYS = ("t", "position", "yaw", "tilt", "collision", "obstacle_distance", "surface",
-                   "preferred", "stop", "dtg", "label")
-
-
-@dataclass(frozen=True)
-class EvalSettings:
-    """What an evaluation run does (everything here changes results and names the run).
-
-    Attributes:
-        task: task folder of the dataset (``None``: ``conditional`` if present, else the first).
-        split: split to evaluate.
-        episodes: ``--episodes`` expression (ids or filter, :mod:`navbench.eval.selection`).
-        embodiment: ``spot`` or ``turtlebot``; ``None`` = the robot the dataset was built for
-            (per scene, from the manifest; ``spot`` for datasets built with ``none``). An
-            explicit one that differs from the dataset's is allowed with a warning: the
-            reference paths were planned for another body.
-        render: ``auto`` (only when the agent needs images), ``on`` or ``off``.
-        width, height: image size when rendering (px).
-        max_time: simulated timeout per episode (s).
-        episode_timeout_s: wall-clock limit per episode (s); past it: ``agent_error``.
-        distance: distance to goal for the metrics: ``auto``, ``geodesic`` or ``euclidean``.
-        seed: seed handed to agents that take one (``seed`` constructor argument).
-        action_budget_per_word: agent actions allowed per word of an episode's instruction
-            (:func:`action_budget`; past it: ``timeout``); ``0`` = no budget.
-        agent_kwargs: extra constructor arguments of the agent (JSON-able).
-        friction_scale: multiplies every surface's friction μ in the simulator (NavVerse §4.4
-            embodiment × friction study); 1 = the scene's own.
-        friction_override: surface class → μ (``{"floor": 0.3}``), applied before the scale.
-    """
-
-    task: str | None = None
-    split: str = "eval"
-    episodes: str | None = None
-    embodiment: str | None = None
-    render: str = "auto"
-    width: int = 640
-    height: int = 480
-    max_time: float = 300.0
-    episode_timeout_s: float = 600.0
-    distance: str = "auto"
-    seed: int = 0
-    agent_kwargs: JSONMapping = field(default_factory=dict)
-    action_budget_per_word: float = ACTION_BUDGET_PER_WORD
-    friction_scale: float = 1.0
-    friction_override: Mapping[str, float] = field(default_factory=dict)
-
-    def __post_init__(self) -> None:
-        if not (math.isfinite(self.friction_scale) and self.friction_scale > 0):
-            raise ConfigError(f"--friction-scale: expected a number > 0, got {self.friction_scale}")
-        for k, v in self.friction_override.items():
-            if not (isinstance(v, (int, float)) and math.isfinite(v) and v >= 0):
-                raise ConfigError(f"--friction: expected CLASS=MU with MU >= 0, got {k}={v!r}")
-        if self.render not in RENDER_MODES:
-            raise ConfigError(f"--render: expected one of {', '.join(RENDER_MODES)}, got {self.render!r}")
-        if self.distance not in DISTANCE_MODES:
-            raise ConfigError(f"--distance: expected one of {', '.join(DISTANCE_MODES)}, "
-                              f"got {self.distance!r}")
-        if not self.max_time > 0:
-            raise ConfigError(f"--max-time: expected simulated seconds > 0, got {self.max_time}")
-        if not self.action_budget_per_word >= 0:
-            raise ConfigError("--action-budget-per-word: expected actions per word >= 0, "
-                              f"got {self.action_budget_per_word}")
-        if not self.episode_timeout_s > 0:
-            raise ConfigError(f"--episode-timeout: expected seconds > 0, got {self.episode_timeout_s}")
-
-
-# ----------------------------------------------------------------------------- agents
-
-def _agent_target(name: str) -> object:
-    """The class (or factory) an agent name resolves to, or ``None`` for remote agents."""
-    from navbench.agents.loading import resolve
-
-    return resolve(name)
-
-
-def make_agent(name: str, kwargs: JSONMapping | None = None, seed: int = 0) -> Agent:
-    """:func:`navbench.agents.load_agent` with ``seed`` added when the constructor takes one."""
-    from navbench.agents import load_agent
-
-    kw = dict(kwargs or {})
-    target = _agent_target(name)
-    if callable(target) and "seed" not in kw:
-        try:
-            params: Mapping[str, inspect.Parameter] = inspect.signature(target).parameters
-        except (TypeError, ValueError):
-            params = {}
-        if "seed" in params:
-            kw["seed"] = int(seed)
-    return load_agent(name, **kw)
-
-
-def agent_declarations(agent: object) -> JSONObject:  # a JSON record of the run
-    """What an agent declares: privileged facts, extra sensors, action space, render need."""
-    priv = sorted(getattr(agent, "privileged", ()) or ())
-    sensors = sorted(getattr(agent, "sensors", ()) or ())
-    return {"privileged": bool(priv), "privileged_facts": priv, "sensors": sensors,
-            "action_space": str(getattr(agent, "action_space", "waypoint")),
-            "needs_render": bool(getattr(agent, "needs_render", False) or sensors),
-            # agents that only read depth + semantic get no RGB pass and flat boxes (same ids)
-            "needs_rgb": bool(getattr(agent, "needs_rgb", True))}
 
 
 # ----------------------------------------------------------------------------- one episode
-
-def _jsonable(v: object) -> JSON:  # any value in, plain JSON out
-    """Plain JSON types (numpy → Python, non-finite floats → None, unknown → str)."""
-    if isinstance(v, Mapping):
-        return {str(k): _jsonable(x) for k, x in v.items()}
-    if isinstance(v, (list, tuple, np.ndarray)):
-        return [_jsonable(x) for x in (v.tolist() if isinstance(v, np.ndarray) else v)]
-    if isinstance(v, (bool, np.bool_)):
-        return bool(v)
-    if isinstance(v, (int, np.integer)):
-        return int(v)
-    if isinstance(v, (float, np.floating)):
-        return float(v) if math.isfinite(v) else None
-    return v if v is None or isinstance(v, str) else str(v)
-
-
-def action_budget(ep: object, per_word: float = ACTION_BUDGET_PER_WORD) -> int | None:
-    """Agent actions allowed in ``ep`` (CondVLN §5.1): ``ceil(per_word × words)`` of its
-    instruction text (whitespace-separated words); ``None`` (no budget) for episodes without
-    an instruction (ObjectNav, PlaceNav) or when ``per_word`` is 0.
-
-    >>> from types import SimpleNamespace
-    >>> action_budget(SimpleNamespace(instruction_text="Go to the sofa in the kitchen."))
-    105
-    """
-    text = getattr(ep, "instruction_text", None)
-    if not per_word or not isinstance(text, str) or not text.split():
-        return None
-    return math.ceil(per_word * len(text.split()))
-
-
-def episode_tau(ep: Episode) -> float | None:
-    """τ of an episode (``info.navbench.success_distance``), or ``None``."""
-    tau = ep.navbench.get("success_distance")
-    return None if tau is None else float(tau)
-
-
-def geodesic_distances(navmesh: NavMeshLike, ep: Episode, positions: np.ndarray) -> np.ndarray:
-    """Geodesic distance (m) from every position to the nearest goal of ``ep`` (inf if none);
-    one cached goal table serves all positions (:meth:`NavMesh.geodesic_distances`)."""
-    goals = np.array([g.position for g in ep.goals], float).reshape(-1, 3)
-    return np.asarray(navmesh.geodesic_distances(np.asarray(positions, float).reshape(-1, 3), goals), float)
-
-
-def score_outcome(outcome: EpisodeOutcome, ep: Episode, scene_id: str, *,
-                  navmesh: NavMeshLike | None = None, distance: str = "auto",
-                  gt: JSONMapping | None = None,  # the episode's _gt JSON record
-                  scene: Scene | None = None, geodesic_length: float | None = None) -> EpisodeResult:
-    """The :class:`EpisodeResult` of a finished rollout: numeric metrics, string metrics and
-    episode fields in ``extra``, the per-step arrays as the trajectory.
-
-    ``gt``: the episode's ``_gt`` record (nDTW reference); ``scene``: a hybrid scene gives the
-    per-step indoor/outdoor labels of the stage metrics; ``geodesic_length``: L from the navmesh,
-    used when the file has none."""
-    from navbench.agents.rollout import outcome_trajectory
-    from navbench.metrics import EpisodeFacts, compute_episode_metrics
-
-    traj = outcome_trajectory(outcome)
-    facts = EpisodeFacts.from_episode(ep, gt=gt)
-    if geodesic_length is not None and math.isnan(facts.geodesic_distance):
-        facts = dataclasses.replace(facts, geodesic_distance=float(geodesic_length))
-    point_goals = all(g.size is None for g in ep.goals)
-    want_geo = navmesh is not None and (distance == "geodesic" or (distance == "auto" and point_goals))
-    gd = geodesic_distances(navmesh, ep, traj.positions) \
-        if want_geo and navmesh is not None and ep.goals else None
-    fallback = gd is not None and not np.isfinite(gd).all()
-    stage_labels = None
-    if scene is not None and getattr(scene, "kind", None) == "hybrid" and scene.rooms:
-        from navbench.scene.stages import classify_positions
-
-        stage_labels = classify_positions(scene, traj.positions)
-    m = compute_episode_metrics(traj, facts, goal_distances=None if fallback else gd,
-                                stage_labels=stage_labels)
-    metrics = {k: v for k, v in m.items() if k != "episode_id" and
-               (v is None or isinstance(v, (bool, int, float, np.integer, np.floating)))}
-    metrics["agent_steps"] = outcome.steps
-    extra: JSONObject = {k: v for k, v in m.items() if isinstance(v, str) and k != "episode_id"}
-    extra.update(fields=_jsonable(facts.fields), privileged=outcome.privileged)
-    if fallback:
-        extra["dtg_note"] = "geodesic distance undefined on some steps (off the navmesh)"
-    if outcome.extra:
-        extra["agent"] = _jsonable(outcome.extra)
-    rec = outcome.records
-    arrays = {("positions" if k == "position" else k): np.asarray(rec[k]) for k in TRAJECTORY_KEYS
-              if k in rec}
-    if gd is not None:
-        arrays["geodesic_dtg"] = gd
-    return EpisodeResult(ep.episode_id, scene_id, outcome.label, metrics, outcome.error,
-                         float(outcome.wall_time_s), float(outcome.sim_time_s), arrays, extra)
-
 
 def run_one(sim: SimulatorLike, agent: AgentLike, ep: Episode, scene_id: str, *,
             navmesh: NavMeshLike | None = None,
@@ -312,8 +138,16 @@ def run_shard(shard: ShardSpec, emit: Callable[[EpisodeResult], None]) -> None:
     eps = {e.episode_id: e for e in ds.episodes(kw["task"], kw["split"])}
     scene = ds.scene(shard.scene_id)
     emb = get_embodiment(kw["embodiment"] or kw["embodiments"][shard.scene_id])
+    space = str(kw.get("action_space", "discrete"))
+    capped = timeout_caps(kw["task"])  # CondVLN: the budget ends the run, not the 300 s timeout
+    per_word = float(kw.get("action_budget_per_word", 0))
+    spa = float(kw.get("seconds_per_action", SECONDS_PER_ACTION))
+    defaults = SimSettings()
+    max_time = run_max_time([eps[i] for i in shard.episode_ids if i in eps], space, capped=capped,
+                            per_word=per_word, seconds_per_action=spa, agent_dt=defaults.agent_dt,
+                            max_time=float(kw["max_time"]), primitive_timeout=defaults.discrete.timeout)
     sim = Simulator(scene, emb, SimSettings(render=bool(kw["render"]), width=int(kw["width"]),
-                                            height=int(kw["height"]), max_time=float(kw["max_time"]),
+                                            height=int(kw["height"]), max_time=max_time,
                                             friction_scale=float(kw.get("friction_scale", 1.0)),
                                             friction_override=dict(kw.get("friction_override", {})),
                                             visuals=bool(kw.get("visuals", True)),
@@ -339,6 +173,11 @@ def run_shard(shard: ShardSpec, emit: Callable[[EpisodeResult], None]) -> None:
     first = eps.get(shard.episode_ids[0]) if shard.episode_ids else None
     if use_nm and first is not None and first.goals:  # load + JIT-warm before the first deadline
         navmesh().geodesic_distance(first.start_position, first.goals[0].position)
+
+    def limit(ep: Episode) -> int | None:  # the budget in this agent's steps
+        return step_limit(ep, space, per_word=per_word, seconds_per_action=spa,
+                          agent_dt=sim.settings.agent_dt, max_time=float(kw["max_time"]), capped=capped)
+
     begin = getattr(emit, "begin", None)
     try:
         for eid in shard.episode_ids:
@@ -350,7 +189,7 @@ def run_shard(shard: ShardSpec, emit: Callable[[EpisodeResult], None]) -> None:
             emit(run_one(sim, agent, ep, shard.scene_id, navmesh=navmesh() if use_nm else None,
                          navmesh_fn=navmesh if has_nm else None, distance=kw.get("distance", "auto"),
                          default_tau=default_tau, gt=gt.get(str(eid)),
-                         max_steps=action_budget(ep, float(kw.get("action_budget_per_word", 0)))))
+                         max_steps=limit(ep)))
     finally:
         close = getattr(agent, "close", None)
         if callable(close):
@@ -359,25 +198,6 @@ def run_shard(shard: ShardSpec, emit: Callable[[EpisodeResult], None]) -> None:
 
 
 # ----------------------------------------------------------------------------- evaluate
-
-def default_task(tasks: Sequence[str]) -> str:
-    """``conditional`` when present, else the first task of the dataset."""
-    if not tasks:
-        raise ConfigError("dataset has no task")
-    return "conditional" if "conditional" in tasks else tasks[0]
-
-
-def _hash_files(ds: Dataset, task: str, split: str, scenes: Sequence[str]) -> str:
-    from navbench.eval.runner import dataset_hash
-
-    files = [ds.root / "manifest.json", ds.path(task, split)]
-    for sid in sorted(scenes):
-        files.append(ds.scene_path(sid))
-        nm = ds.manifest.scenes[sid].get("navmesh")
-        if nm:
-            files.append(ds.root / nm)
-    return dataset_hash(files)
-
 
 def summarize(results: Sequence[EpisodeResult]) -> dict[str, float]:
     """Running summary for the progress bar: SR and SPL over scored episodes, error count, and
@@ -400,90 +220,6 @@ def summarize(results: Sequence[EpisodeResult]) -> dict[str, float]:
         out["llm_latency_s"] = sum(float(a.get("latency_s", 0.0)) for a in stats
                                    if isinstance(a, Mapping))
     return out
-
-
-def resolve_embodiments(manifest: Manifest, scene_ids: Sequence[str], requested: str | None
-                        ) -> tuple[dict[str, str], list[str]]:
-    """Embodiment per scene and warnings: ``requested`` everywhere, or (``None``) the one each
-    scene's episodes were built for (``spot`` where the dataset was built with ``none``); a
-    warning for every dataset embodiment that ``requested`` overrides."""
-    from navbench.sim import get_embodiment
-
-    if requested is not None:
-        get_embodiment(requested)
-    built = {sid: manifest.scene_embodiment(sid) for sid in scene_ids}
-    warnings = [f"--embodiment {requested}: the dataset's paths were planned for {b} "
-                f"(scenes {', '.join(sorted(s for s, x in built.items() if x == b))}); "
-                "expect collisions or detours" for b in sorted({b for b in built.values() if b})
-                if requested is not None and b != requested]
-    return {sid: requested or b or "spot" for sid, b in built.items()}, warnings
-
-
-def _run_embodiment(by_scene: Mapping[str, str], manifest: Manifest) -> str | dict[str, str] | None:
-    """What a run records as its embodiment: one name, or ``{scene kind: name}`` when mixed."""
-    names = sorted(set(by_scene.values()))
-    if len(names) <= 1:
-        return names[0] if names else None
-    return {manifest.scenes[s].get("kind", s): e for s, e in sorted(by_scene.items())}
-
-
-def plan_evaluation(dataset: str | Path, agent: str, settings: EvalSettings,
-                    warn: Callable[[str], None] | None = None
-                    ) -> tuple[JSONObject, list[tuple[str, str]], JSONObject, str]:
-    """Resolve a run: ``(run settings, [(episode id, scene id)], worker kwargs, dataset hash)``.
-
-    Loads the agent once to read its declarations (privileged facts, render need). Embodiment
-    mismatches with the dataset go to ``warn`` (default: :func:`warnings.warn`).
-    """
-    import warnings
-
-    from navbench.episodes.loader import load_dataset
-
-    ds = load_dataset(dataset)
-    task = settings.task or default_task(ds.tasks)
-    if task not in ds.tasks:
-        raise ConfigError(f"--task: expected one of {list(ds.tasks)}, got {task!r}")
-    if settings.split not in ds.splits:
-        raise ConfigError(f"--split: expected one of {list(ds.splits)}, got {settings.split!r}")
-    known = list(ds.manifest.scenes)
-    chosen = select_episodes(ds.episodes(task, settings.split), settings.episodes, known)
-    pairs = [(e.episode_id, scene_key(e, known)) for e in chosen]
-    unknown = sorted({s for _, s in pairs if s not in ds.manifest.scenes})
-    if unknown:
-        raise ConfigError(f"{ds.root}: episodes refer to scenes missing from manifest.json: {unknown}")
-    by_scene, notes = resolve_embodiments(ds.manifest, sorted({s for _, s in pairs}), settings.embodiment)
-    for note in notes:
-        (warn or (lambda m: warnings.warn(m, UserWarning, stacklevel=3)))(note)
-    probe = make_agent(agent, settings.agent_kwargs, settings.seed)
-    try:
-        decl = agent_declarations(probe)
-    finally:
-        close = getattr(probe, "close", None)
-        if callable(close):
-            close()
-    render = settings.render == "on" or (settings.render == "auto" and decl["needs_render"])
-    run_settings = {**dataclasses.asdict(settings), "task": task, "render": render,
-                    "agent_kwargs": _jsonable(dict(settings.agent_kwargs)),
-                    "embodiment": _run_embodiment(by_scene, ds.manifest), **decl}
-    if not render:
-        run_settings.pop("width")
-        run_settings.pop("height")
-    if settings.friction_scale == 1.0 and not settings.friction_override:
-        run_settings.pop("friction_scale")  # default physics: run names as before
-        run_settings.pop("friction_override")
-    else:
-        run_settings["friction_override"] = dict(settings.friction_override)
-    worker_kw = {"dataset": str(Path(dataset).resolve()), "task": task, "split": settings.split,
-                 "agent": agent, "agent_kwargs": dict(settings.agent_kwargs), "seed": settings.seed,
-                 "embodiment": settings.embodiment, "embodiments": by_scene, "render": render, "width": settings.width,
-                 "height": settings.height, "max_time": settings.max_time,
-                 "distance": settings.distance,
-                 "action_budget_per_word": settings.action_budget_per_word,
-                 "friction_scale": settings.friction_scale,
-                 "friction_override": dict(settings.friction_override),
-                 "visuals": decl["needs_rgb"]}
-    return run_settings, pairs, worker_kw, _hash_files(ds, task, settings.split,
-                                                       sorted({s for _, s in pairs}))
 
 
 def evaluate(dataset: str | Path, agent: str, out: str | Path, settings: EvalSettings | None = None,
