@@ -96,7 +96,7 @@ def dataset(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_evaluate_applies_the_budget_by_action_space(dataset: Path, tmp_path: Path) -> None:
     """Through evaluate: 0.001 s per action leaves a waypoint agent ceil(B × 0.001 s / 0.1 s)
-    = ceil(0.15 × words) steps (B = 15 × words; ≤ 1.5 s at 0.7 m/s for these ≤ 100-word
+    = ceil(0.15 × words) steps (B = 15 × words; ≤ 1.5 s at 0.46 m/s for these ≤ 100-word
     instructions, too short to arrive); a discrete agent keeps B actions whatever
     seconds_per_action is."""
     from navbench.episodes.loader import load_dataset
@@ -137,10 +137,11 @@ def test_check_budgets_reports_episodes_the_budget_cannot_cover(dataset: Path) -
     for t, e in eps:
         msgs = [p.message for p in rep.problems if p.field == f"episode {t}/eval/{e.episode_id}"]
         assert len(msgs) == 2 and msgs[0].startswith("a discrete agent has 1 actions (B = 1)")
-        # the dataset's robot: the Turtlebot, 0.7 m/s; a perfect agent stops τ = 1 m early
-        need = (path_length(e.reference_path) - 1.0) / 0.7
+        # the dataset's robot: the Turtlebot, 0.46 m/s (TurtleBot 4's published top speed); a
+        # perfect agent stops τ = 1 m early
+        need = (path_length(e.reference_path) - 1.0) / 0.46
         assert f"has 1 s (B = 1 × 1 s), the reference path needs {need:.1f} s" in msgs[1]
-        assert "m less τ = 1 m at turtlebot's top speed 0.7 m/s" in msgs[1]
+        assert "m less τ = 1 m at turtlebot's top speed 0.46 m/s" in msgs[1]
     only = check_budgets(dataset, per_word=0.01, action_space="discrete")
     assert all("discrete" in p.message for p in only.problems) and len(only.problems) == len(eps)
     with pytest.raises(ConfigError, match="action-space"):
@@ -163,7 +164,7 @@ def test_check_budgets_rollout_times_the_reference_path(dataset: Path) -> None:
                         action_space="waypoint")
     msg = next(p.message for p in rep.problems if p.field.endswith(f"/{e.episode_id}"))
     need = float(re.search(r"needs ([0-9.]+) s \(reference rollout, turtlebot\)", msg).group(1))
-    assert (path_length(e.reference_path) - 1.0) / 0.7 <= need <= 300.0  # τ = 1 m, 0.7 m/s
+    assert (path_length(e.reference_path) - 1.0) / 0.46 <= need <= 300.0  # τ = 1 m, 0.46 m/s
     over = check_budgets(dataset, per_word=1.0, seconds_per_action=(need + 0.2) / words, rollout=True,
                          action_space="waypoint")
     assert not any(p.field.endswith(f"/{e.episode_id}") for p in over.problems)

@@ -88,7 +88,7 @@ def _rows(out: Path) -> list[dict]:
 
 
 def test_a_short_simulator_timeout_cuts_route_runs_but_not_condvln_ones(dataset: Path, tmp_path: Path) -> None:
-    """``max_time`` = 2 s: the Turtlebot (≤ 0.7 m/s) cannot cover these ≥ 5 m routes in 2 s.
+    """``max_time`` = 2 s: the Turtlebot (≤ 0.46 m/s) cannot cover these ≥ 5 m routes in 2 s.
     Route VLN (NavVerse) ends as ``timeout`` at 2 s; a conditional episode runs on within its
     budget (B = 15 × words s ≫ 2 s) and the oracle arrives; a discrete spinner on a 1 action /
     word budget takes exactly B = words turns (~1 s each), far past 2 s."""
