@@ -144,6 +144,23 @@ def build_demo_dataset(scenes: Path, out: Path, suite: DemoSuite, workers: int) 
     return load_dataset(out)
 
 
+def check_demo_dataset(root: Path) -> str:
+    """``navbench dataset check`` on the demo's dataset (files, reachability, τ, path lengths,
+    action budgets at the evaluation's defaults); a one-line summary, or a
+    :class:`~navbench.errors.NavbenchError` listing the first problems (the demo's own episodes
+    must all be finishable)."""
+    from navbench.episodes.check import check_dataset
+    from navbench.errors import NavbenchError
+    from navbench.eval.budget_check import check_budgets
+
+    rep = check_dataset(root)
+    problems = [*(rep.problems or []), *check_budgets(root).problems]
+    if problems:
+        raise NavbenchError(f"{root}: dataset check found {len(problems)} problem(s): "
+                           + "; ".join(str(p) for p in problems[:5]))
+    return f"dataset check: {rep.files} files, {rep.episodes} episodes, 0 problems"
+
+
 def run_selection(ds: Dataset, run: DemoRun) -> str | None:
     """The ``--episodes`` id list of a demo run (``None``: every episode; ``""``: none)."""
     from navbench.eval.selection import scene_key
@@ -220,6 +237,7 @@ def demo_cmd(
     counts = {t: per.get("eval", {}).get("total", 0) for t, per in ds.manifest.counts.items()}
     _say("2/4", f"dataset: {out / 'dataset'} (eval episodes: "
          + ", ".join(f"{t} {n}" for t, n in counts.items()) + ")")
+    _say("2/4", check_demo_dataset(out / "dataset"))
     done: list[tuple[DemoRun, Path]] = []
     ran = 0
     plan = [r for r in DEMO_RUNS if r.task in ds.tasks]
