@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, TypeAlias
 
 import numpy as np
 
-from navbench.nav import search
+from navbench.nav import oneoff, search
 from navbench.nav import visibility as vis
 
 if TYPE_CHECKING:
@@ -129,11 +129,13 @@ def find_path(nm: NavMesh, a: Point, b_or_many: Goals) -> ShortestPath:
     q = _prepare(nm, a, goals) if goals is not None else None
     if q is None:
         return NONE
-    L, G = nm.layers[q.li], nm.graphs[q.li]
+    L, G, P = nm.layers[q.li], nm.graphs[q.li], nm._prep(q.li)
     n = G.nodes
-    length, gk, nodes = vis.astar(n.pos, n.prv, n.nxt, n.island, G.indptr, G.indices, G.weights,
-                                  L.clear, L.x0, L.z0, L.cs, nm._thr, float(q.sa[0]),
-                                  float(q.sa[2]), q.isl, q.gxz, nm._tiles(q.li), vis.TILE)
+    length, gk, nodes = oneoff.astar_lists(n.pos, n.prv, n.nxt, n.island, G.indptr, G.indices,
+                                           G.weights, L.clear, L.x0, L.z0, L.cs, nm._thr,
+                                           float(q.sa[0]), float(q.sa[2]), q.isl, q.gxz,
+                                           nm._tiles(q.li), vis.TILE, P.m, P.cols, P.ptr,
+                                           P.corners, P.lmd)
     return _finish(nm, q, length, gk, nodes)
 
 

@@ -1,0 +1,176 @@
+"""A* for one-off geodesic queries over a layer's precomputation (:mod:`navbench.nav.prep`).
+
+The same graph as :func:`navbench.nav.visibility.astar` (bitangent corner edges, start and
+goal edges that are tangent at the corner, miss every blocked tile and are checked for line
+of sight when popped), with two changes that leave the shortest length unchanged:
+
+* start and goal edges are looked for only among the corners of the point's bucket list (a
+  proven superset of the corners the full scan would accept), so the same edges are found;
+* the heuristic is the larger of the Euclidean distance to the nearest goal and the
+  landmark (ALT) bounds. With ``S`` the corners that the search may join to a goal and
+  ``d(l, .)`` graph distances from landmark ``l``, every path from corner v to a goal is at
+  least ``min_S(d(l, c) + |c g|) - d(l, v)`` and ``d(l, v) - max_S(d(l, c) - |c g|)``
+  (triangle inequality in the graph), so the heuristic is admissible and consistent and A*
+  returns a shortest path (ties may be broken differently).
+
+Coordinates are XZ metres (Habitat frame), lengths metres.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+
+import numba as nb
+import numpy as np
+
+from navbench.nav.visibility import _h, _tangent, crosses_blocked, line_of_sight
+
+_EPS = 1e-7  # m taken off the landmark bounds: Dijkstra's rounding never makes them inadmissible
+
+
+@nb.njit(cache=True)
+def _bucket(ptr, cols, m, B, k, x0, z0, cs, x, z):  # type: ignore[no-untyped-def]
+    """(first, last) slice of the bucket list of point (x, z); ``(-1, -1)`` when the point's
+    tile is outside the grid or blocked (then every corner is a candidate)."""
+    ts = k * cs
+    i, j = int(np.floor((x - x0) / ts)), int(np.floor((z - z0) / ts))
+    if not (0 <= j < B.shape[0] and 0 <= i < B.shape[1]) or B[j, i]:
+        return -1, -1
+    b = (j // m) * cols + i // m
+    return ptr[b], ptr[b + 1]
+
+
+@nb.njit(cache=True)
+def _hval(hv, v, x, z, goals, lmd, lo, hi):  # type: ignore[no-untyped-def]
+    """Heuristic of corner v (cached in ``hv``; ``-1`` = not computed yet)."""
+    h = hv[v]
+    if h >= 0.0:
+        return h
+    h = _h(x, z, goals)
+    best = -np.inf
+    for col in range(lmd.shape[1]):
+        d = lmd[v, col]
+        if d == np.inf:
+            continue
+        if lo[col] < np.inf:
+            best = max(best, lo[col] - d)
+        if hi[col] > -np.inf:
+            best = max(best, d - hi[col])
+    if best - _EPS > h:
+        h = best - _EPS
+    hv[v] = h
+    return h
+
+
+@nb.njit(cache=True)
+def astar_lists(pos, prv, nxt, isl, indptr, indices, weights, C, x0, z0, cs, thr,  # type: ignore[no-untyped-def]
+                sx, sz, island, goals, B, k, m, cols, ptr, corners, lmd):
+    """:func:`navbench.nav.visibility.astar` with the bucket lists ``(ptr, corners)`` (buckets
+    of ``m x m`` tiles, ``cols`` per row) and landmark distances ``lmd`` (V, K); the same
+    arguments otherwise and the same return value ``(length, goal_index, nodes)``."""
+    n = len(pos)
+    k_goals = len(goals)
+    total = n + 1 + k_goals
+    start = n
+    n_l = lmd.shape[1]
+    # goal side: the corners the search may join to each goal, and the landmark bounds
+    gm = np.zeros((k_goals, n), np.bool_)
+    lo = np.full(n_l, np.inf)
+    hi = np.full(n_l, -np.inf)
+    for q in range(k_goals):
+        gx, gz = goals[q, 0], goals[q, 1]
+        a, b = _bucket(ptr, cols, m, B, k, x0, z0, cs, gx, gz)
+        full = a < 0
+        for t in range(n if full else b - a):
+            c = t if full else np.int64(corners[a + t])
+            if isl[c] != island or not _tangent(pos, prv, nxt, c, gx, gz):
+                continue
+            gm[q, c] = True
+            e = math.hypot(gx - pos[c, 0], gz - pos[c, 1])
+            for col in range(n_l):
+                d = lmd[c, col]
+                if d < np.inf:
+                    lo[col] = min(lo[col], d + e)
+                    hi[col] = max(hi[col], d - e)
+    closed = np.zeros(total, np.bool_)
+    parent = np.full(total, -1, np.int64)
+    best = np.full(n, np.inf)  # smallest g of a pushed graph-edge (verified) entry per corner
+    hv = np.full(n, -1.0)
+    px = np.empty(total)
+    pz = np.empty(total)
+    px[:n] = pos[:, 0]
+    pz[:n] = pos[:, 1]
+    px[start], pz[start] = sx, sz
+    for q in range(k_goals):
+        px[n + 1 + q], pz[n + 1 + q] = goals[q, 0], goals[q, 1]
+    heap = [(0.0, 0.0, 0, 0, 0)]
+    heap.pop()
+    for q in range(k_goals):
+        if crosses_blocked(B, k, x0, z0, cs, sx, sz, goals[q, 0], goals[q, 1]):
+            continue
+        d = math.hypot(goals[q, 0] - sx, goals[q, 1] - sz)
+        heapq.heappush(heap, (d, d, n + 1 + q, start, 0))
+    a, b = _bucket(ptr, cols, m, B, k, x0, z0, cs, sx, sz)
+    full = a < 0
+    for t in range(n if full else b - a):
+        i = t if full else np.int64(corners[a + t])
+        if isl[i] != island or not _tangent(pos, prv, nxt, i, sx, sz):
+            continue
+        g = math.hypot(pos[i, 0] - sx, pos[i, 1] - sz)
+        f = g + _hval(hv, i, pos[i, 0], pos[i, 1], goals, lmd, lo, hi)
+        if f < np.inf:
+            heap.append((f, g, i, start, 0))
+    heapq.heapify(heap)
+    closed[start] = True
+    found = -1
+    length = np.inf
+    while len(heap) > 0:
+        _f, g, node, par, verified = heapq.heappop(heap)
+        if closed[node]:
+            continue
+        if verified == 0 and (crosses_blocked(B, k, x0, z0, cs, px[par], pz[par], px[node], pz[node])
+                              or not line_of_sight(C, x0, z0, cs, px[par], pz[par], px[node],
+                                                   pz[node], thr)):
+            continue
+        closed[node] = True
+        parent[node] = par
+        if node > n:
+            found = node
+            length = g
+            break
+        ux, uz = px[node], pz[node]
+        for e in range(indptr[node], indptr[node + 1]):
+            w = indices[e]
+            if not closed[w]:
+                g2 = g + weights[e]
+                if g2 > best[w]:  # pops after a verified entry for w, then discarded
+                    continue
+                best[w] = g2
+                f = g2 + _hval(hv, w, px[w], pz[w], goals, lmd, lo, hi)
+                if f < np.inf:
+                    heapq.heappush(heap, (f, g2, w, node, 1))
+        for q in range(k_goals):
+            gi = n + 1 + q
+            if closed[gi] or not gm[q, node]:
+                continue
+            g2 = g + math.hypot(goals[q, 0] - ux, goals[q, 1] - uz)
+            heapq.heappush(heap, (g2, g2, gi, node, 0))
+    if found < 0:
+        return np.inf, -1, np.empty(0, np.int64)
+    count = 0
+    cur = found
+    while cur != -1:
+        count += 1
+        cur = parent[cur] if cur != start else -1
+    nodes = np.empty(count, np.int64)
+    cur = found
+    for i in range(count - 1, -1, -1):
+        if cur == start:
+            nodes[i] = -1
+        elif cur > n:
+            nodes[i] = -2 - (cur - n - 1)
+        else:
+            nodes[i] = cur
+        cur = parent[cur] if cur != start else -1
+    return length, found - n - 1, nodes

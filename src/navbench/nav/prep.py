@@ -1,0 +1,324 @@
+"""Per-layer precomputation for one-off geodesic queries, built once per navmesh layer.
+
+Two tables let :func:`astar_lists` answer a query without scanning every corner:
+
+* **Candidate lists** (:func:`candidate_lists`): for each bucket of ``m x m`` blocked-tile
+  tiles (:func:`navbench.nav.visibility.blocked_tiles`), a *superset* of the corners that a
+  point of the bucket can join by a segment that misses every blocked tile and is tangent at
+  the corner — exactly the start and goal edges the search would consider. A corner is left
+  out of a tile only when *every* point of the tile is provably behind a blocked tile (seen
+  from the corner) or provably not tangent; see :func:`_corner_tiles`.
+* **Landmarks** (:func:`landmarks`): per island, up to ``K`` corners picked farthest-first
+  on the corner graph and the graph distance from each to every corner (scipy Dijkstra).
+
+Coordinates are XZ metres (Habitat frame), distances metres.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numba as nb
+import numpy as np
+
+#: Angular bins of the occlusion profile around each corner.
+NBINS = 2048
+#: Tiles per bucket edge of the candidate lists.
+BUCKET = 2
+#: Landmarks per island.
+LANDMARKS = 16
+_DELTA = 1e-6  # angular margin (rad): a wedge counts as covered only with this much to spare
+_TAN_M = 1e-5  # margin (m²) of the "never tangent" test (the search's own tolerance is 1e-12)
+
+
+@nb.njit(cache=True)
+def _hits(qx0, qz0, ts, cx, cz, dx, dz):  # type: ignore[no-untyped-def]
+    """Does the ray from c along (dx, dz) meet the closed square [qx0, qx0 + ts] x [qz0, qz0 + ts]?"""
+    lo, hi = 0.0, np.inf
+    for a, d, q0 in ((cx, dx, qx0), (cz, dz, qz0)):
+        if d == 0.0:
+            if a < q0 or a > q0 + ts:
+                return False
+        else:
+            t1, t2 = (q0 - a) / d, (q0 + ts - a) / d
+            lo = max(lo, min(t1, t2))
+            hi = min(hi, max(t1, t2))
+    return lo <= hi
+
+
+@nb.njit(cache=True)
+def _spans(x0, z0, ts, i, j, cx, cz, d0x, d0z, d1x, d1z):  # type: ignore[no-untyped-def]
+    """Farthest distance (m) from c to tile (j, i) if both rays from c along the wedge's
+    (widened) edges d0, d1 meet the tile, else ``-1``. A tile not touching c subtends an
+    arc of directions narrower than pi, so it then meets every ray of the (narrow) wedge."""
+    qx0, qz0 = x0 + i * ts, z0 + j * ts
+    ex = max(qx0 - cx, 0.0, cx - qx0 - ts)
+    ez = max(qz0 - cz, 0.0, cz - qz0 - ts)
+    if ex * ex + ez * ez < (1e-3 * ts) ** 2:  # c on or next to the tile: never an occluder
+        return -1.0
+    if not (_hits(qx0, qz0, ts, cx, cz, d0x, d0z) and _hits(qx0, qz0, ts, cx, cz, d1x, d1z)):
+        return -1.0
+    fx = max(abs(qx0 - cx), abs(qx0 + ts - cx))
+    fz = max(abs(qz0 - cz), abs(qz0 + ts - cz))
+    return math.sqrt(fx * fx + fz * fz)
+
+
+@nb.njit(cache=True)
+def _occlusion(B, x0, z0, ts, cx, cz, dirs):  # type: ignore[no-untyped-def]
+    """Per angular bin around c: a distance (m) beyond which every point of the bin's wedge
+    lies behind one blocked tile covering the whole wedge (``inf`` if none is found).
+
+    Bin ``b`` holds directions ``atan2(dz, dx)`` in ``[-pi + b w, -pi + (b + 1) w)``,
+    ``w = 2 pi / nbins``; its centre ray is walked tile by tile (Amanatides–Woo).
+    ``dirs`` (nbins, 6): per bin the centre direction and the two edge directions widened
+    by ``_DELTA`` (:func:`_directions`)."""
+    nr, nc = B.shape
+    nbins = len(dirs)
+    out = np.full(nbins, np.inf)
+    u0, v0 = (cx - x0) / ts, (cz - z0) / ts
+    for b in range(nbins):
+        dx, dz = dirs[b, 0], dirs[b, 1]
+        i, j = int(np.floor(u0)), int(np.floor(v0))
+        si = 1 if dx > 0 else -1
+        sj = 1 if dz > 0 else -1
+        tdu = abs(1.0 / dx) if dx != 0 else np.inf
+        tdv = abs(1.0 / dz) if dz != 0 else np.inf
+        tu = ((i + 1 - u0) if dx > 0 else (u0 - i)) * tdu if dx != 0 else np.inf
+        tv = ((j + 1 - v0) if dz > 0 else (v0 - j)) * tdv if dz != 0 else np.inf
+        while True:
+            if 0 <= j < nr and 0 <= i < nc:
+                if B[j, i]:
+                    far = _spans(x0, z0, ts, i, j, cx, cz, dirs[b, 2], dirs[b, 3], dirs[b, 4],
+                                 dirs[b, 5])
+                    if far >= 0.0:
+                        out[b] = far
+                        break
+            elif ((i < 0 and not dx > 0) or (i >= nc and not dx < 0)
+                  or (j < 0 and not dz > 0) or (j >= nr and not dz < 0)):
+                break  # outside the grid and moving away from it
+            if tu < tv:
+                i += si
+                tu += tdu
+            else:
+                j += sj
+                tv += tdv
+    return out
+
+
+def _directions(nbins: int) -> np.ndarray:
+    """(nbins, 6): per angular bin the centre direction and the edge directions widened by
+    ``_DELTA`` (unit vectors (dx, dz))."""
+    w = 2.0 * math.pi / nbins
+    b = np.arange(nbins, dtype=np.float64)
+    ang = np.stack([-math.pi + (b + 0.5) * w, -math.pi + b * w - _DELTA,
+                    -math.pi + (b + 1) * w + _DELTA], axis=1)
+    return np.ascontiguousarray(np.stack([np.cos(ang), np.sin(ang)], axis=2).reshape(nbins, 6))
+
+
+@nb.njit(cache=True)
+def _range_max(occ, lg):  # type: ignore[no-untyped-def]
+    """Sparse table ``T[l, b] = max(occ2[b : b + 2**l])`` over ``occ`` repeated twice
+    (circular ranges); ``lg[n] = floor(log2(n))``."""
+    nbins = len(occ)
+    levels = lg[2 * nbins] + 1
+    T = np.empty((levels, 2 * nbins))
+    T[0, :nbins] = occ
+    T[0, nbins:] = occ
+    for lv in range(1, levels):
+        half = 1 << (lv - 1)
+        for b in range(2 * nbins - (1 << lv) + 1):
+            T[lv, b] = max(T[lv - 1, b], T[lv - 1, b + half])
+    return T
+
+
+@nb.njit(cache=True)
+def _maybe_visible(T, lg, x0, z0, ts, i, j, cx, cz):  # type: ignore[no-untyped-def]
+    """False only when every point of square (j, i) (edge ``ts``) is farther from c than the occlusion
+    distance of its bin (then each segment from it to c crosses a blocked tile). ``T``, ``lg``:
+    :func:`_range_max` of the occlusion profile."""
+    nbins = T.shape[1] // 2
+    w = 2.0 * math.pi / nbins
+    qx0, qz0 = x0 + i * ts, z0 + j * ts
+    ex = max(qx0 - cx, 0.0, cx - qx0 - ts)
+    ez = max(qz0 - cz, 0.0, cz - qz0 - ts)
+    md = math.hypot(ex, ez)
+    if md <= 1e-9:
+        return True
+    # the square's extreme directions seen from c: the corners with all others to their left
+    # (resp. right); the square subtends less than pi
+    lo_x, lo_z, hi_x, hi_z = 0.0, 0.0, 0.0, 0.0
+    for k in range(4):
+        px, pz = qx0 + (k & 1) * ts - cx, qz0 + (k >> 1) * ts - cz
+        left, right = True, True
+        for k2 in range(4):
+            rx, rz = qx0 + (k2 & 1) * ts - cx, qz0 + (k2 >> 1) * ts - cz
+            cr = px * rz - pz * rx
+            left = left and cr >= 0.0
+            right = right and cr <= 0.0
+        if left:
+            lo_x, lo_z = px, pz
+        if right:
+            hi_x, hi_z = px, pz
+    th0 = math.atan2(lo_z, lo_x)
+    th1 = math.atan2(hi_z, hi_x)
+    if th1 < th0:
+        th1 += 2.0 * math.pi
+    b0 = int(np.floor((th0 + math.pi) / w)) - 1
+    b1 = int(np.floor((th1 + math.pi) / w)) + 1
+    span = b1 - b0 + 1
+    if span >= nbins:
+        span = nbins
+    lv = lg[span]
+    s0 = b0 % nbins
+    return max(T[lv, s0], T[lv, s0 + span - (1 << lv)]) > md
+
+
+@nb.njit(cache=True)
+def _maybe_tangent(x0, z0, ts, i, j, vx, vz, ax, az, bx, bz):  # type: ignore[no-untyped-def]
+    """False only when no point q of square (j, i) (edge ``ts``) passes the search's tangency
+    test at corner v (neighbours a, b): all four square corners lie strictly (margin) inside one of the two
+    convex wedges where the line v→q separates a and b; the test is affine in q."""
+    pos_neg, neg_pos = True, True
+    for a in range(2):
+        for b in range(2):
+            dx, dz = x0 + (i + a) * ts - vx, z0 + (j + b) * ts - vz
+            s1 = dx * (az - vz) - dz * (ax - vx)
+            s2 = dx * (bz - vz) - dz * (bx - vx)
+            pos_neg = pos_neg and s1 >= _TAN_M and s2 <= -_TAN_M
+            neg_pos = neg_pos and s1 <= -_TAN_M and s2 >= _TAN_M
+    return not (pos_neg or neg_pos)
+
+
+@nb.njit(cache=True)
+def _corner_tiles(pos, prv, nxt, B, x0, z0, ts, m, dirs):  # type: ignore[no-untyped-def]
+    """For each corner (in id order) the buckets (squares of ``m x m`` tiles, id
+    ``row * cols + col``) that may see it (:func:`_maybe_visible`) and may be tangent
+    (:func:`_maybe_tangent`): flood fill over buckets holding a free tile, 8-neighbours,
+    from the 3 x 3 buckets around the corner. A segment from a point to the corner whose tile
+    walk meets no blocked tile runs through free tiles only, so the buckets it touches are
+    an 8-connected chain that all pass the visibility test: all are reached.
+    Returns ``(cptr (V+1,), buckets (E,))``."""
+    nr, nc = B.shape
+    br, bc = -(-nr // m), -(-nc // m)
+    bs = m * ts
+    free = np.zeros(br * bc, np.bool_)
+    for j in range(nr):
+        for i in range(nc):
+            if not B[j, i]:
+                free[(j // m) * bc + i // m] = True
+    lg = np.zeros(2 * len(dirs) + 1, np.int64)
+    for v in range(2, len(lg)):
+        lg[v] = lg[v // 2] + 1
+    seen = np.full(br * bc, -1, np.int64)
+    queue = np.empty(br * bc, np.int64)
+    cap = 1 << 20
+    out = np.empty(cap, np.int32)
+    cptr = np.zeros(len(pos) + 1, np.int64)
+    m_out = 0
+    for c in range(len(pos)):
+        cx, cz = pos[c, 0], pos[c, 1]
+        T = _range_max(_occlusion(B, x0, z0, ts, cx, cz, dirs), lg)
+        ic, jc = int(np.floor((cx - x0) / bs)), int(np.floor((cz - z0) / bs))
+        head, tail = 0, 0
+        for dj in range(-1, 2):
+            for di in range(-1, 2):
+                i, j = ic + di, jc + dj
+                if 0 <= i < bc and 0 <= j < br and free[j * bc + i]:
+                    seen[j * bc + i] = c
+                    if _maybe_visible(T, lg, x0, z0, bs, i, j, cx, cz):
+                        queue[tail] = j * bc + i
+                        tail += 1
+        while head < tail:
+            t = queue[head]
+            head += 1
+            j, i = t // bc, t % bc
+            if _maybe_tangent(x0, z0, bs, i, j, cx, cz, prv[c, 0], prv[c, 1], nxt[c, 0], nxt[c, 1]):
+                if m_out == cap:
+                    cap *= 2
+                    o2 = np.empty(cap, np.int32)
+                    o2[:m_out] = out[:m_out]
+                    out = o2
+                out[m_out] = t
+                m_out += 1
+            for dj in range(-1, 2):
+                for di in range(-1, 2):
+                    i2, j2 = i + di, j + dj
+                    if 0 <= i2 < bc and 0 <= j2 < br and free[j2 * bc + i2] and seen[j2 * bc + i2] != c:
+                        seen[j2 * bc + i2] = c
+                        if _maybe_visible(T, lg, x0, z0, bs, i2, j2, cx, cz):
+                            queue[tail] = j2 * bc + i2
+                            tail += 1
+        cptr[c + 1] = m_out
+    return cptr, out[:m_out].copy()
+
+
+def candidate_lists(pos: np.ndarray, prv: np.ndarray, nxt: np.ndarray, B: np.ndarray,
+                    x0: float, z0: float, tile: float, m: int = BUCKET,
+                    nbins: int = NBINS) -> tuple[np.ndarray, np.ndarray]:
+    """CSR ``(ptr, corners)`` by bucket id (``row * ceil(cols / m) + col`` of ``m x m``
+    tiles of edge ``tile`` m): each bucket's candidate corners in increasing id order."""
+    n_b = -(-B.shape[0] // m) * -(-B.shape[1] // m)
+    cptr, bk = _corner_tiles(pos, prv, nxt, B, x0, z0, tile, m, _directions(nbins))
+    corner = np.repeat(np.arange(len(pos), dtype=np.int64), np.diff(cptr))
+    order = np.argsort(bk, kind="stable")  # stable: corners stay in id order
+    ptr = np.zeros(n_b + 1, np.int64)
+    np.cumsum(np.bincount(bk, minlength=n_b), out=ptr[1:])
+    dtype = np.uint16 if len(pos) <= np.iinfo(np.uint16).max else np.int32
+    return ptr, corner[order].astype(dtype)
+
+
+def landmarks(island: np.ndarray, indptr: np.ndarray, indices: np.ndarray, weights: np.ndarray,
+              k: int = LANDMARKS) -> np.ndarray:
+    """(V, k) graph distances (m): column ``l`` is the distance from the ``l``-th landmark of
+    each corner's island (``inf`` where unreachable or the island has fewer corners).
+    Landmarks: the corner farthest from the island's first corner, then repeatedly the one
+    farthest from those chosen (unreachable counts as farthest; ties: smallest id)."""
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.csgraph import dijkstra
+
+    n = len(island)
+    out = np.full((n, k), np.inf)
+    if n == 0:
+        return out
+    g = csr_matrix((weights, indices, indptr), shape=(n, n))
+    for isl in np.unique(island):
+        ids = np.flatnonzero(island == isl)
+        near = dijkstra(g, indices=int(ids[0]))[ids]
+        for col in range(min(k, len(ids))):
+            src = int(ids[int(np.argmax(near))])
+            d = dijkstra(g, indices=src)
+            out[ids, col] = d[ids]
+            near = d[ids] if col == 0 else np.minimum(near, d[ids])
+    return out
+
+
+@dataclass(frozen=True)
+class Prep:
+    """One layer's precomputation (see the module docstring).
+
+    Attributes:
+        m: tiles per bucket edge; ``cols``: buckets per row.
+        ptr, corners: candidate lists (CSR by bucket id).
+        lmd: (V, K) landmark distances (m).
+    """
+
+    m: int
+    cols: int
+    ptr: np.ndarray
+    corners: np.ndarray
+    lmd: np.ndarray
+
+    @property
+    def nbytes(self) -> int:
+        """Memory held (bytes)."""
+        return int(self.ptr.nbytes + self.corners.nbytes + self.lmd.nbytes)
+
+
+def build(pos: np.ndarray, prv: np.ndarray, nxt: np.ndarray, island: np.ndarray,
+          indptr: np.ndarray, indices: np.ndarray, weights: np.ndarray, B: np.ndarray,
+          x0: float, z0: float, tile: float) -> Prep:
+    """A layer's :class:`Prep` from its graph and blocked-tile mask ``B`` (tiles of ``tile`` m)."""
+    ptr, corners = candidate_lists(pos, prv, nxt, B, x0, z0, tile)
+    lmd = landmarks(island, indptr, indices, weights)
+    return Prep(BUCKET, -(-B.shape[1] // BUCKET), ptr, corners, lmd)
