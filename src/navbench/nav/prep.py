@@ -33,35 +33,61 @@ _TAN_M = 1e-5  # margin (m²) of the "never tangent" test (the search's own tole
 
 
 @nb.njit(cache=True)
-def _hits(qx0, qz0, ts, cx, cz, dx, dz):  # type: ignore[no-untyped-def]
-    """Does the ray from c along (dx, dz) meet the closed square [qx0, qx0 + ts] x [qz0, qz0 + ts]?"""
+def _hits(qx0, qz0, wx, wz, cx, cz, dx, dz):  # type: ignore[no-untyped-def]
+    """Does the ray from c along (dx, dz) meet the closed rectangle [qx0, qx0 + wx] x [qz0, qz0 + wz]?"""
     lo, hi = 0.0, np.inf
-    for a, d, q0 in ((cx, dx, qx0), (cz, dz, qz0)):
+    for a, d, q0, wd in ((cx, dx, qx0, wx), (cz, dz, qz0, wz)):
         if d == 0.0:
-            if a < q0 or a > q0 + ts:
+            if a < q0 or a > q0 + wd:
                 return False
         else:
-            t1, t2 = (q0 - a) / d, (q0 + ts - a) / d
+            t1, t2 = (q0 - a) / d, (q0 + wd - a) / d
             lo = max(lo, min(t1, t2))
             hi = min(hi, max(t1, t2))
     return lo <= hi
 
 
 @nb.njit(cache=True)
-def _spans(x0, z0, ts, i, j, cx, cz, d0x, d0z, d1x, d1z):  # type: ignore[no-untyped-def]
-    """Farthest distance (m) from c to tile (j, i) if both rays from c along the wedge's
-    (widened) edges d0, d1 meet the tile, else ``-1``. A tile not touching c subtends an
-    arc of directions narrower than pi, so it then meets every ray of the (narrow) wedge."""
-    qx0, qz0 = x0 + i * ts, z0 + j * ts
-    ex = max(qx0 - cx, 0.0, cx - qx0 - ts)
-    ez = max(qz0 - cz, 0.0, cz - qz0 - ts)
-    if ex * ex + ez * ez < (1e-3 * ts) ** 2:  # c on or next to the tile: never an occluder
+def _rect_spans(x0, z0, ts, i0, i1, j0, j1, cx, cz, d0x, d0z, d1x, d1z):  # type: ignore[no-untyped-def]
+    """Farthest distance (m) from c to the rectangle of tiles ``[i0, i1] x [j0, j1]`` if both
+    rays from c along the wedge's (widened) edges d0, d1 meet it, else ``-1``. A rectangle
+    not touching c subtends an arc narrower than pi, so it then meets every ray of the
+    (narrow) wedge."""
+    qx0, qz0 = x0 + i0 * ts, z0 + j0 * ts
+    wx, wz = (i1 - i0 + 1) * ts, (j1 - j0 + 1) * ts
+    ex = max(qx0 - cx, 0.0, cx - qx0 - wx)
+    ez = max(qz0 - cz, 0.0, cz - qz0 - wz)
+    if ex * ex + ez * ez < (1e-3 * ts) ** 2:  # c on or next to it: never an occluder
         return -1.0
-    if not (_hits(qx0, qz0, ts, cx, cz, d0x, d0z) and _hits(qx0, qz0, ts, cx, cz, d1x, d1z)):
+    if not (_hits(qx0, qz0, wx, wz, cx, cz, d0x, d0z) and _hits(qx0, qz0, wx, wz, cx, cz, d1x, d1z)):
         return -1.0
-    fx = max(abs(qx0 - cx), abs(qx0 + ts - cx))
-    fz = max(abs(qz0 - cz), abs(qz0 + ts - cz))
+    fx = max(abs(qx0 - cx), abs(qx0 + wx - cx))
+    fz = max(abs(qz0 - cz), abs(qz0 + wz - cz))
     return math.sqrt(fx * fx + fz * fz)
+
+
+@nb.njit(cache=True)
+def _spans(B, x0, z0, ts, i, j, cx, cz, d0x, d0z, d1x, d1z):  # type: ignore[no-untyped-def]
+    """:func:`_rect_spans` for blocked tile (j, i) alone, else for the blocked rectangle of it
+    and its row or column neighbours, else of its 3 x 3 block (a segment through the inside
+    of a rectangle of blocked tiles meets one of them), smallest first; ``-1`` if none."""
+    nr, nc = B.shape
+    far = _rect_spans(x0, z0, ts, i, i, j, j, cx, cz, d0x, d0z, d1x, d1z)
+    if far >= 0.0 or not (0 < i < nc - 1 and 0 < j < nr - 1):
+        return far
+    row = B[j, i - 1] and B[j, i + 1]
+    col = B[j - 1, i] and B[j + 1, i]
+    if row:
+        far = _rect_spans(x0, z0, ts, i - 1, i + 1, j, j, cx, cz, d0x, d0z, d1x, d1z)
+        if far >= 0.0:
+            return far
+    if col:
+        far = _rect_spans(x0, z0, ts, i, i, j - 1, j + 1, cx, cz, d0x, d0z, d1x, d1z)
+        if far >= 0.0:
+            return far
+    if row and col and B[j - 1, i - 1] and B[j - 1, i + 1] and B[j + 1, i - 1] and B[j + 1, i + 1]:
+        return _rect_spans(x0, z0, ts, i - 1, i + 1, j - 1, j + 1, cx, cz, d0x, d0z, d1x, d1z)
+    return -1.0
 
 
 @nb.njit(cache=True)
@@ -89,7 +115,7 @@ def _occlusion(B, x0, z0, ts, cx, cz, dirs):  # type: ignore[no-untyped-def]
         while True:
             if 0 <= j < nr and 0 <= i < nc:
                 if B[j, i]:
-                    far = _spans(x0, z0, ts, i, j, cx, cz, dirs[b, 2], dirs[b, 3], dirs[b, 4],
+                    far = _spans(B, x0, z0, ts, i, j, cx, cz, dirs[b, 2], dirs[b, 3], dirs[b, 4],
                                  dirs[b, 5])
                     if far >= 0.0:
                         out[b] = far
