@@ -127,7 +127,7 @@ def test_landmark_heuristic_is_admissible(blocks: NavMesh) -> None:
         hv = np.full(len(n.pos), -1.0)
         goals = np.array([[gx, gz]])
         for v in range(len(n.pos)):
-            h = oneoff._hval(hv, v, n.pos[v, 0], n.pos[v, 1], goals, P.lmd, lo, hi)
+            h = oneoff._hval(hv, v, n.pos[v, 0], n.pos[v, 1], goals, P.lmd, np.arange(P.lmd.shape[1]), lo, hi)
             true = ref.get(v, math.inf)
             assert h <= true + 1e-9, (v, h, true)
             tight += math.isfinite(true) and h > np.hypot(n.pos[v, 0] - gx, n.pos[v, 1] - gz) + 1e-6

@@ -27,6 +27,8 @@ import numpy as np
 from navbench.nav.visibility import _h, _tangent, crosses_blocked, line_of_sight
 
 _EPS = 1e-7  # m taken off the landmark bounds: Dijkstra's rounding never makes them inadmissible
+#: Landmarks used per query: those that raise the bound most over the start's candidates.
+ACTIVE = 32
 
 
 @nb.njit(cache=True)
@@ -42,14 +44,15 @@ def _bucket(ptr, cols, m, B, k, x0, z0, cs, x, z):  # type: ignore[no-untyped-de
 
 
 @nb.njit(cache=True)
-def _hval(hv, v, x, z, goals, lmd, lo, hi):  # type: ignore[no-untyped-def]
-    """Heuristic of corner v (cached in ``hv``; ``-1`` = not computed yet)."""
+def _hval(hv, v, x, z, goals, lmd, act, lo, hi):  # type: ignore[no-untyped-def]
+    """Heuristic of corner v from the landmarks ``act`` (cached in ``hv``; ``-1`` = not
+    computed yet)."""
     h = hv[v]
     if h >= 0.0:
         return h
     h = _h(x, z, goals)
     best = -np.inf
-    for col in range(lmd.shape[1]):
+    for col in act:
         d = lmd[v, col]
         if d == np.inf:
             continue
@@ -65,7 +68,7 @@ def _hval(hv, v, x, z, goals, lmd, lo, hi):  # type: ignore[no-untyped-def]
 
 @nb.njit(cache=True)
 def astar_lists(pos, prv, nxt, isl, indptr, indices, weights, C, x0, z0, cs, thr,  # type: ignore[no-untyped-def]
-                sx, sz, island, goals, B, k, m, cols, ptr, corners, lmd):
+                sx, sz, island, goals, B, k, m, cols, ptr, corners, lmd, n_active):
     """:func:`navbench.nav.visibility.astar` with the bucket lists ``(ptr, corners)`` (buckets
     of ``m x m`` tiles, ``cols`` per row) and landmark distances ``lmd`` (V, K); the same
     arguments otherwise and the same return value ``(length, goal_index, nodes)``."""
@@ -94,16 +97,12 @@ def astar_lists(pos, prv, nxt, isl, indptr, indices, weights, C, x0, z0, cs, thr
                     lo[col] = min(lo[col], d + e)
                     hi[col] = max(hi[col], d - e)
     closed = np.zeros(total, np.bool_)
-    parent = np.full(total, -1, np.int64)
+    parent = np.empty(total, np.int64)  # read only where closed
     best = np.full(n, np.inf)  # smallest g of a pushed graph-edge (verified) entry per corner
     hv = np.full(n, -1.0)
-    px = np.empty(total)
-    pz = np.empty(total)
-    px[:n] = pos[:, 0]
-    pz[:n] = pos[:, 1]
-    px[start], pz[start] = sx, sz
-    for q in range(k_goals):
-        px[n + 1 + q], pz[n + 1 + q] = goals[q, 0], goals[q, 1]
+    ex = np.empty((k_goals + 1, 2))  # the start and the goals, ids n .. n + k_goals
+    ex[0, 0], ex[0, 1] = sx, sz
+    ex[1:] = goals
     heap = [(0.0, 0.0, 0, 0, 0)]
     heap.pop()
     for q in range(k_goals):
@@ -113,12 +112,29 @@ def astar_lists(pos, prv, nxt, isl, indptr, indices, weights, C, x0, z0, cs, thr
         heapq.heappush(heap, (d, d, n + 1 + q, start, 0))
     a, b = _bucket(ptr, cols, m, B, k, x0, z0, cs, sx, sz)
     full = a < 0
-    for t in range(n if full else b - a):
+    cand = np.empty(n if full else b - a, np.int64)
+    n_c = 0
+    for t in range(len(cand)):
         i = t if full else np.int64(corners[a + t])
-        if isl[i] != island or not _tangent(pos, prv, nxt, i, sx, sz):
-            continue
+        if isl[i] == island and _tangent(pos, prv, nxt, i, sx, sz):
+            cand[n_c] = i
+            n_c += 1
+    # active landmarks: the largest total bound over the start's candidates
+    score = np.zeros(n_l)
+    for t in range(n_c):
+        for col in range(n_l):
+            d = lmd[cand[t], col]
+            if d < np.inf:
+                score[col] += max(0.0, lo[col] - d, d - hi[col])
+    order = np.argsort(-score)
+    n_a = 0
+    while n_a < min(n_active, n_l) and score[order[n_a]] > 0.0:
+        n_a += 1
+    act = order[:n_a].copy()
+    for t in range(n_c):
+        i = cand[t]
         g = math.hypot(pos[i, 0] - sx, pos[i, 1] - sz)
-        f = g + _hval(hv, i, pos[i, 0], pos[i, 1], goals, lmd, lo, hi)
+        f = g + _hval(hv, i, pos[i, 0], pos[i, 1], goals, lmd, act, lo, hi)
         if f < np.inf:
             heap.append((f, g, i, start, 0))
     heapq.heapify(heap)
@@ -129,17 +145,19 @@ def astar_lists(pos, prv, nxt, isl, indptr, indices, weights, C, x0, z0, cs, thr
         _f, g, node, par, verified = heapq.heappop(heap)
         if closed[node]:
             continue
-        if verified == 0 and (crosses_blocked(B, k, x0, z0, cs, px[par], pz[par], px[node], pz[node])
-                              or not line_of_sight(C, x0, z0, cs, px[par], pz[par], px[node],
-                                                   pz[node], thr)):
-            continue
+        if verified == 0:
+            ax, az = (pos[par, 0], pos[par, 1]) if par < n else (ex[par - n, 0], ex[par - n, 1])
+            bx, bz = (pos[node, 0], pos[node, 1]) if node < n else (ex[node - n, 0], ex[node - n, 1])
+            if (crosses_blocked(B, k, x0, z0, cs, ax, az, bx, bz)
+                    or not line_of_sight(C, x0, z0, cs, ax, az, bx, bz, thr)):
+                continue
         closed[node] = True
         parent[node] = par
         if node > n:
             found = node
             length = g
             break
-        ux, uz = px[node], pz[node]
+        ux, uz = pos[node, 0], pos[node, 1]
         for e in range(indptr[node], indptr[node + 1]):
             w = indices[e]
             if not closed[w]:
@@ -147,7 +165,7 @@ def astar_lists(pos, prv, nxt, isl, indptr, indices, weights, C, x0, z0, cs, thr
                 if g2 > best[w]:  # pops after a verified entry for w, then discarded
                     continue
                 best[w] = g2
-                f = g2 + _hval(hv, w, px[w], pz[w], goals, lmd, lo, hi)
+                f = g2 + _hval(hv, w, pos[w, 0], pos[w, 1], goals, lmd, act, lo, hi)
                 if f < np.inf:
                     heapq.heappush(heap, (f, g2, w, node, 1))
         for q in range(k_goals):
@@ -174,3 +192,21 @@ def astar_lists(pos, prv, nxt, isl, indptr, indices, weights, C, x0, z0, cs, thr
             nodes[i] = cur
         cur = parent[cur] if cur != start else -1
     return length, found - n - 1, nodes
+
+
+@nb.njit(cache=True)
+def assemble(nodes, pos, y, sa, sg):  # type: ignore[no-untyped-def]
+    """Polyline (N, 3) of a search result ``nodes`` (start ``sa``, corners (x, z) with
+    heights ``y``, goal ``sg``; (x, y, z) m) and its length (m): segment lengths summed in
+    order, each ``sqrt(dx² + dy² + dz²)``."""
+    P = np.empty((len(nodes), 3))
+    P[0] = sa
+    for t in range(1, len(nodes) - 1):
+        v = nodes[t]
+        P[t, 0], P[t, 1], P[t, 2] = pos[v, 0], y[v], pos[v, 1]
+    P[len(nodes) - 1] = sg
+    d = 0.0
+    for t in range(len(nodes) - 1):
+        dx, dy, dz = P[t + 1, 0] - P[t, 0], P[t + 1, 1] - P[t, 1], P[t + 1, 2] - P[t, 2]
+        d += math.sqrt(dx * dx + dy * dy + dz * dz)
+    return P, d

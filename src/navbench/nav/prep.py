@@ -27,7 +27,7 @@ NBINS = 2048
 #: Tiles per bucket edge of the candidate lists.
 BUCKET = 2
 #: Landmarks per island.
-LANDMARKS = 16
+LANDMARKS = 64
 _DELTA = 1e-6  # angular margin (rad): a wedge counts as covered only with this much to spare
 _TAN_M = 1e-5  # margin (m²) of the "never tangent" test (the search's own tolerance is 1e-12)
 

@@ -113,14 +113,9 @@ def _finish(nm: NavMesh, q: _Query, length: float, gk: int, nodes: np.ndarray) -
     if not math.isfinite(length):
         return grid_path(nm, nm.layers[q.li], q.isl, q.sa, q.snapped, q.keep)
     n = nm.graphs[q.li].nodes
-    # nodes: the start (-1), corners, the goal reached (-2 - k); one array op per step
-    P = np.empty((len(nodes), 3))
-    mid = nodes[1:-1]
-    P[1:-1, 0], P[1:-1, 1], P[1:-1, 2] = n.pos[mid, 0], n.y[mid], n.pos[mid, 1]
-    P[0], P[-1] = q.sa, q.snapped[-2 - int(nodes[-1])]
-    seg = np.diff(P, axis=0)
-    d = float(sum(np.sqrt(np.add.reduce(seg * seg, axis=1)).tolist()))
-    return ShortestPath(list(P), d, q.keep[int(gk)])
+    # nodes: the start (-1), corners, the goal reached (-2 - k)
+    P, d = oneoff.assemble(nodes, n.pos, n.y, q.sa, q.snapped[-2 - int(nodes[-1])])
+    return ShortestPath(list(P), float(d), q.keep[int(gk)])
 
 
 def find_path(nm: NavMesh, a: Point, b_or_many: Goals) -> ShortestPath:
@@ -135,7 +130,7 @@ def find_path(nm: NavMesh, a: Point, b_or_many: Goals) -> ShortestPath:
                                            G.weights, L.clear, L.x0, L.z0, L.cs, nm._thr,
                                            float(q.sa[0]), float(q.sa[2]), q.isl, q.gxz,
                                            nm._tiles(q.li), vis.TILE, P.m, P.cols, P.ptr,
-                                           P.corners, P.lmd)
+                                           P.corners, P.lmd, oneoff.ACTIVE)
     return _finish(nm, q, length, gk, nodes)
 
 
