@@ -27,8 +27,9 @@ import numpy as np
 from navbench.nav.visibility import _h, _tangent, crosses_blocked, line_of_sight
 
 _EPS = 1e-7  # m taken off the landmark bounds: Dijkstra's rounding never makes them inadmissible
-#: Landmarks used per query: those that raise the bound most over the start's candidates.
-ACTIVE = 32
+#: Landmarks used per query: those whose distances to the corners nearest the start and the
+#: goal differ most.
+ACTIVE = 16
 
 
 @nb.njit(cache=True)
@@ -77,10 +78,17 @@ def astar_lists(pos, prv, nxt, isl, indptr, indices, weights, C, x0, z0, cs, thr
     total = n + 1 + k_goals
     start = n
     n_l = lmd.shape[1]
-    # goal side: the corners the search may join to each goal, and the landmark bounds
+    # goal side: the corners the search may join to each goal (``S``: tangent, in the bucket
+    # list; the blocked-tile walk and line of sight are checked when a goal entry pops)
+    n_s = 0
+    for q in range(k_goals):
+        a, b = _bucket(ptr, cols, m, B, k, x0, z0, cs, goals[q, 0], goals[q, 1])
+        n_s += n if a < 0 else b - a
+    s_c = np.empty(n_s, np.int64)
+    s_e = np.empty(n_s)
     gm = np.zeros((k_goals, n), np.bool_)
-    lo = np.full(n_l, np.inf)
-    hi = np.full(n_l, -np.inf)
+    n_s = 0
+    c_g, e_g = -1, np.inf  # the corner of S nearest to a goal
     for q in range(k_goals):
         gx, gz = goals[q, 0], goals[q, 1]
         a, b = _bucket(ptr, cols, m, B, k, x0, z0, cs, gx, gz)
@@ -91,11 +99,42 @@ def astar_lists(pos, prv, nxt, isl, indptr, indices, weights, C, x0, z0, cs, thr
                 continue
             gm[q, c] = True
             e = math.hypot(gx - pos[c, 0], gz - pos[c, 1])
-            for col in range(n_l):
-                d = lmd[c, col]
-                if d < np.inf:
-                    lo[col] = min(lo[col], d + e)
-                    hi[col] = max(hi[col], d - e)
+            s_c[n_s], s_e[n_s] = c, e
+            n_s += 1
+            if e < e_g:
+                c_g, e_g = c, e
+    # start side: the candidate corners (tangent, in the bucket list; checked when popped)
+    a, b = _bucket(ptr, cols, m, B, k, x0, z0, cs, sx, sz)
+    full = a < 0
+    cand = np.empty(n if full else b - a, np.int64)
+    n_c = 0
+    c_s, e_s = -1, np.inf
+    for t in range(len(cand)):
+        i = t if full else np.int64(corners[a + t])
+        if isl[i] == island and _tangent(pos, prv, nxt, i, sx, sz):
+            cand[n_c] = i
+            n_c += 1
+            e = math.hypot(pos[i, 0] - sx, pos[i, 1] - sz)
+            if e < e_s:
+                c_s, e_s = i, e
+    # active landmarks: the largest |d(l, c_g) - d(l, c_s)| (any subset keeps the bounds valid)
+    score = np.zeros(n_l)
+    if c_g >= 0 and c_s >= 0:
+        for col in range(n_l):
+            dg, ds = lmd[c_g, col], lmd[c_s, col]
+            if dg < np.inf and ds < np.inf:
+                score[col] = abs(dg - ds)
+    order = np.argsort(-score, kind="mergesort")
+    act = order[:min(n_active, n_l)].copy()
+    lo = np.full(n_l, np.inf)
+    hi = np.full(n_l, -np.inf)
+    for t in range(n_s):
+        c, e = s_c[t], s_e[t]
+        for col in act:
+            d = lmd[c, col]
+            if d < np.inf:
+                lo[col] = min(lo[col], d + e)
+                hi[col] = max(hi[col], d - e)
     closed = np.zeros(total, np.bool_)
     parent = np.empty(total, np.int64)  # read only where closed
     best = np.full(n, np.inf)  # smallest g of a pushed graph-edge (verified) entry per corner
@@ -109,28 +148,7 @@ def astar_lists(pos, prv, nxt, isl, indptr, indices, weights, C, x0, z0, cs, thr
         if crosses_blocked(B, k, x0, z0, cs, sx, sz, goals[q, 0], goals[q, 1]):
             continue
         d = math.hypot(goals[q, 0] - sx, goals[q, 1] - sz)
-        heapq.heappush(heap, (d, d, n + 1 + q, start, 0))
-    a, b = _bucket(ptr, cols, m, B, k, x0, z0, cs, sx, sz)
-    full = a < 0
-    cand = np.empty(n if full else b - a, np.int64)
-    n_c = 0
-    for t in range(len(cand)):
-        i = t if full else np.int64(corners[a + t])
-        if isl[i] == island and _tangent(pos, prv, nxt, i, sx, sz):
-            cand[n_c] = i
-            n_c += 1
-    # active landmarks: the largest total bound over the start's candidates
-    score = np.zeros(n_l)
-    for t in range(n_c):
-        for col in range(n_l):
-            d = lmd[cand[t], col]
-            if d < np.inf:
-                score[col] += max(0.0, lo[col] - d, d - hi[col])
-    order = np.argsort(-score)
-    n_a = 0
-    while n_a < min(n_active, n_l) and score[order[n_a]] > 0.0:
-        n_a += 1
-    act = order[:n_a].copy()
+        heap.append((d, d, n + 1 + q, start, 0))
     for t in range(n_c):
         i = cand[t]
         g = math.hypot(pos[i, 0] - sx, pos[i, 1] - sz)
