@@ -349,7 +349,10 @@ class NavMesh:
         2. *Unreachable.* No snapped start, a malformed goal array, or no goal on the start's
            island: ``points is None`` and ``geodesic_distance == inf``.
         3. *Visibility graph.* A* over the exact reduced visibility graph (bitangent edges
-           between reflex corners, kept ``agent_radius`` away from obstacles).
+           between reflex corners, kept ``agent_radius`` away from obstacles), guided by
+           landmark bounds; start and goal edges come from per-bucket candidate lists. Both
+           are built at the layer's first query (a few seconds on a 500 m city; see
+           :mod:`navbench.nav.prep`) and kept with the navmesh.
         4. *Grid fallback.* In passages a cell or two wide, contour simplification can hide
            every corner a point could see, so the graph misses a connection the grid has:
            then 8-connected grid A* over the island's cells, shortened by line of sight,

@@ -6,12 +6,15 @@ of sight when popped), with two changes that leave the shortest length unchanged
 
 * start and goal edges are looked for only among the corners of the point's bucket list (a
   proven superset of the corners the full scan would accept), so the same edges are found;
+  their blocked-tile walk and line of sight are both checked when the entry is popped, so
+  an edge is used exactly when the full scan would use it;
 * the heuristic is the larger of the Euclidean distance to the nearest goal and the
   landmark (ALT) bounds. With ``S`` the corners that the search may join to a goal and
   ``d(l, .)`` graph distances from landmark ``l``, every path from corner v to a goal is at
   least ``min_S(d(l, c) + |c g|) - d(l, v)`` and ``d(l, v) - max_S(d(l, c) - |c g|)``
   (triangle inequality in the graph), so the heuristic is admissible and consistent and A*
-  returns a shortest path (ties may be broken differently).
+  returns a shortest path (ties may be broken differently). The ``n_active`` landmarks used
+  are those whose distances to the corners nearest the start and the goal differ most.
 
 Coordinates are XZ metres (Habitat frame), lengths metres.
 """

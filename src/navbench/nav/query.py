@@ -2,9 +2,10 @@
 
 Two exact searches over the same visibility graph (see :mod:`navbench.nav.search`):
 
-* :func:`find_path` — one query, A* with lazy start and goal edges
-  (:func:`navbench.nav.visibility.astar`); nothing is cached, so its answer never depends
-  on earlier queries.
+* :func:`find_path` — one query, A* with lazy start and goal edges over the layer's static
+  precomputation (:mod:`navbench.nav.prep`: per-bucket candidate corners, landmark
+  distances; built at the layer's first query and kept), :func:`navbench.nav.oneoff.astar_lists`;
+  no per-goal cache, so its answer never depends on earlier queries.
 * :func:`geodesic_distances` — many starts to one goal set (per-step distance to goal): the
   goal set's exact distance table (:func:`navbench.nav.search.goal_tree`) is built once
   and kept in a small LRU cache on the navmesh, then each start costs a sort of its
@@ -119,7 +120,8 @@ def _finish(nm: NavMesh, q: _Query, length: float, gk: int, nodes: np.ndarray) -
 
 
 def find_path(nm: NavMesh, a: Point, b_or_many: Goals) -> ShortestPath:
-    """Shortest path from ``a`` to ``b`` or to the nearest of many goals (A*, no cache)."""
+    """Shortest path from ``a`` to ``b`` or to the nearest of many goals (A* with landmarks,
+    no per-goal cache)."""
     goals = _goals(b_or_many)
     q = _prepare(nm, a, goals) if goals is not None else None
     if q is None:
