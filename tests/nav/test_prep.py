@@ -11,7 +11,7 @@ import networkx as nx
 import numpy as np
 import pytest
 
-from navbench.nav import NavMesh, NavSettings, oneoff
+from navbench.nav import NavMesh, NavSettings, oneoff, query
 from navbench.nav import visibility as vis
 from navbench.scene import Box
 from tests.nav import worlds
@@ -33,6 +33,12 @@ def _blocks() -> NavMesh:
 @pytest.fixture(scope="module")
 def blocks() -> NavMesh:
     return _blocks()
+
+
+@pytest.fixture(autouse=True)
+def _always_precompute(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These worlds are small: make find_path use the precomputed search anyway."""
+    monkeypatch.setattr(query, "PREP_MIN_CORNERS", 0)
 
 
 def _points(nm: NavMesh, n_random: int) -> np.ndarray:
@@ -135,6 +141,7 @@ def test_landmark_heuristic_is_admissible(blocks: NavMesh) -> None:
 
 
 def test_find_path_equals_brute_force(blocks: NavMesh) -> None:
+    blocks._prep_cache.clear()
     brute = Brute(blocks)
     rng = np.random.default_rng(13)
     around = 0
@@ -148,6 +155,7 @@ def test_find_path_equals_brute_force(blocks: NavMesh) -> None:
     a = blocks.sample_point(rng)
     assert blocks.find_path(a, goals).geodesic_distance == pytest.approx(brute.distance(a, goals), rel=1e-6)
     assert around >= 4
+    assert 0 in blocks._prep_cache  # answered by the precomputed search
 
 
 def test_lists_ignore_a_far_side_corner() -> None:
