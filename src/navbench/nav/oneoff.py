@@ -97,7 +97,7 @@ def astar_lists(pos, prv, nxt, isl, indptr, indices, weights, C, x0, z0, cs, thr
         a, b = _bucket(ptr, cols, m, B, k, x0, z0, cs, gx, gz)
         full = a < 0
         for t in range(n if full else b - a):
-            c = t if full else np.int64(corners[a + t])
+            c = t if full else int(corners[a + t])
             if isl[c] != island or not _tangent(pos, prv, nxt, c, gx, gz):
                 continue
             gm[q, c] = True
@@ -113,7 +113,7 @@ def astar_lists(pos, prv, nxt, isl, indptr, indices, weights, C, x0, z0, cs, thr
     n_c = 0
     c_s, e_s = -1, np.inf
     for t in range(len(cand)):
-        i = t if full else np.int64(corners[a + t])
+        i = t if full else int(corners[a + t])
         if isl[i] == island and _tangent(pos, prv, nxt, i, sx, sz):
             cand[n_c] = i
             n_c += 1
@@ -153,7 +153,7 @@ def astar_lists(pos, prv, nxt, isl, indptr, indices, weights, C, x0, z0, cs, thr
         d = math.hypot(goals[q, 0] - sx, goals[q, 1] - sz)
         heap.append((d, d, n + 1 + q, start, 0))
     for t in range(n_c):
-        i = cand[t]
+        i = int(cand[t])
         g = math.hypot(pos[i, 0] - sx, pos[i, 1] - sz)
         f = g + _hval(hv, i, pos[i, 0], pos[i, 1], goals, lmd, act, lo, hi)
         if f < np.inf:

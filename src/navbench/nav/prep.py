@@ -310,10 +310,10 @@ def landmarks(island: np.ndarray, indptr: np.ndarray, indices: np.ndarray, weigh
     g = csr_matrix((weights, indices, indptr), shape=(n, n))
     for isl in np.unique(island):
         ids = np.flatnonzero(island == isl)
-        near = dijkstra(g, indices=int(ids[0]))[ids]
+        near = dijkstra(g, indices=ids[:1])[0, ids]
         for col in range(min(k, len(ids))):
             src = int(ids[int(np.argmax(near))])
-            d = dijkstra(g, indices=src)
+            d = dijkstra(g, indices=np.array([src]))[0]
             out[ids, col] = d[ids]
             near = d[ids] if col == 0 else np.minimum(near, d[ids])
     return out
