@@ -143,19 +143,16 @@ def _directions(nbins: int) -> np.ndarray:
 
 
 @nb.njit(cache=True)
-def _range_max(occ, lg):  # type: ignore[no-untyped-def]
-    """Sparse table ``T[l, b] = max(occ2[b : b + 2**l])`` over ``occ`` repeated twice
-    (circular ranges); ``lg[n] = floor(log2(n))``."""
+def _range_max(occ, lg, T):  # type: ignore[no-untyped-def]
+    """Fill the sparse table ``T[l, b] = max(occ2[b : b + 2**l])`` over ``occ`` repeated twice
+    (circular ranges); ``lg[n] = floor(log2(n))``; ``T`` is (floor(log2(2 nbins)) + 1, 2 nbins)."""
     nbins = len(occ)
-    levels = lg[2 * nbins] + 1
-    T = np.empty((levels, 2 * nbins))
     T[0, :nbins] = occ
     T[0, nbins:] = occ
-    for lv in range(1, levels):
+    for lv in range(1, T.shape[0]):
         half = 1 << (lv - 1)
         for b in range(2 * nbins - (1 << lv) + 1):
             T[lv, b] = max(T[lv - 1, b], T[lv - 1, b + half])
-    return T
 
 
 @nb.njit(cache=True)
@@ -236,6 +233,7 @@ def _corner_tiles(pos, prv, nxt, B, x0, z0, ts, m, dirs):  # type: ignore[no-unt
     lg = np.zeros(2 * len(dirs) + 1, np.int64)
     for v in range(2, len(lg)):
         lg[v] = lg[v // 2] + 1
+    T = np.empty((lg[2 * len(dirs)] + 1, 2 * len(dirs)))
     seen = np.full(br * bc, -1, np.int64)
     queue = np.empty(br * bc, np.int64)
     cap = 1 << 20
@@ -244,7 +242,7 @@ def _corner_tiles(pos, prv, nxt, B, x0, z0, ts, m, dirs):  # type: ignore[no-unt
     m_out = 0
     for c in range(len(pos)):
         cx, cz = pos[c, 0], pos[c, 1]
-        T = _range_max(_occlusion(B, x0, z0, ts, cx, cz, dirs), lg)
+        _range_max(_occlusion(B, x0, z0, ts, cx, cz, dirs), lg, T)
         ic, jc = int(np.floor((cx - x0) / bs)), int(np.floor((cz - z0) / bs))
         head, tail = 0, 0
         for dj in range(-1, 2):
