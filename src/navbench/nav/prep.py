@@ -214,67 +214,85 @@ def _maybe_tangent(x0, z0, ts, i, j, vx, vz, ax, az, bx, bz):  # type: ignore[no
 
 
 @nb.njit(cache=True)
-def _corner_tiles(pos, prv, nxt, B, x0, z0, ts, m, dirs):  # type: ignore[no-untyped-def]
-    """For each corner (in id order) the buckets (squares of ``m x m`` tiles, id
-    ``row * cols + col``) that may see it (:func:`_maybe_visible`) and may be tangent
-    (:func:`_maybe_tangent`): flood fill over buckets holding a free tile, 8-neighbours,
-    from the 3 x 3 buckets around the corner. A segment from a point to the corner whose tile
-    walk meets no blocked tile runs through free tiles only, so the buckets it touches are
-    an 8-connected chain that all pass the visibility test: all are reached.
-    Returns ``(cptr (V+1,), buckets (E,))``."""
+def _flood(c, pos, prv, nxt, B, free, x0, z0, ts, m, dirs, lg, T, seen, queue, out):  # type: ignore[no-untyped-def]
+    """Corner ``c``'s buckets (squares of ``m x m`` tiles, id ``row * cols + col``) that may
+    see it (:func:`_maybe_visible`) and may be tangent (:func:`_maybe_tangent`), written to
+    ``out`` in flood order; returns their number. Flood fill over buckets holding a free tile
+    (``free``), 8-neighbours, from the 3 x 3 buckets around the corner. A segment from a point
+    to the corner whose tile walk meets no blocked tile runs through free tiles only, so the
+    buckets it touches are an 8-connected chain that all pass the visibility test: all are
+    reached. Scratch: ``T`` (:func:`_range_max`), ``seen`` (stamped with ``c``), ``queue``."""
     nr, nc = B.shape
     br, bc = -(-nr // m), -(-nc // m)
     bs = m * ts
-    free = np.zeros(br * bc, np.bool_)
-    for j in range(nr):
-        for i in range(nc):
-            if not B[j, i]:
-                free[(j // m) * bc + i // m] = True
-    lg = np.zeros(2 * len(dirs) + 1, np.int64)
-    for v in range(2, len(lg)):
-        lg[v] = lg[v // 2] + 1
-    T = np.empty((lg[2 * len(dirs)] + 1, 2 * len(dirs)))
-    seen = np.full(br * bc, -1, np.int64)
-    queue = np.empty(br * bc, np.int64)
-    cap = 1 << 20
-    out = np.empty(cap, np.int32)
-    cptr = np.zeros(len(pos) + 1, np.int64)
-    m_out = 0
-    for c in range(len(pos)):
-        cx, cz = pos[c, 0], pos[c, 1]
-        _range_max(_occlusion(B, x0, z0, ts, cx, cz, dirs), lg, T)
-        ic, jc = int(np.floor((cx - x0) / bs)), int(np.floor((cz - z0) / bs))
-        head, tail = 0, 0
+    cx, cz = pos[c, 0], pos[c, 1]
+    _range_max(_occlusion(B, x0, z0, ts, cx, cz, dirs), lg, T)
+    ic, jc = int(np.floor((cx - x0) / bs)), int(np.floor((cz - z0) / bs))
+    head, tail, n_out = 0, 0, 0
+    for dj in range(-1, 2):
+        for di in range(-1, 2):
+            i, j = ic + di, jc + dj
+            if 0 <= i < bc and 0 <= j < br and free[j * bc + i]:
+                seen[j * bc + i] = c
+                if _maybe_visible(T, lg, x0, z0, bs, i, j, cx, cz):
+                    queue[tail] = j * bc + i
+                    tail += 1
+    while head < tail:
+        t = queue[head]
+        head += 1
+        j, i = t // bc, t % bc
+        if _maybe_tangent(x0, z0, bs, i, j, cx, cz, prv[c, 0], prv[c, 1], nxt[c, 0], nxt[c, 1]):
+            out[n_out] = t
+            n_out += 1
         for dj in range(-1, 2):
             for di in range(-1, 2):
-                i, j = ic + di, jc + dj
-                if 0 <= i < bc and 0 <= j < br and free[j * bc + i]:
-                    seen[j * bc + i] = c
-                    if _maybe_visible(T, lg, x0, z0, bs, i, j, cx, cz):
-                        queue[tail] = j * bc + i
+                i2, j2 = i + di, j + dj
+                if 0 <= i2 < bc and 0 <= j2 < br and free[j2 * bc + i2] and seen[j2 * bc + i2] != c:
+                    seen[j2 * bc + i2] = c
+                    if _maybe_visible(T, lg, x0, z0, bs, i2, j2, cx, cz):
+                        queue[tail] = j2 * bc + i2
                         tail += 1
-        while head < tail:
-            t = queue[head]
-            head += 1
-            j, i = t // bc, t % bc
-            if _maybe_tangent(x0, z0, bs, i, j, cx, cz, prv[c, 0], prv[c, 1], nxt[c, 0], nxt[c, 1]):
-                if m_out == cap:
-                    cap *= 2
-                    o2 = np.empty(cap, np.int32)
-                    o2[:m_out] = out[:m_out]
-                    out = o2
-                out[m_out] = t
-                m_out += 1
-            for dj in range(-1, 2):
-                for di in range(-1, 2):
-                    i2, j2 = i + di, j + dj
-                    if 0 <= i2 < bc and 0 <= j2 < br and free[j2 * bc + i2] and seen[j2 * bc + i2] != c:
-                        seen[j2 * bc + i2] = c
-                        if _maybe_visible(T, lg, x0, z0, bs, i2, j2, cx, cz):
-                            queue[tail] = j2 * bc + i2
-                            tail += 1
-        cptr[c + 1] = m_out
-    return cptr, out[:m_out].copy()
+    return n_out
+
+
+@nb.njit(cache=True, parallel=True)
+def _wave(c0, n_w, pos, prv, nxt, B, free, x0, z0, ts, m, dirs, lg, T, seen, queue, out, count):  # type: ignore[no-untyped-def]
+    """:func:`_flood` for corners ``c0 .. c0 + n_w - 1`` in parallel, corner ``c0 + s`` with
+    the scratch rows ``s`` (results in ``out[s, :count[s]]``)."""
+    for s in nb.prange(n_w):
+        count[s] = _flood(c0 + s, pos, prv, nxt, B, free, x0, z0, ts, m, dirs, lg, T[s], seen[s],
+                          queue[s], out[s])
+
+
+def _corner_tiles(pos: np.ndarray, prv: np.ndarray, nxt: np.ndarray, B: np.ndarray, x0: float,
+                  z0: float, ts: float, m: int, dirs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_flood` for every corner (in id order; waves of corners run in parallel, the
+    result does not depend on the thread count). Returns ``(cptr (V+1,), buckets (E,))``."""
+    nr, nc = B.shape
+    br, bc = -(-nr // m), -(-nc // m)
+    rows, cols = np.nonzero(~B)
+    free = np.zeros(br * bc, np.bool_)
+    free[(rows // m) * bc + cols // m] = True
+    nbins = len(dirs)
+    lg = np.zeros(2 * nbins + 1, np.int64)
+    for v in range(2, len(lg)):
+        lg[v] = lg[v // 2] + 1
+    w = max(1, min(len(pos), 4 * nb.get_num_threads()))
+    T = np.empty((w, int(lg[2 * nbins]) + 1, 2 * nbins))
+    seen = np.full((w, br * bc), -1, np.int64)
+    queue = np.empty((w, br * bc), np.int64)
+    out = np.empty((w, br * bc), np.int32)
+    count = np.zeros(w, np.int64)
+    parts: list[np.ndarray] = []
+    cptr = np.zeros(len(pos) + 1, np.int64)
+    for c0 in range(0, len(pos), w):
+        n_w = min(w, len(pos) - c0)
+        _wave(c0, n_w, pos, prv, nxt, B, free, x0, z0, ts, m, dirs, lg, T, seen, queue, out, count)
+        for s in range(n_w):
+            parts.append(out[s, :count[s]].copy())
+        cptr[c0 + 1:c0 + n_w + 1] = count[:n_w]
+    np.cumsum(cptr, out=cptr)
+    return cptr, (np.concatenate(parts) if parts else np.zeros(0, np.int32))
 
 
 def candidate_lists(pos: np.ndarray, prv: np.ndarray, nxt: np.ndarray, B: np.ndarray,
