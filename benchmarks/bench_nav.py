@@ -303,6 +303,10 @@ def _find_path_before(nm: NavMesh, a: np.ndarray, b: np.ndarray) -> float:
 
 def _report_prep(nm: NavMesh) -> None:
     """Time and memory of the one-off query precomputation (built at the first query)."""
+    if len(nm.graphs[0].nodes.pos) < query.PREP_MIN_CORNERS:
+        print(f"one-off precomputation: not used ({len(nm.graphs[0].nodes.pos)} corners "
+              f"< {query.PREP_MIN_CORNERS}: plain search)")
+        return
     t = time.perf_counter()
     P = nm._prep(0)
     print(f"one-off precomputation (bucket lists, {P.lmd.shape[1]} landmarks): "
