@@ -8,10 +8,11 @@ from __future__ import annotations
 import math
 
 import networkx as nx
+import numba
 import numpy as np
 import pytest
 
-from navbench.nav import NavMesh, NavSettings, oneoff, query
+from navbench.nav import NavMesh, NavSettings, oneoff, prep, query
 from navbench.nav import visibility as vis
 from navbench.scene import Box
 from tests.nav import worlds
@@ -175,3 +176,19 @@ def test_lists_ignore_a_far_side_corner() -> None:
     assert pillar and near
     assert not set(pillar) & listed
     assert listed and listed <= set(near)
+
+
+def test_precomputation_does_not_depend_on_threads(blocks: NavMesh) -> None:
+    """The lists are built in parallel waves: one thread gives byte-identical tables."""
+    L, G = blocks.layers[0], blocks.graphs[0]
+    n = G.nodes
+    P = blocks._prep(0)
+    threads = numba.get_num_threads()
+    numba.set_num_threads(1)
+    try:
+        again = prep.build(n.pos, n.prv, n.nxt, n.island, G.indptr, G.indices, G.weights,
+                           blocks._tiles(0), L.x0, L.z0, vis.TILE * L.cs)
+    finally:
+        numba.set_num_threads(threads)
+    for name in ("ptr", "corners", "lmd"):
+        assert getattr(again, name).tobytes() == getattr(P, name).tobytes(), name
