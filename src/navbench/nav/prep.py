@@ -277,7 +277,7 @@ def _corner_tiles(pos: np.ndarray, prv: np.ndarray, nxt: np.ndarray, B: np.ndarr
     lg = np.zeros(2 * nbins + 1, np.int64)
     for v in range(2, len(lg)):
         lg[v] = lg[v // 2] + 1
-    w = max(1, min(len(pos), 4 * nb.get_num_threads()))
+    w = max(1, min(len(pos), max(32, 4 * nb.get_num_threads()), 64))
     T = np.empty((w, int(lg[2 * nbins]) + 1, 2 * nbins))
     seen = np.full((w, br * bc), -1, np.int64)
     queue = np.empty((w, br * bc), np.int64)
