@@ -7,7 +7,10 @@ block grid (buildings as boxes on a ground slab) with the ``outdoor`` preset, an
 200 parked cars) with the ``outdoor`` preset and with ``los_tolerance=0`` — query times and
 how far its paths cut into the agent radius around the scene's blocking boxes (shapely).
 On the generated city, every query also runs the previous release's A* (``astar_before``,
-kept here as the same-run reference) and the lengths are compared; a second workload asks
+kept here as the same-run reference) and the search this session started from
+(``visibility.astar``: full start/goal scans, Euclidean heuristic), and the lengths are
+compared; times are wall clock and thread CPU time (the p95 of wall time on a loaded
+machine is the scheduler's); the one-off precomputation's time and memory are printed; a second workload asks
 ``--steps`` starts to each of ``--goals`` goals (an episode's per-step distance to goal)
 through ``NavMesh.geodesic_distances`` (goal table built at the first start, then cached).
 
@@ -154,6 +157,7 @@ def run(name: str, scene: Scene, s: NavSettings, queries: int, ref_queries: int)
     print(f"\n== {name}: {nr}x{nc} cells ({nr * nc / 1e6:.2f} M), {len(nm.islands)} islands, "
           f"{len(g.nodes.pos)} graph nodes, {len(g.indices) // 2} edges")
     print(f"build: {build:.3f} s")
+    _report_prep(nm)
     rng = np.random.default_rng(1)
     pairs = [(nm.sample_point(rng), nm.sample_point(rng)) for _ in range(queries)]
     times, lengths = [], []
@@ -297,6 +301,33 @@ def _find_path_before(nm: NavMesh, a: np.ndarray, b: np.ndarray) -> float:
     return query._finish(nm, q, *r).geodesic_distance
 
 
+def _report_prep(nm: NavMesh) -> None:
+    """Time and memory of the one-off query precomputation (built at the first query)."""
+    if len(nm.graphs[0].nodes.pos) < query.PREP_MIN_CORNERS:
+        print(f"one-off precomputation: not used ({len(nm.graphs[0].nodes.pos)} corners "
+              f"< {query.PREP_MIN_CORNERS}: plain search)")
+        return
+    t = time.perf_counter()
+    P = nm._prep(0)
+    print(f"one-off precomputation (bucket lists, {P.lmd.shape[1]} landmarks): "
+          f"{time.perf_counter() - t:.1f} s, {P.nbytes / 1e6:.1f} MB "
+          f"({len(P.corners)} list entries, {P.corners.dtype})")
+
+
+def _find_path_session(nm: NavMesh, a: np.ndarray, b: np.ndarray) -> float:
+    """``find_path(a, b).geodesic_distance`` with the search this session started from
+    (:func:`navbench.nav.visibility.astar`: full start/goal scans, Euclidean heuristic)."""
+    q = query._prepare(nm, a, np.asarray(b, float).reshape(-1, 3))
+    if q is None:
+        return math.inf
+    L, G = nm.layers[q.li], nm.graphs[q.li]
+    n = G.nodes
+    r = vis.astar(n.pos, n.prv, n.nxt, n.island, G.indptr, G.indices, G.weights, L.clear, L.x0,
+                  L.z0, L.cs, nm._thr, float(q.sa[0]), float(q.sa[2]), q.isl, q.gxz,
+                  nm._tiles(q.li), vis.TILE)
+    return query._finish(nm, q, *r).geodesic_distance
+
+
 def _same(d: float, r: float) -> bool:
     return (math.isinf(d) and math.isinf(r)) or abs(d - r) <= 1e-6 * max(r, 1.0)
 
@@ -321,20 +352,28 @@ def generated_city(size: float, queries: int, goals: int, steps: int, strict: bo
         nm = NavMesh.build(scene, s)
         print(f"\n== generated {size:.0f} m city ({len(scene.boxes)} boxes), {label}: "
               f"{len(nm.graphs[0].nodes.pos)} graph nodes, build {time.perf_counter() - t:.1f} s")
+        _report_prep(nm)
         rng = np.random.default_rng(1)
         pairs = [(nm.sample_point(rng), nm.sample_point(rng)) for _ in range(queries)]
         nm.geodesic_distance(*pairs[0])
         _find_path_before(nm, *pairs[0])
-        # one-off queries: find_path, interleaved with the previous release's search
-        times, old_t, cut, n_inf, same = [], [], [], 0, 0
+        _find_path_session(nm, *pairs[0])
+        # one-off queries: find_path, interleaved with the previous release's search and the
+        # search this session started from; wall and CPU (thread) time
+        times, old_t, ses_t, cpu, ses_cpu, cut, n_inf, same = [], [], [], [], [], [], 0, 0
         for a, b in pairs:
-            t = time.perf_counter()
+            t, c = time.perf_counter(), time.thread_time()
             sp = nm.find_path(a, b)
             times.append(time.perf_counter() - t)
+            cpu.append(time.thread_time() - c)
             t = time.perf_counter()
             d_old = _find_path_before(nm, a, b)
             old_t.append(time.perf_counter() - t)
-            same += _same(sp.geodesic_distance, d_old)
+            t, c = time.perf_counter(), time.thread_time()
+            d_ses = _find_path_session(nm, a, b)
+            ses_t.append(time.perf_counter() - t)
+            ses_cpu.append(time.thread_time() - c)
+            same += _same(sp.geodesic_distance, d_old) and _same(sp.geodesic_distance, d_ses)
             if sp.points is None:
                 n_inf += 1
                 continue
@@ -346,7 +385,13 @@ def generated_city(size: float, queries: int, goals: int, steps: int, strict: bo
               f"{n_inf} unreachable")
         print(f"previous release's search, same run: median {pct(old_t, 50) * 1e3:.3f} ms, "
               f"p95 {pct(old_t, 95) * 1e3:.3f} ms -> median x{pct(old_t, 50) / pct(times, 50):.2f}, "
-              f"p95 x{pct(old_t, 95) / pct(times, 95):.2f}; same lengths (1e-6) {same}/{len(pairs)}")
+              f"p95 x{pct(old_t, 95) / pct(times, 95):.2f}")
+        print(f"this session's starting search (visibility.astar), same run: median "
+              f"{pct(ses_t, 50) * 1e3:.3f} ms, p95 {pct(ses_t, 95) * 1e3:.3f} ms -> median "
+              f"x{pct(ses_t, 50) / pct(times, 50):.2f}, p95 x{pct(ses_t, 95) / pct(times, 95):.2f}")
+        print(f"CPU time (thread, no scheduler waits): find_path median {pct(cpu, 50) * 1e3:.3f} ms, "
+              f"p95 {pct(cpu, 95) * 1e3:.3f} ms; session's start median {pct(ses_cpu, 50) * 1e3:.3f} ms, "
+              f"p95 {pct(ses_cpu, 95) * 1e3:.3f} ms; same lengths as both (1e-6) {same}/{len(pairs)}")
         print(f"paths cutting into the radius by more than half a cell: {(cut_a > s.cell_size / 2).sum()} of "
               f"{len(cut_a)}, worst {cut_a.max() * 100:.1f} cm")
         # an episode's per-step distances: `steps` starts to one goal, `goals` episodes

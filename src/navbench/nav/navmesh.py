@@ -16,10 +16,11 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from navbench.nav import query
+from navbench.nav import prep, query
 from navbench.nav import visibility as vis
 from navbench.nav.grid import Layer, build_layers
 from navbench.nav.polygons import Nodes, boundary_rings, reflex_nodes
+from navbench.nav.prep import Prep
 from navbench.nav.query import Goals, Point, Points, ShortestPath
 from navbench.nav.settings import NavSettings
 from navbench.scene.model import Scene
@@ -83,6 +84,7 @@ class NavMesh:
         self._cells: dict[int | None, np.ndarray] = {}
         self._thr = settings.agent_radius - settings.los_tolerance * settings.cell_size
         self._tile_cache: dict[int, np.ndarray] = {}
+        self._prep_cache: dict[int, Prep] = {}
         self._goal_trees: OrderedDict[bytes, tuple[np.ndarray, np.ndarray]] = OrderedDict()
         self._same_grid = all((L.x0, L.z0, L.cs, L.height.shape) == (layers[0].x0, layers[0].z0,
                               layers[0].cs, layers[0].height.shape) for L in layers)
@@ -347,7 +349,10 @@ class NavMesh:
         2. *Unreachable.* No snapped start, a malformed goal array, or no goal on the start's
            island: ``points is None`` and ``geodesic_distance == inf``.
         3. *Visibility graph.* A* over the exact reduced visibility graph (bitangent edges
-           between reflex corners, kept ``agent_radius`` away from obstacles).
+           between reflex corners, kept ``agent_radius`` away from obstacles), guided by
+           landmark bounds; start and goal edges come from per-bucket candidate lists. Both
+           are built at the layer's first query (a few seconds on a 500 m city; see
+           :mod:`navbench.nav.prep`) and kept with the navmesh.
         4. *Grid fallback.* In passages a cell or two wide, contour simplification can hide
            every corner a point could see, so the graph misses a connection the grid has:
            then 8-connected grid A* over the island's cells, shortened by line of sight,
@@ -390,6 +395,16 @@ class NavMesh:
         if li not in self._tile_cache:
             self._tile_cache[li] = vis.blocked_tiles(self.layers[li].clear, self._thr)
         return self._tile_cache[li]
+
+    def _prep(self, li: int) -> Prep:
+        """Layer ``li``'s precomputation for one-off queries (:mod:`navbench.nav.prep`:
+        candidate lists and landmarks), built at its first query and kept."""
+        if li not in self._prep_cache:
+            G, L = self.graphs[li], self.layers[li]
+            n = G.nodes
+            self._prep_cache[li] = prep.build(n.pos, n.prv, n.nxt, n.island, G.indptr, G.indices,
+                                              G.weights, self._tiles(li), L.x0, L.z0, vis.TILE * L.cs)
+        return self._prep_cache[li]
 
     def geodesic_distance(self, a: Point, b_or_many: Goals) -> float:
         """Geodesic distance (m) from ``a`` to ``b`` or to the nearest of many goals.

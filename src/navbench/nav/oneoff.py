@@ -1,0 +1,233 @@
+"""A* for one-off geodesic queries over a layer's precomputation (:mod:`navbench.nav.prep`).
+
+The same graph as :func:`navbench.nav.visibility.astar` (bitangent corner edges, start and
+goal edges that are tangent at the corner, miss every blocked tile and are checked for line
+of sight when popped), with two changes that leave the shortest length unchanged:
+
+* start and goal edges are looked for only among the corners of the point's bucket list (a
+  proven superset of the corners the full scan would accept), so the same edges are found;
+  their blocked-tile walk and line of sight are both checked when the entry is popped, so
+  an edge is used exactly when the full scan would use it;
+* the heuristic is the larger of the Euclidean distance to the nearest goal and the
+  landmark (ALT) bounds. With ``S`` the corners that the search may join to a goal and
+  ``d(l, .)`` graph distances from landmark ``l``, every path from corner v to a goal is at
+  least ``min_S(d(l, c) + |c g|) - d(l, v)`` and ``d(l, v) - max_S(d(l, c) - |c g|)``
+  (triangle inequality in the graph), so the heuristic is admissible and consistent and A*
+  returns a shortest path (ties may be broken differently). The ``n_active`` landmarks used
+  are those whose distances to the corners nearest the start and the goal differ most.
+
+Coordinates are XZ metres (Habitat frame), lengths metres.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+
+import numba as nb
+import numpy as np
+
+from navbench.nav.visibility import _h, _tangent, crosses_blocked, line_of_sight
+
+_EPS = 1e-7  # m taken off the landmark bounds: Dijkstra's rounding never makes them inadmissible
+#: Landmarks used per query: those whose distances to the corners nearest the start and the
+#: goal differ most.
+ACTIVE = 16
+
+
+@nb.njit(cache=True)
+def _bucket(ptr, cols, m, B, k, x0, z0, cs, x, z):  # type: ignore[no-untyped-def]
+    """(first, last) slice of the bucket list of point (x, z); ``(-1, -1)`` when the point's
+    tile is outside the grid or blocked (then every corner is a candidate)."""
+    ts = k * cs
+    i, j = int(np.floor((x - x0) / ts)), int(np.floor((z - z0) / ts))
+    if not (0 <= j < B.shape[0] and 0 <= i < B.shape[1]) or B[j, i]:
+        return -1, -1
+    b = (j // m) * cols + i // m
+    return ptr[b], ptr[b + 1]
+
+
+@nb.njit(cache=True)
+def _hval(hv, v, x, z, goals, lmd, act, lo, hi):  # type: ignore[no-untyped-def]
+    """Heuristic of corner v from the landmarks ``act`` (cached in ``hv``; ``-1`` = not
+    computed yet)."""
+    h = hv[v]
+    if h >= 0.0:
+        return h
+    h = _h(x, z, goals)
+    best = -np.inf
+    for col in act:
+        d = lmd[v, col]
+        if d == np.inf:
+            continue
+        if lo[col] < np.inf:
+            best = max(best, lo[col] - d)
+        if hi[col] > -np.inf:
+            best = max(best, d - hi[col])
+    if best - _EPS > h:
+        h = best - _EPS
+    hv[v] = h
+    return h
+
+
+@nb.njit(cache=True)
+def astar_lists(pos, prv, nxt, isl, indptr, indices, weights, C, x0, z0, cs, thr,  # type: ignore[no-untyped-def]
+                sx, sz, island, goals, B, k, m, cols, ptr, corners, lmd, n_active):
+    """:func:`navbench.nav.visibility.astar` with the bucket lists ``(ptr, corners)`` (buckets
+    of ``m x m`` tiles, ``cols`` per row) and landmark distances ``lmd`` (V, K); the same
+    arguments otherwise and the same return value ``(length, goal_index, nodes)``."""
+    n = len(pos)
+    k_goals = len(goals)
+    total = n + 1 + k_goals
+    start = n
+    n_l = lmd.shape[1]
+    # goal side: the corners the search may join to each goal (``S``: tangent, in the bucket
+    # list; the blocked-tile walk and line of sight are checked when a goal entry pops)
+    n_s = 0
+    for q in range(k_goals):
+        a, b = _bucket(ptr, cols, m, B, k, x0, z0, cs, goals[q, 0], goals[q, 1])
+        n_s += n if a < 0 else b - a
+    s_c = np.empty(n_s, np.int64)
+    s_e = np.empty(n_s)
+    gm = np.zeros((k_goals, n), np.bool_)
+    n_s = 0
+    c_g, e_g = -1, np.inf  # the corner of S nearest to a goal
+    for q in range(k_goals):
+        gx, gz = goals[q, 0], goals[q, 1]
+        a, b = _bucket(ptr, cols, m, B, k, x0, z0, cs, gx, gz)
+        full = a < 0
+        for t in range(n if full else b - a):
+            c = t if full else int(corners[a + t])
+            if isl[c] != island or not _tangent(pos, prv, nxt, c, gx, gz):
+                continue
+            gm[q, c] = True
+            e = math.hypot(gx - pos[c, 0], gz - pos[c, 1])
+            s_c[n_s], s_e[n_s] = c, e
+            n_s += 1
+            if e < e_g:
+                c_g, e_g = c, e
+    # start side: the candidate corners (tangent, in the bucket list; checked when popped)
+    a, b = _bucket(ptr, cols, m, B, k, x0, z0, cs, sx, sz)
+    full = a < 0
+    cand = np.empty(n if full else b - a, np.int64)
+    n_c = 0
+    c_s, e_s = -1, np.inf
+    for t in range(len(cand)):
+        i = t if full else int(corners[a + t])
+        if isl[i] == island and _tangent(pos, prv, nxt, i, sx, sz):
+            cand[n_c] = i
+            n_c += 1
+            e = math.hypot(pos[i, 0] - sx, pos[i, 1] - sz)
+            if e < e_s:
+                c_s, e_s = i, e
+    # active landmarks: the largest |d(l, c_g) - d(l, c_s)| (any subset keeps the bounds valid)
+    score = np.zeros(n_l)
+    if c_g >= 0 and c_s >= 0:
+        for col in range(n_l):
+            dg, ds = lmd[c_g, col], lmd[c_s, col]
+            if dg < np.inf and ds < np.inf:
+                score[col] = abs(dg - ds)
+    order = np.argsort(-score, kind="mergesort")
+    act = order[:min(n_active, n_l)].copy()
+    lo = np.full(n_l, np.inf)
+    hi = np.full(n_l, -np.inf)
+    for t in range(n_s):
+        c, e = s_c[t], s_e[t]
+        for col in act:
+            d = lmd[c, col]
+            if d < np.inf:
+                lo[col] = min(lo[col], d + e)
+                hi[col] = max(hi[col], d - e)
+    closed = np.zeros(total, np.bool_)
+    parent = np.empty(total, np.int64)  # read only where closed
+    best = np.full(n, np.inf)  # smallest g of a pushed graph-edge (verified) entry per corner
+    hv = np.full(n, -1.0)
+    ex = np.empty((k_goals + 1, 2))  # the start and the goals, ids n .. n + k_goals
+    ex[0, 0], ex[0, 1] = sx, sz
+    ex[1:] = goals
+    heap = [(0.0, 0.0, 0, 0, 0)]
+    heap.pop()
+    for q in range(k_goals):
+        if crosses_blocked(B, k, x0, z0, cs, sx, sz, goals[q, 0], goals[q, 1]):
+            continue
+        d = math.hypot(goals[q, 0] - sx, goals[q, 1] - sz)
+        heap.append((d, d, n + 1 + q, start, 0))
+    for t in range(n_c):
+        i = int(cand[t])
+        g = math.hypot(pos[i, 0] - sx, pos[i, 1] - sz)
+        f = g + _hval(hv, i, pos[i, 0], pos[i, 1], goals, lmd, act, lo, hi)
+        if f < np.inf:
+            heap.append((f, g, i, start, 0))
+    heapq.heapify(heap)
+    closed[start] = True
+    found = -1
+    length = np.inf
+    while len(heap) > 0:
+        _f, g, node, par, verified = heapq.heappop(heap)
+        if closed[node]:
+            continue
+        if verified == 0:
+            ax, az = (pos[par, 0], pos[par, 1]) if par < n else (ex[par - n, 0], ex[par - n, 1])
+            bx, bz = (pos[node, 0], pos[node, 1]) if node < n else (ex[node - n, 0], ex[node - n, 1])
+            if (crosses_blocked(B, k, x0, z0, cs, ax, az, bx, bz)
+                    or not line_of_sight(C, x0, z0, cs, ax, az, bx, bz, thr)):
+                continue
+        closed[node] = True
+        parent[node] = par
+        if node > n:
+            found = node
+            length = g
+            break
+        ux, uz = pos[node, 0], pos[node, 1]
+        for e in range(indptr[node], indptr[node + 1]):
+            w = indices[e]
+            if not closed[w]:
+                g2 = g + weights[e]
+                if g2 > best[w]:  # pops after a verified entry for w, then discarded
+                    continue
+                best[w] = g2
+                f = g2 + _hval(hv, w, pos[w, 0], pos[w, 1], goals, lmd, act, lo, hi)
+                if f < np.inf:
+                    heapq.heappush(heap, (f, g2, w, node, 1))
+        for q in range(k_goals):
+            gi = n + 1 + q
+            if closed[gi] or not gm[q, node]:
+                continue
+            g2 = g + math.hypot(goals[q, 0] - ux, goals[q, 1] - uz)
+            heapq.heappush(heap, (g2, g2, gi, node, 0))
+    if found < 0:
+        return np.inf, -1, np.empty(0, np.int64)
+    count = 0
+    cur = found
+    while cur != -1:
+        count += 1
+        cur = parent[cur] if cur != start else -1
+    nodes = np.empty(count, np.int64)
+    cur = found
+    for i in range(count - 1, -1, -1):
+        if cur == start:
+            nodes[i] = -1
+        elif cur > n:
+            nodes[i] = -2 - (cur - n - 1)
+        else:
+            nodes[i] = cur
+        cur = parent[cur] if cur != start else -1
+    return length, found - n - 1, nodes
+
+
+@nb.njit(cache=True)
+def assemble(nodes, pos, y, sa, sg):  # type: ignore[no-untyped-def]
+    """Polyline (N, 3) of a search result ``nodes`` (start ``sa``, corners (x, z) with
+    heights ``y``, goal ``sg``; (x, y, z) m) and its length (m): segment lengths summed in
+    order, each ``sqrt(dx² + dy² + dz²)``."""
+    P = np.empty((len(nodes), 3))
+    P[0] = sa
+    for t in range(1, len(nodes) - 1):
+        v = nodes[t]
+        P[t, 0], P[t, 1], P[t, 2] = pos[v, 0], y[v], pos[v, 1]
+    P[len(nodes) - 1] = sg
+    d = 0.0
+    for t in range(len(nodes) - 1):
+        dx, dy, dz = P[t + 1, 0] - P[t, 0], P[t + 1, 1] - P[t, 1], P[t + 1, 2] - P[t, 2]
+        d += math.sqrt(dx * dx + dy * dy + dz * dz)
+    return P, d
