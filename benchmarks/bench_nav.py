@@ -302,12 +302,13 @@ def _find_path_before(nm: NavMesh, a: np.ndarray, b: np.ndarray) -> float:
 
 
 def _report_prep(nm: NavMesh) -> None:
-    """Time and memory of the one-off query precomputation (built at the first query)."""
+    """Time and memory of the one-off query precomputation (``NavMesh.prepare_queries``, opt-in)."""
     if len(nm.graphs[0].nodes.pos) < query.PREP_MIN_CORNERS:
         print(f"one-off precomputation: not used ({len(nm.graphs[0].nodes.pos)} corners "
               f"< {query.PREP_MIN_CORNERS}: plain search)")
         return
     t = time.perf_counter()
+    nm.prepare_queries()
     P = nm._prep(0)
     print(f"one-off precomputation (bucket lists, {P.lmd.shape[1]} landmarks): "
           f"{time.perf_counter() - t:.1f} s, {P.nbytes / 1e6:.1f} MB "

@@ -143,6 +143,7 @@ def test_landmark_heuristic_is_admissible(blocks: NavMesh) -> None:
 
 def test_find_path_equals_brute_force(blocks: NavMesh) -> None:
     blocks._prep_cache.clear()
+    blocks.prepare_queries()  # opt-in (PREP_MIN_CORNERS = 0 here: every layer qualifies)
     brute = Brute(blocks)
     rng = np.random.default_rng(13)
     around = 0
@@ -192,3 +193,14 @@ def test_precomputation_does_not_depend_on_threads(blocks: NavMesh) -> None:
         numba.set_num_threads(threads)
     for name in ("ptr", "corners", "lmd"):
         assert getattr(again, name).tobytes() == getattr(P, name).tobytes(), name
+
+
+def test_precomputation_is_opt_in(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without prepare_queries no layer is precomputed (a query stays cheap to start); small
+    layers below PREP_MIN_CORNERS are never prepared."""
+    nm = _blocks()
+    nm.find_path(nm.sample_point(np.random.default_rng(1)), nm.sample_point(np.random.default_rng(2)))
+    assert nm._prep_cache == {}
+    monkeypatch.setattr(query, "PREP_MIN_CORNERS", len(nm.graphs[0].nodes.pos) + 1)
+    nm.prepare_queries()
+    assert nm._prep_cache == {}

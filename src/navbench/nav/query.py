@@ -2,10 +2,13 @@
 
 Two exact searches over the same visibility graph (see :mod:`navbench.nav.search`):
 
-* :func:`find_path` — one query, A* with lazy start and goal edges; on layers with at least
-  :data:`PREP_MIN_CORNERS` corners over the layer's static precomputation (:mod:`navbench.nav.prep`: per-bucket candidate corners, landmark
-  distances; built at the layer's first query and kept), :func:`navbench.nav.oneoff.astar_lists`;
-  no per-goal cache, so its answer never depends on earlier queries.
+* :func:`find_path` — one query, A* with lazy start and goal edges; on a layer prepared by
+  :meth:`NavMesh.prepare_queries` (layers with at least :data:`PREP_MIN_CORNERS` corners get a
+  static precomputation, :mod:`navbench.nav.prep`: per-bucket candidate corners, landmark
+  distances), :func:`navbench.nav.oneoff.astar_lists` over it, with the same lengths; no
+  per-goal cache, so its answer never depends on earlier queries. The precomputation is opt-in:
+  it costs seconds on a city (3.3–7 s on a 500 m city, 18 s on 1 km) and saves ~0.45 ms per
+  query, so it pays off only past ~10,000 queries per layer (a dataset build asks ~200).
 * :func:`geodesic_distances` — many starts to one goal set (per-step distance to goal): the
   goal set's exact distance table (:func:`navbench.nav.search.goal_tree`) is built once
   and kept in a small LRU cache on the navmesh, then each start costs a sort of its
@@ -133,12 +136,12 @@ def find_path(nm: NavMesh, a: Point, b_or_many: Goals) -> ShortestPath:
         return NONE
     L, G = nm.layers[q.li], nm.graphs[q.li]
     n = G.nodes
-    if len(n.pos) < PREP_MIN_CORNERS:
+    P = nm._prep_cache.get(q.li)
+    if P is None:
         length, gk, nodes = vis.astar(n.pos, n.prv, n.nxt, n.island, G.indptr, G.indices, G.weights,
                                       L.clear, L.x0, L.z0, L.cs, nm._thr, float(q.sa[0]),
                                       float(q.sa[2]), q.isl, q.gxz, nm._tiles(q.li), vis.TILE)
         return _finish(nm, q, length, gk, nodes)
-    P = nm._prep(q.li)
     length, gk, nodes = oneoff.astar_lists(n.pos, n.prv, n.nxt, n.island, G.indptr, G.indices,
                                            G.weights, L.clear, L.x0, L.z0, L.cs, nm._thr,
                                            float(q.sa[0]), float(q.sa[2]), q.isl, q.gxz,
