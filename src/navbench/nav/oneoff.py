@@ -27,7 +27,7 @@ import math
 import numba as nb
 import numpy as np
 
-from navbench.nav.visibility import _h, _tangent, crosses_blocked, line_of_sight
+from navbench.nav.visibility import _h, _tangent, crosses_blocked, line_of_sight, trace
 
 _EPS = 1e-7  # m taken off the landmark bounds: Dijkstra's rounding never makes them inadmissible
 #: Landmarks used per query: those whose distances to the corners nearest the start and the
@@ -197,22 +197,7 @@ def astar_lists(pos, prv, nxt, isl, indptr, indices, weights, C, x0, z0, cs, thr
             heapq.heappush(heap, (g2, g2, gi, node, 0))
     if found < 0:
         return np.inf, -1, np.empty(0, np.int64)
-    count = 0
-    cur = found
-    while cur != -1:
-        count += 1
-        cur = parent[cur] if cur != start else -1
-    nodes = np.empty(count, np.int64)
-    cur = found
-    for i in range(count - 1, -1, -1):
-        if cur == start:
-            nodes[i] = -1
-        elif cur > n:
-            nodes[i] = -2 - (cur - n - 1)
-        else:
-            nodes[i] = cur
-        cur = parent[cur] if cur != start else -1
-    return length, found - n - 1, nodes
+    return length, found - n - 1, trace(parent, found, start, n)
 
 
 @nb.njit(cache=True)

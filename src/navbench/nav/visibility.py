@@ -206,6 +206,28 @@ def _h(x, z, goals):  # type: ignore[no-untyped-def]
 
 
 @nb.njit(cache=True)
+def trace(parent, found, start, n):  # type: ignore[no-untyped-def]
+    """Search nodes from ``start`` to ``found`` along ``parent`` links, as the searches
+    return them: -1 for the start, a corner id, ``-2 - q`` for goal ``q`` (node ``n + 1 + q``)."""
+    count = 0
+    cur = found
+    while cur != -1:
+        count += 1
+        cur = parent[cur] if cur != start else -1
+    nodes = np.empty(count, np.int64)
+    cur = found
+    for i in range(count - 1, -1, -1):
+        if cur == start:
+            nodes[i] = -1
+        elif cur > n:
+            nodes[i] = -2 - (cur - n - 1)
+        else:
+            nodes[i] = cur
+        cur = parent[cur] if cur != start else -1
+    return nodes
+
+
+@nb.njit(cache=True)
 def astar(pos, prv, nxt, isl, indptr, indices, weights, C, x0, z0, cs, thr,  # type: ignore[no-untyped-def]
           sx, sz, island, goals, B, k):
     """Shortest free polyline from s to the nearest of ``goals`` (K, 2).
@@ -280,19 +302,4 @@ def astar(pos, prv, nxt, isl, indptr, indices, weights, C, x0, z0, cs, thr,  # t
             heapq.heappush(heap, (g2, g2, gi, node, 0))
     if found < 0:
         return np.inf, -1, np.empty(0, np.int64)
-    count = 0
-    cur = found
-    while cur != -1:
-        count += 1
-        cur = parent[cur] if cur != start else -1
-    nodes = np.empty(count, np.int64)
-    cur = found
-    for i in range(count - 1, -1, -1):
-        if cur == start:
-            nodes[i] = -1
-        elif cur > n:
-            nodes[i] = -2 - (cur - n - 1)
-        else:
-            nodes[i] = cur
-        cur = parent[cur] if cur != start else -1
-    return length, found - n - 1, nodes
+    return length, found - n - 1, trace(parent, found, start, n)
