@@ -22,6 +22,8 @@ from dataclasses import dataclass
 import numba as nb
 import numpy as np
 
+from navbench.nav.visibility import dda_start
+
 #: Angular bins of the occlusion profile around each corner.
 NBINS = 2048
 #: Tiles per bucket edge of the candidate lists.
@@ -105,13 +107,7 @@ def _occlusion(B, x0, z0, ts, cx, cz, dirs):  # type: ignore[no-untyped-def]
     u0, v0 = (cx - x0) / ts, (cz - z0) / ts
     for b in range(nbins):
         dx, dz = dirs[b, 0], dirs[b, 1]
-        i, j = int(np.floor(u0)), int(np.floor(v0))
-        si = 1 if dx > 0 else -1
-        sj = 1 if dz > 0 else -1
-        tdu = abs(1.0 / dx) if dx != 0 else np.inf
-        tdv = abs(1.0 / dz) if dz != 0 else np.inf
-        tu = ((i + 1 - u0) if dx > 0 else (u0 - i)) * tdu if dx != 0 else np.inf
-        tv = ((j + 1 - v0) if dz > 0 else (v0 - j)) * tdv if dz != 0 else np.inf
+        i, j, si, sj, tdu, tdv, tu, tv = dda_start(u0, v0, dx, dz)
         while True:
             if 0 <= j < nr and 0 <= i < nc:
                 if B[j, i]:

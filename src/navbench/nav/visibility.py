@@ -128,6 +128,21 @@ def blocked_tiles(C: np.ndarray, thr: float, k: int = TILE) -> np.ndarray:
 
 
 @nb.njit(cache=True)
+def dda_start(u0, v0, du, dv):  # type: ignore[no-untyped-def]
+    """Start of a grid walk (Amanatides–Woo) from ``(u0, v0)`` along ``(du, dv)``, in tile
+    units: the first tile ``(i, j)``, the steps ``(si, sj)``, the ray parameter per tile
+    ``(tdu, tdv)`` and to the first tile boundary ``(tu, tv)`` (``inf`` along a zero axis)."""
+    i, j = int(np.floor(u0)), int(np.floor(v0))
+    si = 1 if du > 0 else -1
+    sj = 1 if dv > 0 else -1
+    tdu = abs(1.0 / du) if du != 0 else np.inf
+    tdv = abs(1.0 / dv) if dv != 0 else np.inf
+    tu = ((i + 1 - u0) if du > 0 else (u0 - i)) * tdu if du != 0 else np.inf
+    tv = ((j + 1 - v0) if dv > 0 else (v0 - j)) * tdv if dv != 0 else np.inf
+    return i, j, si, sj, tdu, tdv, tu, tv
+
+
+@nb.njit(cache=True)
 def crosses_blocked(B, k, x0, z0, cs, ax, az, bx, bz):  # type: ignore[no-untyped-def]
     """True when segment a→b passes through a tile of ``B`` (see :func:`blocked_tiles`):
     then it is certainly not free (grid traversal, Amanatides–Woo)."""
@@ -135,15 +150,8 @@ def crosses_blocked(B, k, x0, z0, cs, ax, az, bx, bz):  # type: ignore[no-untype
     u0, v0 = (ax - x0) / ts, (az - z0) / ts
     u1, v1 = (bx - x0) / ts, (bz - z0) / ts
     nr, nc = B.shape
-    i, j = int(np.floor(u0)), int(np.floor(v0))
     i1, j1 = int(np.floor(u1)), int(np.floor(v1))
-    du, dv = u1 - u0, v1 - v0
-    si = 1 if du > 0 else -1
-    sj = 1 if dv > 0 else -1
-    tdu = abs(1.0 / du) if du != 0 else np.inf
-    tdv = abs(1.0 / dv) if dv != 0 else np.inf
-    tu = ((i + 1 - u0) if du > 0 else (u0 - i)) * tdu if du != 0 else np.inf
-    tv = ((j + 1 - v0) if dv > 0 else (v0 - j)) * tdv if dv != 0 else np.inf
+    i, j, si, sj, tdu, tdv, tu, tv = dda_start(u0, v0, u1 - u0, v1 - v0)
     n = abs(i1 - i) + abs(j1 - j)
     for _ in range(n + 1):
         if 0 <= j < nr and 0 <= i < nc and B[j, i]:
