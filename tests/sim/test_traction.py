@@ -158,3 +158,26 @@ def test_level_box_tops_marks_level_boxes_only():
     assert level[w.geom_id("box:a")] and level[w.geom_id("box:b")]  # a yawed box is still level
     assert not any(level[g] for g in w.robot_geoms)  # the robot's sole (mesh) and hull (cylinder)
     assert len(level) == w.model.ngeom
+
+
+def test_wheeled_base_arrives_after_a_bend_without_a_final_yaw() -> None:
+    """A Turtlebot on a flat floor drives 1 m, bends by 0.3–2.5 rad and drives L more; the path
+    has no final yaw. It must arrive within the time to drive (1 + L) m at its 0.46 m/s top
+    speed plus 3 s for the turn and settling. (Before: at its yaw-torque cap the servo hovered
+    around 0.05 rad/s, the follower waited for the turn to settle, and 4 of these 21 paths never
+    arrived in 30 s; the verify rollout called them 'stuck'.)"""
+    from navbench.scene import Box, Scene
+    from navbench.sim import TURTLEBOT, SimSettings, Simulator
+    from navbench.sim.actions import WaypointAction
+
+    floor = Box("floor", "floor", (0.0, -0.05, 0.0), (20.0, 0.1, 20.0), label="floor")
+    sim = Simulator(Scene("f", "indoor", "t", boxes=(floor,)), TURTLEBOT, SimSettings())
+    for turn in (0.3, 0.6, 0.9, 1.2, 1.5, 2.0, 2.5):
+        for length in (0.5, 1.0, 2.0):
+            sim.reset_to((0.0, 0.0, 0.0), 0.0)
+            end = (-length * math.sin(turn), -1.0 - length * math.cos(turn), math.nan)
+            sim.step(WaypointAction(((0.0, -1.0, math.nan), end)))
+            limit = (1.0 + length) / 0.46 + 3.0
+            while not sim.follower.reached and sim.time < limit:
+                sim.step(WaypointAction((), append=True))
+            assert sim.follower.reached, (turn, length, sim.time)

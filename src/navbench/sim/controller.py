@@ -49,7 +49,8 @@ class FollowerSettings:
         turn_in_place: non-holonomic bases stop translating while the bearing to the target
             exceeds this angle (radians).
         settle_speed, settle_turn: the final waypoint counts as reached only once the base
-            moves slower than these (m/s, rad/s), so it stops inside the tolerance, not on it.
+            moves slower than these (m/s, rad/s), so it stops inside the tolerance, not on it
+            (the turn rate counts only when the final waypoint has a yaw).
         align_tol, align_yaw_tol: an align waypoint is reached within this distance (m); the
             base turns in place on it until the next segment's heading is within this (radians).
     """
@@ -227,14 +228,16 @@ class WaypointFollower:
         return vx, vy
 
     def _settled(self, prev: tuple[float, float, float] | None, x: float, z: float, yaw: float,
-                 dt: float) -> bool:
-        """Whether the base moved slower than ``settle_speed`` / ``settle_turn`` since the
-        previous command at ``prev`` (x, z, yaw), ``dt`` seconds ago (0 speed without one)."""
+                 dt: float, turning: bool = True) -> bool:
+        """Whether the base moved slower than ``settle_speed`` (and, if ``turning`` counts,
+        turned slower than ``settle_turn``) since the previous command at ``prev`` (x, z, yaw),
+        ``dt`` seconds ago (0 speed without one)."""
         s = self.settings
         speed = turn = 0.0
         if prev is not None and dt > 0:
             speed = math.hypot(x - prev[0], z - prev[1]) / dt
-            turn = abs(wrap_angle(yaw - prev[2])) / dt
+            if turning:
+                turn = abs(wrap_angle(yaw - prev[2])) / dt
         return speed < s.settle_speed and turn < s.settle_turn
 
     def command(self, x: float, z: float, yaw: float, dt: float) -> tuple[float, float, float]:
@@ -267,7 +270,10 @@ class WaypointFollower:
         fx, fz, fyaw = self._path[-1]
         dist_final = math.hypot(fx - x, fz - z)
         yaw_goal = fyaw if (final and dist_final < s.face_path_distance) else math.nan
-        if final and dist_final < s.pos_tol and self._settled(prev, x, z, yaw, dt):
+        # without a final yaw, a slow residual turn on the spot does not keep it from arriving
+        # (a wheeled base's yaw servo at its traction cap hovers around 0.05 rad/s)
+        if final and dist_final < s.pos_tol and \
+                self._settled(prev, x, z, yaw, dt, turning=not math.isnan(fyaw)):
             yaw_err = 0.0 if math.isnan(fyaw) else wrap_angle(fyaw - yaw)
             if abs(yaw_err) < s.yaw_tol:
                 self.reached = True
