@@ -29,6 +29,6 @@ def test_scale_and_override_set_the_mu_the_simulator_reads():
     curb = Box("c", "curb", (3.0, 0.05, 0.0), (1.0, 0.1, 1.0), label="curb")
     scene = Scene("flat", "outdoor", "test", boxes=(floor, curb))
     sim = Simulator(scene, SPOT, SimSettings(friction_scale=0.5, friction_override={"floor": 0.2}))
-    mu = {sim.world.geoms[g].name: sim._friction[g] for g in sim.world.static_geoms}
+    mu = {sim.world.geoms[g].name: sim.contacts.friction[g] for g in sim.world.static_geoms}
     # floor: override 0.2 then × 0.5; curb: SURFACE_FRICTION["curb"] = 0.9 × 0.5
     assert mu == pytest.approx({"box:floor": 0.1, "box:c": 0.45})

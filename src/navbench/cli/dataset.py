@@ -112,17 +112,12 @@ def check_cmd(
     """Re-validate a (possibly hand-edited) dataset: file formats, reachability of starts, goals
     and subgoals, τ, recorded path lengths, and that each episode's action budget covers its
     reference path. Exit status 2 when a problem is found."""
-    from navbench.episodes.check import check_dataset
     from navbench.errors import NavbenchError
-    from navbench.eval.budget_check import check_budgets
+    from navbench.eval.budget_check import check_all
 
-    rep = check_dataset(dataset)
-    problems = rep.problems or []
-    budget = check_budgets(dataset, per_word=action_budget_per_word, seconds_per_action=seconds_per_action,
-                           max_time=max_time, rollout=rollout, action_space=action_space) \
-        if action_budget_per_word else None
-    if budget is not None:
-        problems = [*problems, *budget.problems]
+    rep, budget, problems = check_all(dataset, per_word=action_budget_per_word,
+                                      seconds_per_action=seconds_per_action, max_time=max_time,
+                                      rollout=rollout, action_space=action_space)
     for p in problems[:limit]:
         typer.echo(str(p))
     if len(problems) > limit:

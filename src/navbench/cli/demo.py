@@ -149,12 +149,10 @@ def check_demo_dataset(root: Path) -> str:
     action budgets at the evaluation's defaults); a one-line summary, or a
     :class:`~navbench.errors.NavbenchError` listing the first problems (the demo's own episodes
     must all be finishable)."""
-    from navbench.episodes.check import check_dataset
     from navbench.errors import NavbenchError
-    from navbench.eval.budget_check import check_budgets
+    from navbench.eval.budget_check import check_all
 
-    rep = check_dataset(root)
-    problems = [*(rep.problems or []), *check_budgets(root).problems]
+    rep, _, problems = check_all(root)
     if problems:
         raise NavbenchError(f"{root}: dataset check found {len(problems)} problem(s): "
                            + "; ".join(str(p) for p in problems[:5]))

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from navbench.episodes.check import Problem
+from navbench.episodes.check import CheckReport, Problem, check_dataset
 from navbench.errors import ConfigError, NavbenchError
 from navbench.eval.budget import (
     ACTION_BUDGET_PER_WORD,
@@ -171,3 +171,17 @@ def check_budgets(root: str | Path, *, per_word: float = ACTION_BUDGET_PER_WORD,
         for sim in sims.values():
             sim.close()
     return rep
+
+
+def check_all(root: str | Path, *, per_word: float = ACTION_BUDGET_PER_WORD,
+              seconds_per_action: float = SECONDS_PER_ACTION, max_time: float = 300.0,
+              rollout: bool = False, action_space: str = "all"
+              ) -> tuple[CheckReport, BudgetReport | None, list[Problem]]:
+    """``navbench dataset check``: :func:`~navbench.episodes.check.check_dataset` (formats,
+    reachability, τ, path lengths) and, unless ``per_word`` is 0, :func:`check_budgets`
+    (arguments as there). Returns both reports and all their problems, format ones first."""
+    rep = check_dataset(root)
+    budget = check_budgets(root, per_word=per_word, seconds_per_action=seconds_per_action,
+                           max_time=max_time, rollout=rollout, action_space=action_space) \
+        if per_word else None
+    return rep, budget, [*(rep.problems or []), *(budget.problems if budget else [])]

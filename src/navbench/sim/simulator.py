@@ -114,7 +114,6 @@ class Simulator:
         self.contacts = ContactScan(self.world, self.data, embodiment, self.follower,
                                     *self._act, friction_scale=s.friction_scale,
                                     friction_override=s.friction_override, max_tilt=s.max_tilt)
-        self._friction = self.contacts.friction  # μ per geom after scale / override
         self._servo_ki = embodiment.servo_integral
         self._kv = embodiment.mass * embodiment.servo_rate
         e = embodiment  # the integral's clamp: the largest cap over the servo gain (m/s)
