@@ -22,15 +22,12 @@ from navbench.nav import visibility as vis
 from navbench.nav.grid import Layer, build_layers
 from navbench.nav.polygons import Nodes, boundary_rings, reflex_nodes
 from navbench.nav.prep import Prep
-from navbench.nav.query import Goals, Point, Points, ShortestPath
+from navbench.nav.query import MAX_Y_DELTA, Goals, Point, Points, ShortestPath
 from navbench.nav.settings import NavSettings
 from navbench.scene.model import Scene
 
 if TYPE_CHECKING:
     from navbench.nav.fields import DistanceField
-
-#: Largest vertical offset (m) between a query point and the surface it is on.
-MAX_Y_DELTA = 0.5
 
 
 @dataclass

@@ -27,7 +27,7 @@ import math
 import numba as nb
 import numpy as np
 
-from navbench.nav.visibility import _h, _tangent, crosses_blocked, line_of_sight, trace
+from navbench.nav.visibility import _h, _tangent, crosses_blocked, line_of_sight, point_info, trace
 
 _EPS = 1e-7  # m taken off the landmark bounds: Dijkstra's rounding never makes them inadmissible
 #: Landmarks used per query: those whose distances to the corners nearest the start and the
@@ -151,22 +151,27 @@ def astar_lists(pos, prv, nxt, isl, indptr, indices, weights, C, x0, z0, cs, thr
         if crosses_blocked(B, k, x0, z0, cs, sx, sz, goals[q, 0], goals[q, 1]):
             continue
         d = math.hypot(goals[q, 0] - sx, goals[q, 1] - sz)
-        heap.append((d, d, n + 1 + q, start, 0))
+        heap.append((d, d, n + 1 + q, start, 2))
     for t in range(n_c):
         i = int(cand[t])
         g = math.hypot(pos[i, 0] - sx, pos[i, 1] - sz)
-        f = g + _hval(hv, i, pos[i, 0], pos[i, 1], goals, lmd, act, lo, hi)
-        if f < np.inf:
-            heap.append((f, g, i, start, 0))
+        heap.append((g + _h(pos[i, 0], pos[i, 1], goals), g, i, start, 0))
     heapq.heapify(heap)
     closed[start] = True
     found = -1
     length = np.inf
     while len(heap) > 0:
-        _f, g, node, par, verified = heapq.heappop(heap)
+        f, g, node, par, flag = heapq.heappop(heap)
         if closed[node]:
             continue
-        if verified == 0:
+        if node < n and flag & 2 == 0:  # key from the Euclidean bound: evaluate the heuristic
+            f = g + _hval(hv, node, pos[node, 0], pos[node, 1], goals, lmd, act, lo, hi)
+            if f == np.inf:
+                continue
+            if len(heap) > 0 and f > heap[0][0]:
+                heapq.heappush(heap, (f, g, node, par, flag | 2))
+                continue
+        if flag & 1 == 0:
             ax, az = (pos[par, 0], pos[par, 1]) if par < n else (ex[par - n, 0], ex[par - n, 1])
             bx, bz = (pos[node, 0], pos[node, 1]) if node < n else (ex[node - n, 0], ex[node - n, 1])
             if (crosses_blocked(B, k, x0, z0, cs, ax, az, bx, bz)
@@ -186,15 +191,18 @@ def astar_lists(pos, prv, nxt, isl, indptr, indices, weights, C, x0, z0, cs, thr
                 if g2 > best[w]:  # pops after a verified entry for w, then discarded
                     continue
                 best[w] = g2
-                f = g2 + _hval(hv, w, pos[w, 0], pos[w, 1], goals, lmd, act, lo, hi)
-                if f < np.inf:
-                    heapq.heappush(heap, (f, g2, w, node, 1))
+                h = hv[w]
+                if h >= 0.0:
+                    if h < np.inf:
+                        heapq.heappush(heap, (g2 + h, g2, w, node, 3))
+                else:
+                    heapq.heappush(heap, (g2 + _h(pos[w, 0], pos[w, 1], goals), g2, w, node, 1))
         for q in range(k_goals):
             gi = n + 1 + q
             if closed[gi] or not gm[q, node]:
                 continue
             g2 = g + math.hypot(goals[q, 0] - ux, goals[q, 1] - uz)
-            heapq.heappush(heap, (g2, g2, gi, node, 0))
+            heapq.heappush(heap, (g2, g2, gi, node, 2))
     if found < 0:
         return np.inf, -1, np.empty(0, np.int64)
     return length, found - n - 1, trace(parent, found, start, n)
@@ -216,3 +224,43 @@ def assemble(nodes, pos, y, sa, sg):  # type: ignore[no-untyped-def]
         dx, dy, dz = P[t + 1, 0] - P[t, 0], P[t + 1, 1] - P[t, 1], P[t + 1, 2] - P[t, 2]
         d += math.sqrt(dx * dx + dy * dy + dz * dz)
     return P, d
+
+
+@nb.njit(cache=True)
+def find_one(H, CS, lab, ylo, yhi, gx0, gz0, gcs, radius, max_dy, isl_layer, pl,  # type: ignore[no-untyped-def]
+             pos, prv, nxt, isl, indptr, indices, weights, ny, C, x0, z0, cs, thr, B, k,
+             m, cols, ptr, corners, lmd, n_active, a, goals3):
+    """One-off query in one call: snapping, :func:`astar_lists` on prepared layer ``pl`` and
+    :func:`assemble`, for the common case only — the start and every goal navigable
+    (:func:`navbench.nav.visibility.point_info` on the stacked layers ``H, CS, lab, ylo,
+    yhi``), all on the start's island, which lies on layer ``pl`` — with the same result as
+    :func:`navbench.nav.query.find_path`'s general branches there (the snapped points keep x, z
+    and take the surface height). Returns ``(ok, length, goal_index, polyline (N, 3))``;
+    ``ok`` False (anything else, or no graph path: grid fallback) leaves the query to them."""
+    none = np.empty((0, 3))
+    li, r, c, ia = point_info(H, CS, lab, ylo, yhi, gx0, gz0, gcs, radius, max_dy, a[0], a[1], a[2])
+    if ia < 0:
+        return False, np.inf, -1, none
+    sa = np.array([a[0], np.float64(H[li, r, c]), a[2]])
+    li, r, c, island = point_info(H, CS, lab, ylo, yhi, gx0, gz0, gcs, radius, max_dy, sa[0], sa[1],
+                                  sa[2])
+    if island < 0 or isl_layer[island] != pl:
+        return False, np.inf, -1, none
+    k_goals = len(goals3)
+    snapped = np.empty((k_goals, 3))
+    for q in range(k_goals):
+        li, r, c, ig = point_info(H, CS, lab, ylo, yhi, gx0, gz0, gcs, radius, max_dy, goals3[q, 0],
+                                  goals3[q, 1], goals3[q, 2])
+        if ig != island:
+            return False, np.inf, -1, none
+        snapped[q, 0], snapped[q, 1], snapped[q, 2] = goals3[q, 0], np.float64(H[li, r, c]), goals3[q, 2]
+    gxz = np.empty((k_goals, 2))
+    gxz[:, 0] = snapped[:, 0]
+    gxz[:, 1] = snapped[:, 2]
+    length, gk, nodes = astar_lists(pos, prv, nxt, isl, indptr, indices, weights, C, x0, z0, cs, thr,
+                                    sa[0], sa[2], island, gxz, B, k, m, cols, ptr, corners, lmd,
+                                    n_active)
+    if not length < np.inf:
+        return False, np.inf, -1, none
+    P, d = assemble(nodes, pos, ny, sa, snapped[-2 - nodes[-1]])
+    return True, d, gk, P

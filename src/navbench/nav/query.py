@@ -46,6 +46,9 @@ Points: TypeAlias = "Sequence[Sequence[float]] | Sequence[np.ndarray] | np.ndarr
 #: precomputed one (0.10 vs 0.13 ms on a 244-corner house) and needs no precomputation.
 PREP_MIN_CORNERS = 600
 
+#: Largest vertical offset (m) between a query point and the surface it is on.
+MAX_Y_DELTA = 0.5
+
 #: Goal sets whose distance tables a navmesh keeps (least recently used dropped first).
 TREE_CACHE = 16
 
@@ -127,10 +130,36 @@ def _finish(nm: NavMesh, q: _Query, length: float, gk: int, nodes: np.ndarray) -
     return ShortestPath(list(P), float(d), q.keep[int(gk)])
 
 
+def _find_prepared(nm: NavMesh, a: Point, goals: np.ndarray) -> ShortestPath | None:
+    """:func:`find_path` in one numba call (:func:`navbench.nav.oneoff.find_one`) when the
+    navmesh has a prepared layer and the query is the common case there; else ``None``."""
+    if not nm._prep_cache or not nm._same_grid:
+        return None
+    sa = np.asarray(a, dtype=np.float64)
+    if sa.shape != (3,):
+        return None
+    li = min(nm._prep_cache)
+    P, L, G = nm._prep_cache[li], nm.layers[li], nm.graphs[li]
+    n = G.nodes
+    H, CS, lab, ylo, yhi = nm._stacked()
+    L0 = nm.layers[0]
+    ok, d, gk, pts = oneoff.find_one(H, CS, lab, ylo, yhi, L0.x0, L0.z0, L0.cs,
+                                     nm.settings.agent_radius, MAX_Y_DELTA, nm._island_layer, li,
+                                     n.pos, n.prv, n.nxt, n.island, G.indptr, G.indices, G.weights,
+                                     n.y, L.clear, L.x0, L.z0, L.cs, nm._thr, nm._tiles(li),
+                                     vis.TILE, P.m, P.cols, P.ptr, P.corners, P.lmd, oneoff.ACTIVE,
+                                     sa, goals)
+    return ShortestPath(list(pts), float(d), int(gk)) if ok else None
+
+
 def find_path(nm: NavMesh, a: Point, b_or_many: Goals) -> ShortestPath:
     """Shortest path from ``a`` to ``b`` or to the nearest of many goals (A* with landmarks,
     no per-goal cache)."""
     goals = _goals(b_or_many)
+    if goals is not None:
+        fast = _find_prepared(nm, a, goals)
+        if fast is not None:
+            return fast
     q = _prepare(nm, a, goals) if goals is not None else None
     if q is None:
         return NONE
