@@ -6,11 +6,13 @@ block grid (buildings as boxes on a ground slab) with the ``outdoor`` preset, an
 *generated* 500 m city (``generate_city(0)``: curbs, crosswalks, parks, 1,000 sidewalk objects,
 200 parked cars) with the ``outdoor`` preset and with ``los_tolerance=0`` — query times and
 how far its paths cut into the agent radius around the scene's blocking boxes (shapely).
-On the generated city, every query also runs the previous release's A* (``astar_before``,
-kept here as the same-run reference) and the search this session started from
-(``visibility.astar``: full start/goal scans, Euclidean heuristic), and the lengths are
-compared; times are wall clock and thread CPU time (the p95 of wall time on a loaded
-machine is the scheduler's); the one-off precomputation's time and memory are printed; a second workload asks
+On the generated city (after ``NavMesh.prepare_queries``), every ``find_path`` query also
+runs, interleaved, three reference searches kept in ``benchmarks/nav_reference.py`` or the
+package: the prepared search this session started from (landmark heuristic at push time,
+three calls), the default search without precomputation (``visibility.astar``) and the
+release-before-last A*; lengths and polylines are compared; times are wall clock and thread
+CPU time (the p95 of wall time on a loaded machine is the scheduler's); the one-off
+precomputation's time and memory are printed; a second workload asks
 ``--steps`` starts to each of ``--goals`` goals (an episode's per-step distance to goal)
 through ``NavMesh.geodesic_distances`` (goal table built at the first start, then cached).
 
@@ -26,22 +28,21 @@ column, eroded by the agent radius with round joins) and a brute-force visibilit
 from __future__ import annotations
 
 import argparse
-import heapq
 import itertools
 import math
 import time
+from collections.abc import Callable
 
 import networkx as nx
-import numba as nb
 import numpy as np
 import shapely
 import shapely.ops
+from nav_reference import astar_before, astar_lists_eager  # benchmarks/ (the script's folder)
 from shapely.geometry import LineString, Polygon
 
 from navbench.geometry import box_corners_xz
-from navbench.nav import NavMesh, NavSettings, query
+from navbench.nav import NavMesh, NavSettings, oneoff, query
 from navbench.nav import visibility as vis
-from navbench.nav.visibility import _h, _tangent, crosses_blocked, line_of_sight
 from navbench.scene import Box, Scene
 
 
@@ -198,107 +199,32 @@ def run(name: str, scene: Scene, s: NavSettings, queries: int, ref_queries: int)
           f"navmesh is {pct(rt, 50) / pct(times, 50):.0f}x faster")
 
 
-@nb.njit(cache=True)
-def astar_before(pos, prv, nxt, isl, indptr, indices, weights, C, x0, z0, cs, thr,  # type: ignore[no-untyped-def]
-          sx, sz, island, goals, B, k):
-    """The A* of the previous release (tile pre-check at push time, every improving and
-    non-improving push kept): the benchmark-only reference for query times.
-
-    ``B`` is the :func:`blocked_tiles` mask (tile edge ``k`` cells) of ``C`` and ``thr``: lazy
-    start and goal edges that cross a blocked tile are never pushed (they are not free).
-
-    Returns ``(length, goal_index, nodes)``: ``nodes`` lists the path from start to goal,
-    with ``-1`` for the start, ``-2 - k`` for goal ``k`` and node ids in between.
-    ``length`` is ``inf`` (goal ``-1``) when no goal is reachable.
-    """
-    n = len(pos)
-    k_goals = len(goals)
-    total = n + 1 + k_goals
-    start = n
-    closed = np.zeros(total, np.bool_)
-    parent = np.full(total, -1, np.int64)
-    px = np.empty(total)
-    pz = np.empty(total)
-    px[:n] = pos[:, 0]
-    pz[:n] = pos[:, 1]
-    px[start], pz[start] = sx, sz
-    for q in range(k_goals):
-        px[n + 1 + q], pz[n + 1 + q] = goals[q, 0], goals[q, 1]
-    heap = [(0.0, 0.0, 0, 0, 0)]
-    heap.pop()
-    for q in range(k_goals):
-        if crosses_blocked(B, k, x0, z0, cs, sx, sz, goals[q, 0], goals[q, 1]):
-            continue
-        d = math.hypot(goals[q, 0] - sx, goals[q, 1] - sz)
-        heapq.heappush(heap, (d, d, n + 1 + q, start, 0))
-    for i in range(n):
-        if isl[i] != island or not _tangent(pos, prv, nxt, i, sx, sz):
-            continue
-        if crosses_blocked(B, k, x0, z0, cs, sx, sz, pos[i, 0], pos[i, 1]):
-            continue
-        g = math.hypot(pos[i, 0] - sx, pos[i, 1] - sz)
-        heapq.heappush(heap, (g + _h(pos[i, 0], pos[i, 1], goals), g, i, start, 0))
-    closed[start] = True
-    found = -1
-    length = np.inf
-    while len(heap) > 0:
-        _f, g, node, par, verified = heapq.heappop(heap)
-        if closed[node]:
-            continue
-        if verified == 0 and not line_of_sight(C, x0, z0, cs, px[par], pz[par], px[node],
-                                               pz[node], thr):
-            continue
-        closed[node] = True
-        parent[node] = par
-        if node > n:
-            found = node
-            length = g
-            break
-        ux, uz = px[node], pz[node]
-        for e in range(indptr[node], indptr[node + 1]):
-            w = indices[e]
-            if not closed[w]:
-                g2 = g + weights[e]
-                heapq.heappush(heap, (g2 + _h(px[w], pz[w], goals), g2, w, node, 1))
-        for q in range(k_goals):
-            gi = n + 1 + q
-            if closed[gi] or not _tangent(pos, prv, nxt, node, goals[q, 0], goals[q, 1]):
-                continue
-            if crosses_blocked(B, k, x0, z0, cs, ux, uz, goals[q, 0], goals[q, 1]):
-                continue
-            g2 = g + math.hypot(goals[q, 0] - ux, goals[q, 1] - uz)
-            heapq.heappush(heap, (g2, g2, gi, node, 0))
-    if found < 0:
-        return np.inf, -1, np.empty(0, np.int64)
-    count = 0
-    cur = found
-    while cur != -1:
-        count += 1
-        cur = parent[cur] if cur != start else -1
-    nodes = np.empty(count, np.int64)
-    cur = found
-    for i in range(count - 1, -1, -1):
-        if cur == start:
-            nodes[i] = -1
-        elif cur > n:
-            nodes[i] = -2 - (cur - n - 1)
-        else:
-            nodes[i] = cur
-        cur = parent[cur] if cur != start else -1
-    return length, found - n - 1, nodes
-
-
-def _find_path_before(nm: NavMesh, a: np.ndarray, b: np.ndarray) -> float:
-    """``NavMesh.find_path(a, b).geodesic_distance`` with :func:`astar_before` as the search."""
+def _with(search: Callable[..., tuple[float, int, np.ndarray]], nm: NavMesh, a: np.ndarray,
+          b: np.ndarray, *extra: object) -> query.ShortestPath:
+    """``find_path(a, b)`` through the general branches (``query._prepare``, ``_finish``) with
+    ``search`` as the graph search (arguments of :func:`navbench.nav.visibility.astar`, then
+    ``extra``)."""
     q = query._prepare(nm, a, np.asarray(b, float).reshape(-1, 3))
     if q is None:
-        return math.inf
+        return query.NONE
     L, G = nm.layers[q.li], nm.graphs[q.li]
     n = G.nodes
-    r = astar_before(n.pos, n.prv, n.nxt, n.island, G.indptr, G.indices, G.weights, L.clear, L.x0,
-                     L.z0, L.cs, nm._thr, float(q.sa[0]), float(q.sa[2]), q.isl, q.gxz,
-                     nm._tiles(q.li), vis.TILE)
-    return query._finish(nm, q, *r).geodesic_distance
+    r = search(n.pos, n.prv, n.nxt, n.island, G.indptr, G.indices, G.weights, L.clear, L.x0, L.z0,
+               L.cs, nm._thr, float(q.sa[0]), float(q.sa[2]), q.isl, q.gxz, nm._tiles(q.li),
+               vis.TILE, *extra)
+    return query._finish(nm, q, *r)
+
+
+def _find_path_before(nm: NavMesh, a: np.ndarray, b: np.ndarray) -> query.ShortestPath:
+    """``find_path`` with the release-before-last search (:func:`nav_reference.astar_before`)."""
+    return _with(astar_before, nm, a, b)
+
+
+def _find_path_eager(nm: NavMesh, a: np.ndarray, b: np.ndarray) -> query.ShortestPath:
+    """``find_path`` with the prepared search this session started from
+    (:func:`nav_reference.astar_lists_eager`: snapping, search and assembly in three calls)."""
+    P = nm._prep_cache[0]
+    return _with(astar_lists_eager, nm, a, b, P.m, P.cols, P.ptr, P.corners, P.lmd, oneoff.ACTIVE)
 
 
 def _report_prep(nm: NavMesh) -> None:
@@ -315,18 +241,10 @@ def _report_prep(nm: NavMesh) -> None:
           f"({len(P.corners)} list entries, {P.corners.dtype})")
 
 
-def _find_path_session(nm: NavMesh, a: np.ndarray, b: np.ndarray) -> float:
-    """``find_path(a, b).geodesic_distance`` with the search this session started from
-    (:func:`navbench.nav.visibility.astar`: full start/goal scans, Euclidean heuristic)."""
-    q = query._prepare(nm, a, np.asarray(b, float).reshape(-1, 3))
-    if q is None:
-        return math.inf
-    L, G = nm.layers[q.li], nm.graphs[q.li]
-    n = G.nodes
-    r = vis.astar(n.pos, n.prv, n.nxt, n.island, G.indptr, G.indices, G.weights, L.clear, L.x0,
-                  L.z0, L.cs, nm._thr, float(q.sa[0]), float(q.sa[2]), q.isl, q.gxz,
-                  nm._tiles(q.li), vis.TILE)
-    return query._finish(nm, q, *r).geodesic_distance
+def _find_path_session(nm: NavMesh, a: np.ndarray, b: np.ndarray) -> query.ShortestPath:
+    """``find_path`` without precomputation (:func:`navbench.nav.visibility.astar`: full
+    start/goal scans, Euclidean heuristic)."""
+    return _with(vis.astar, nm, a, b)
 
 
 def _same(d: float, r: float) -> bool:
@@ -356,25 +274,34 @@ def generated_city(size: float, queries: int, goals: int, steps: int, strict: bo
         _report_prep(nm)
         rng = np.random.default_rng(1)
         pairs = [(nm.sample_point(rng), nm.sample_point(rng)) for _ in range(queries)]
-        nm.geodesic_distance(*pairs[0])
-        _find_path_before(nm, *pairs[0])
-        _find_path_session(nm, *pairs[0])
-        # one-off queries: find_path, interleaved with the previous release's search and the
-        # search this session started from; wall and CPU (thread) time
-        times, old_t, ses_t, cpu, ses_cpu, cut, n_inf, same = [], [], [], [], [], [], 0, 0
+        # one-off queries: find_path interleaved with the reference searches; wall and CPU
+        # (thread) time, same lengths (1e-6) and, for the session's prepared search, same polyline
+        refs = {"prepared, this session's start (eager heuristic, 3 calls)": _find_path_eager,
+                "no precomputation (visibility.astar, the default)": _find_path_session,
+                "release before last (astar_before)": _find_path_before}
+        nm.find_path(*pairs[0])  # JIT warm-up
+        for fn in refs.values():
+            fn(nm, *pairs[0])
+        wall: dict[str, list[float]] = {k: [] for k in ("find_path", *refs)}
+        cpu: dict[str, list[float]] = {k: [] for k in wall}
+        cut, n_inf, same, same_line = [], 0, 0, 0
         for a, b in pairs:
             t, c = time.perf_counter(), time.thread_time()
             sp = nm.find_path(a, b)
-            times.append(time.perf_counter() - t)
-            cpu.append(time.thread_time() - c)
-            t = time.perf_counter()
-            d_old = _find_path_before(nm, a, b)
-            old_t.append(time.perf_counter() - t)
-            t, c = time.perf_counter(), time.thread_time()
-            d_ses = _find_path_session(nm, a, b)
-            ses_t.append(time.perf_counter() - t)
-            ses_cpu.append(time.thread_time() - c)
-            same += _same(sp.geodesic_distance, d_old) and _same(sp.geodesic_distance, d_ses)
+            wall["find_path"].append(time.perf_counter() - t)
+            cpu["find_path"].append(time.thread_time() - c)
+            ok = True
+            for name, fn in refs.items():
+                t, c = time.perf_counter(), time.thread_time()
+                r = fn(nm, a, b)
+                wall[name].append(time.perf_counter() - t)
+                cpu[name].append(time.thread_time() - c)
+                ok = ok and _same(sp.geodesic_distance, r.geodesic_distance)
+                if name.startswith("prepared"):
+                    same_line += (r.points is None and sp.points is None) or (
+                        r.points is not None and sp.points is not None
+                        and np.array_equal(np.array(r.points), np.array(sp.points)))
+            same += ok
             if sp.points is None:
                 n_inf += 1
                 continue
@@ -382,17 +309,15 @@ def generated_city(size: float, queries: int, goals: int, steps: int, strict: bo
                 line = LineString([(p[0], p[2]) for p in sp.points])
                 cut.append(s.agent_radius - line.distance(blocks))
         cut_a = np.array(cut)
-        print(f"find_path (one-off pairs): median {pct(times, 50) * 1e3:.3f} ms, p95 {pct(times, 95) * 1e3:.3f} ms, "
-              f"{n_inf} unreachable")
-        print(f"previous release's search, same run: median {pct(old_t, 50) * 1e3:.3f} ms, "
-              f"p95 {pct(old_t, 95) * 1e3:.3f} ms -> median x{pct(old_t, 50) / pct(times, 50):.2f}, "
-              f"p95 x{pct(old_t, 95) / pct(times, 95):.2f}")
-        print(f"this session's starting search (visibility.astar), same run: median "
-              f"{pct(ses_t, 50) * 1e3:.3f} ms, p95 {pct(ses_t, 95) * 1e3:.3f} ms -> median "
-              f"x{pct(ses_t, 50) / pct(times, 50):.2f}, p95 x{pct(ses_t, 95) / pct(times, 95):.2f}")
-        print(f"CPU time (thread, no scheduler waits): find_path median {pct(cpu, 50) * 1e3:.3f} ms, "
-              f"p95 {pct(cpu, 95) * 1e3:.3f} ms; session's start median {pct(ses_cpu, 50) * 1e3:.3f} ms, "
-              f"p95 {pct(ses_cpu, 95) * 1e3:.3f} ms; same lengths as both (1e-6) {same}/{len(pairs)}")
+        print(f"one-off find_path, {len(pairs)} pairs ({n_inf} unreachable), ms median / p95, "
+              f"wall | thread CPU, ratio = reference / find_path (CPU medians):")
+        for name in wall:
+            w, c = wall[name], cpu[name]
+            ratio = "" if name == "find_path" else f"  x{pct(c, 50) / pct(cpu['find_path'], 50):.2f}"
+            print(f"  {name:60s} {pct(w, 50) * 1e3:6.3f} / {pct(w, 95) * 1e3:6.3f} | "
+                  f"{pct(c, 50) * 1e3:6.3f} / {pct(c, 95) * 1e3:6.3f}{ratio}")
+        print(f"same lengths as every reference (1e-6): {same}/{len(pairs)}; same polyline as the "
+              f"session's prepared search: {same_line}/{len(pairs)}")
         print(f"paths cutting into the radius by more than half a cell: {(cut_a > s.cell_size / 2).sum()} of "
               f"{len(cut_a)}, worst {cut_a.max() * 100:.1f} cm")
         # an episode's per-step distances: `steps` starts to one goal, `goals` episodes
@@ -410,7 +335,7 @@ def generated_city(size: float, queries: int, goals: int, steps: int, strict: bo
                 per_q.append(time.perf_counter() - t)
             for p, d in zip(starts, ds, strict=True):
                 t = time.perf_counter()
-                r = _find_path_before(nm, p, g)
+                r = _find_path_before(nm, p, g).geodesic_distance
                 old_q.append(time.perf_counter() - t)
                 same += _same(d, r)
                 if math.isfinite(r) and r > 0:

@@ -108,6 +108,7 @@ def test_landmark_heuristic_is_admissible(blocks: NavMesh) -> None:
     own function) is at most the brute-force shortest length from that corner to the goal."""
     nm, L, G = blocks, blocks.layers[0], blocks.graphs[0]
     n, B, P = G.nodes, blocks._tiles(0), blocks._prep(0)
+    geo = oneoff.packed(n.pos, n.prv, n.nxt, n.island, n.y)
     brute = Brute(nm)
     ts = vis.TILE * L.cs
     rng = np.random.default_rng(12)
@@ -131,10 +132,9 @@ def test_landmark_heuristic_is_admissible(blocks: NavMesh) -> None:
                        for k in range(P.lmd.shape[1])])
         hi = np.array([max(np.where(np.isfinite(P.lmd[S_g, k]), P.lmd[S_g, k] - e, -np.inf))
                        for k in range(P.lmd.shape[1])])
-        hv = np.full(len(n.pos), -1.0)
         goals = np.array([[gx, gz]])
         for v in range(len(n.pos)):
-            h = oneoff._hval(hv, v, n.pos[v, 0], n.pos[v, 1], goals, P.lmd, np.arange(P.lmd.shape[1]), lo, hi)
+            h = oneoff._heur(geo, v, goals, P.lmd, np.arange(P.lmd.shape[1]), lo, hi)
             true = ref.get(v, math.inf)
             assert h <= true + 1e-9, (v, h, true)
             tight += math.isfinite(true) and h > np.hypot(n.pos[v, 0] - gx, n.pos[v, 1] - gz) + 1e-6

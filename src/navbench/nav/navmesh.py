@@ -20,6 +20,7 @@ import numpy as np
 from navbench.nav import prep, query
 from navbench.nav import visibility as vis
 from navbench.nav.grid import Layer, build_layers
+from navbench.nav.oneoff import Scratch
 from navbench.nav.polygons import Nodes, boundary_rings, reflex_nodes
 from navbench.nav.prep import Prep
 from navbench.nav.query import MAX_Y_DELTA, Goals, Point, Points, ShortestPath
@@ -85,16 +86,19 @@ class NavMesh:
         self._thr = settings.agent_radius - settings.los_tolerance * settings.cell_size
         self._tile_cache: dict[int, np.ndarray] = {}
         self._prep_cache: dict[int, Prep] = {}
+        self._scratch: dict[int, Scratch] = {}  # query.find_path's per-layer scratch
         self._goal_trees: OrderedDict[bytes, tuple[np.ndarray, np.ndarray]] = OrderedDict()
         self._same_grid = all((L.x0, L.z0, L.cs, L.height.shape) == (layers[0].x0, layers[0].z0,
                               layers[0].cs, layers[0].height.shape) for L in layers)
         self._grid: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
 
     def __getstate__(self) -> dict[str, object]:
-        """Pickle without the query caches (stacked views, goal tables): rebuilt on demand."""
+        """Pickle without the query caches (stacked views, goal tables, scratch): rebuilt on
+        demand."""
         state = dict(self.__dict__)
         state["_grid"] = None
         state["_goal_trees"] = OrderedDict()
+        state["_scratch"] = {}
         return state
 
     # ------------------------------------------------------------------ construction

@@ -23,11 +23,12 @@ from __future__ import annotations
 
 import heapq
 import math
+from dataclasses import dataclass
 
 import numba as nb
 import numpy as np
 
-from navbench.nav.visibility import _h, _tangent, crosses_blocked, line_of_sight, point_info, trace
+from navbench.nav.visibility import crosses_blocked, line_of_sight, point_info, trace
 
 _EPS = 1e-7  # m taken off the landmark bounds: Dijkstra's rounding never makes them inadmissible
 #: Landmarks used per query: those whose distances to the corners nearest the start and the
@@ -47,14 +48,72 @@ def _bucket(ptr, cols, m, B, k, x0, z0, cs, x, z):  # type: ignore[no-untyped-de
     return ptr[b], ptr[b + 1]
 
 
+def packed(pos: np.ndarray, prv: np.ndarray, nxt: np.ndarray, island: np.ndarray,
+           y: np.ndarray) -> np.ndarray:
+    """(V, 8) corner table, one 64-byte row per corner: x, z, previous and next ring vertex
+    (x, z), island, height y (m, Habitat frame)."""
+    return np.ascontiguousarray(np.column_stack([pos, prv, nxt, island, y]), dtype=np.float64)
+
+
+@dataclass
+class Scratch:
+    """Per-layer state of :func:`find_one`: the packed corners (:func:`packed`) and the
+    scratch rows ``IS`` (V, 4), ``FS`` (V, 2) with the last stamp used in ``gen`` (1,).
+    Numba holds the GIL in these kernels, so queries from several threads never share it
+    at once."""
+
+    geo: np.ndarray
+    IS: np.ndarray
+    FS: np.ndarray
+    gen: np.ndarray
+
+    @classmethod
+    def of(cls, pos: np.ndarray, prv: np.ndarray, nxt: np.ndarray, island: np.ndarray,
+           y: np.ndarray) -> Scratch:
+        """Fresh state for a layer's corners (all stamps 0: nothing valid)."""
+        n = len(pos)
+        return cls(packed(pos, prv, nxt, island, y), np.zeros((n, 4), np.int64),
+                   np.zeros((n, 2)), np.zeros(1, np.int64))
+
+    def next_gen(self) -> int:
+        """A stamp no earlier query used."""
+        self.gen[0] += 1
+        return int(self.gen[0])
+
+
 @nb.njit(cache=True)
-def _hval(hv, v, x, z, goals, lmd, act, lo, hi):  # type: ignore[no-untyped-def]
-    """Heuristic of corner v from the landmarks ``act`` (cached in ``hv``; ``-1`` = not
-    computed yet)."""
-    h = hv[v]
-    if h >= 0.0:
-        return h
-    h = _h(x, z, goals)
+def _dist(ax, az, bx, bz):  # type: ignore[no-untyped-def]
+    """Euclidean distance (m); ``sqrt`` of the sum of squares (libm's ``hypot`` is slower)."""
+    dx, dz = bx - ax, bz - az
+    return math.sqrt(dx * dx + dz * dz)
+
+
+@nb.njit(cache=True)
+def _near(x, z, goals):  # type: ignore[no-untyped-def]
+    """Euclidean distance (m) from (x, z) to the nearest of ``goals`` (K, 2)."""
+    best = np.inf
+    for q in range(len(goals)):
+        d = _dist(x, z, goals[q, 0], goals[q, 1])
+        if d < best:
+            best = d
+    return best
+
+
+@nb.njit(cache=True)
+def _tan(geo, i, qx, qz):  # type: ignore[no-untyped-def]
+    """:func:`navbench.nav.visibility._tangent` on the packed corner table ``geo`` (same sums)."""
+    vx, vz = geo[i, 0], geo[i, 1]
+    dx, dz = qx - vx, qz - vz
+    s1 = dx * (geo[i, 3] - vz) - dz * (geo[i, 2] - vx)
+    s2 = dx * (geo[i, 5] - vz) - dz * (geo[i, 4] - vx)
+    return s1 * s2 >= -1e-12
+
+
+@nb.njit(cache=True)
+def _heur(geo, v, goals, lmd, act, lo, hi):  # type: ignore[no-untyped-def]
+    """Heuristic of corner v: the larger of the Euclidean distance to the nearest goal and the
+    landmark bounds of the landmarks ``act`` (module docstring)."""
+    h = _near(geo[v, 0], geo[v, 1], goals)
     best = -np.inf
     for col in act:
         d = lmd[v, col]
@@ -66,30 +125,42 @@ def _hval(hv, v, x, z, goals, lmd, act, lo, hi):  # type: ignore[no-untyped-def]
             best = max(best, d - hi[col])
     if best - _EPS > h:
         h = best - _EPS
-    hv[v] = h
     return h
 
 
 @nb.njit(cache=True)
-def astar_lists(pos, prv, nxt, isl, indptr, indices, weights, C, x0, z0, cs, thr,  # type: ignore[no-untyped-def]
-                sx, sz, island, goals, B, k, m, cols, ptr, corners, lmd, n_active):
+def astar_lists(geo, indptr, indices, weights, C, x0, z0, cs, thr, sx, sz, island, goals,  # type: ignore[no-untyped-def]
+                B, k, m, cols, ptr, corners, lmd, n_active, IS, FS, gen):
     """:func:`navbench.nav.visibility.astar` with the bucket lists ``(ptr, corners)`` (buckets
-    of ``m x m`` tiles, ``cols`` per row) and landmark distances ``lmd`` (V, K); the same
-    arguments otherwise and the same return value ``(length, goal_index, nodes)``."""
-    n = len(pos)
+    of ``m x m`` tiles, ``cols`` per row) and landmark distances ``lmd`` (V, K), and the same
+    return value ``(length, goal_index, nodes)``.
+
+    Corners are the packed table ``geo`` (:func:`packed`); ``IS`` (V, 4) int64 and ``FS`` (V, 2)
+    are scratch kept between queries (:class:`Scratch`): a row is valid for this query only
+    where its stamp equals ``gen`` (a number no earlier query on them used), so nothing of
+    size V is allocated or cleared per query. ``IS[v]``: stamp of ``FS[v]``, closed stamp, goal
+    stamp, first goal entry; ``FS[v]``: smallest pushed g, heuristic (``-1``: not computed).
+
+    The heuristic is evaluated lazily: an entry is pushed with the Euclidean key (a lower
+    bound of the landmark one) unless the corner's heuristic is known, and re-pushed with
+    the full key when it pops and the full key is larger than the heap's next one, so a
+    corner is closed only at its full key, as with the full key everywhere."""
+    n = len(geo)
     k_goals = len(goals)
     total = n + 1 + k_goals
     start = n
     n_l = lmd.shape[1]
     # goal side: the corners the search may join to each goal (``S``: tangent, in the bucket
-    # list; the blocked-tile walk and line of sight are checked when a goal entry pops)
+    # list; the blocked-tile walk and line of sight are checked when a goal entry pops), as
+    # per-corner chains ``IS[c, 3] -> s_nx`` of entries (goal ``s_q``, length ``s_e``)
     n_s = 0
     for q in range(k_goals):
         a, b = _bucket(ptr, cols, m, B, k, x0, z0, cs, goals[q, 0], goals[q, 1])
         n_s += n if a < 0 else b - a
     s_c = np.empty(n_s, np.int64)
     s_e = np.empty(n_s)
-    gm = np.zeros((k_goals, n), np.bool_)
+    s_q = np.empty(n_s, np.int64)
+    s_nx = np.empty(n_s, np.int64)
     n_s = 0
     c_g, e_g = -1, np.inf  # the corner of S nearest to a goal
     for q in range(k_goals):
@@ -98,11 +169,12 @@ def astar_lists(pos, prv, nxt, isl, indptr, indices, weights, C, x0, z0, cs, thr
         full = a < 0
         for t in range(n if full else b - a):
             c = t if full else int(corners[a + t])
-            if isl[c] != island or not _tangent(pos, prv, nxt, c, gx, gz):
+            if geo[c, 6] != island or not _tan(geo, c, gx, gz):
                 continue
-            gm[q, c] = True
-            e = math.hypot(gx - pos[c, 0], gz - pos[c, 1])
-            s_c[n_s], s_e[n_s] = c, e
+            e = _dist(geo[c, 0], geo[c, 1], gx, gz)
+            s_c[n_s], s_e[n_s], s_q[n_s] = c, e, q
+            s_nx[n_s] = IS[c, 3] if IS[c, 2] == gen else -1
+            IS[c, 2], IS[c, 3] = gen, n_s
             n_s += 1
             if e < e_g:
                 c_g, e_g = c, e
@@ -114,10 +186,10 @@ def astar_lists(pos, prv, nxt, isl, indptr, indices, weights, C, x0, z0, cs, thr
     c_s, e_s = -1, np.inf
     for t in range(len(cand)):
         i = t if full else int(corners[a + t])
-        if isl[i] == island and _tangent(pos, prv, nxt, i, sx, sz):
+        if geo[i, 6] == island and _tan(geo, i, sx, sz):
             cand[n_c] = i
             n_c += 1
-            e = math.hypot(pos[i, 0] - sx, pos[i, 1] - sz)
+            e = _dist(sx, sz, geo[i, 0], geo[i, 1])
             if e < e_s:
                 c_s, e_s = i, e
     # active landmarks: the largest |d(l, c_g) - d(l, c_s)| (any subset keeps the bounds valid)
@@ -138,71 +210,84 @@ def astar_lists(pos, prv, nxt, isl, indptr, indices, weights, C, x0, z0, cs, thr
             if d < np.inf:
                 lo[col] = min(lo[col], d + e)
                 hi[col] = max(hi[col], d - e)
-    closed = np.zeros(total, np.bool_)
+    xclosed = np.zeros(k_goals + 1, np.bool_)  # the start and the goals, ids n .. n + k_goals
     parent = np.empty(total, np.int64)  # read only where closed
-    best = np.full(n, np.inf)  # smallest g of a pushed graph-edge (verified) entry per corner
-    hv = np.full(n, -1.0)
-    ex = np.empty((k_goals + 1, 2))  # the start and the goals, ids n .. n + k_goals
+    ex = np.empty((k_goals + 1, 2))
     ex[0, 0], ex[0, 1] = sx, sz
     ex[1:] = goals
-    heap = [(0.0, 0.0, 0, 0, 0)]
+    heap = [(0.0, 0.0, 0, 0, 0)]  # (key, g, node, parent, flags: 1 verified, 2 full key)
     heap.pop()
     for q in range(k_goals):
         if crosses_blocked(B, k, x0, z0, cs, sx, sz, goals[q, 0], goals[q, 1]):
             continue
-        d = math.hypot(goals[q, 0] - sx, goals[q, 1] - sz)
+        d = _dist(sx, sz, goals[q, 0], goals[q, 1])
         heap.append((d, d, n + 1 + q, start, 2))
     for t in range(n_c):
         i = int(cand[t])
-        g = math.hypot(pos[i, 0] - sx, pos[i, 1] - sz)
-        heap.append((g + _h(pos[i, 0], pos[i, 1], goals), g, i, start, 0))
+        g = _dist(sx, sz, geo[i, 0], geo[i, 1])
+        heap.append((g + _near(geo[i, 0], geo[i, 1], goals), g, i, start, 0))
     heapq.heapify(heap)
-    closed[start] = True
+    xclosed[0] = True
     found = -1
     length = np.inf
     while len(heap) > 0:
         f, g, node, par, flag = heapq.heappop(heap)
-        if closed[node]:
+        if node < n:
+            if IS[node, 1] == gen:
+                continue
+            if flag & 2 == 0:  # Euclidean key: evaluate the heuristic
+                if IS[node, 0] != gen:
+                    IS[node, 0] = gen
+                    FS[node, 0], FS[node, 1] = np.inf, -1.0
+                h = FS[node, 1]
+                if h < 0.0:
+                    h = _heur(geo, node, goals, lmd, act, lo, hi)
+                    FS[node, 1] = h
+                f = g + h
+                if f == np.inf:
+                    continue
+                if len(heap) > 0 and f > heap[0][0]:
+                    heapq.heappush(heap, (f, g, node, par, flag | 2))
+                    continue
+        elif xclosed[node - n]:
             continue
-        if node < n and flag & 2 == 0:  # key from the Euclidean bound: evaluate the heuristic
-            f = g + _hval(hv, node, pos[node, 0], pos[node, 1], goals, lmd, act, lo, hi)
-            if f == np.inf:
-                continue
-            if len(heap) > 0 and f > heap[0][0]:
-                heapq.heappush(heap, (f, g, node, par, flag | 2))
-                continue
         if flag & 1 == 0:
-            ax, az = (pos[par, 0], pos[par, 1]) if par < n else (ex[par - n, 0], ex[par - n, 1])
-            bx, bz = (pos[node, 0], pos[node, 1]) if node < n else (ex[node - n, 0], ex[node - n, 1])
+            ax, az = (geo[par, 0], geo[par, 1]) if par < n else (ex[par - n, 0], ex[par - n, 1])
+            bx, bz = (geo[node, 0], geo[node, 1]) if node < n else (ex[node - n, 0], ex[node - n, 1])
             if (crosses_blocked(B, k, x0, z0, cs, ax, az, bx, bz)
                     or not line_of_sight(C, x0, z0, cs, ax, az, bx, bz, thr)):
                 continue
-        closed[node] = True
         parent[node] = par
         if node > n:
             found = node
             length = g
             break
-        ux, uz = pos[node, 0], pos[node, 1]
+        IS[node, 1] = gen
         for e in range(indptr[node], indptr[node + 1]):
             w = indices[e]
-            if not closed[w]:
-                g2 = g + weights[e]
-                if g2 > best[w]:  # pops after a verified entry for w, then discarded
-                    continue
-                best[w] = g2
-                h = hv[w]
-                if h >= 0.0:
-                    if h < np.inf:
-                        heapq.heappush(heap, (g2 + h, g2, w, node, 3))
-                else:
-                    heapq.heappush(heap, (g2 + _h(pos[w, 0], pos[w, 1], goals), g2, w, node, 1))
-        for q in range(k_goals):
-            gi = n + 1 + q
-            if closed[gi] or not gm[q, node]:
+            if IS[w, 1] == gen:
                 continue
-            g2 = g + math.hypot(goals[q, 0] - ux, goals[q, 1] - uz)
-            heapq.heappush(heap, (g2, g2, gi, node, 2))
+            if IS[w, 0] != gen:
+                IS[w, 0] = gen
+                FS[w, 0], FS[w, 1] = np.inf, -1.0
+            g2 = g + weights[e]
+            if g2 > FS[w, 0]:  # pops after a verified entry for w, then discarded
+                continue
+            FS[w, 0] = g2
+            h = FS[w, 1]
+            if h >= 0.0:
+                if h < np.inf:
+                    heapq.heappush(heap, (g2 + h, g2, w, node, 3))
+            else:
+                heapq.heappush(heap, (g2 + _near(geo[w, 0], geo[w, 1], goals), g2, w, node, 1))
+        if IS[node, 2] == gen:
+            t = IS[node, 3]
+            while t >= 0:
+                q = s_q[t]
+                if not xclosed[1 + q]:
+                    g2 = g + s_e[t]
+                    heapq.heappush(heap, (g2, g2, n + 1 + q, node, 2))
+                t = s_nx[t]
     if found < 0:
         return np.inf, -1, np.empty(0, np.int64)
     return length, found - n - 1, trace(parent, found, start, n)
@@ -228,15 +313,16 @@ def assemble(nodes, pos, y, sa, sg):  # type: ignore[no-untyped-def]
 
 @nb.njit(cache=True)
 def find_one(H, CS, lab, ylo, yhi, gx0, gz0, gcs, radius, max_dy, isl_layer, pl,  # type: ignore[no-untyped-def]
-             pos, prv, nxt, isl, indptr, indices, weights, ny, C, x0, z0, cs, thr, B, k,
-             m, cols, ptr, corners, lmd, n_active, a, goals3):
+             geo, indptr, indices, weights, C, x0, z0, cs, thr, B, k, m, cols, ptr, corners, lmd,
+             n_active, IS, FS, gen, a, goals3):
     """One-off query in one call: snapping, :func:`astar_lists` on prepared layer ``pl`` and
     :func:`assemble`, for the common case only — the start and every goal navigable
     (:func:`navbench.nav.visibility.point_info` on the stacked layers ``H, CS, lab, ylo,
     yhi``), all on the start's island, which lies on layer ``pl`` — with the same result as
     :func:`navbench.nav.query.find_path`'s general branches there (the snapped points keep x, z
-    and take the surface height). Returns ``(ok, length, goal_index, polyline (N, 3))``;
-    ``ok`` False (anything else, or no graph path: grid fallback) leaves the query to them."""
+    and take the surface height). ``IS, FS, gen``: the layer's :class:`Scratch` (``gen`` is
+    advanced here). Returns ``(ok, length, goal_index, polyline (N, 3))``; ``ok`` False
+    (anything else, or no graph path: grid fallback) leaves the query to those branches."""
     none = np.empty((0, 3))
     li, r, c, ia = point_info(H, CS, lab, ylo, yhi, gx0, gz0, gcs, radius, max_dy, a[0], a[1], a[2])
     if ia < 0:
@@ -248,19 +334,19 @@ def find_one(H, CS, lab, ylo, yhi, gx0, gz0, gcs, radius, max_dy, isl_layer, pl,
         return False, np.inf, -1, none
     k_goals = len(goals3)
     snapped = np.empty((k_goals, 3))
+    gxz = np.empty((k_goals, 2))
     for q in range(k_goals):
         li, r, c, ig = point_info(H, CS, lab, ylo, yhi, gx0, gz0, gcs, radius, max_dy, goals3[q, 0],
                                   goals3[q, 1], goals3[q, 2])
         if ig != island:
             return False, np.inf, -1, none
         snapped[q, 0], snapped[q, 1], snapped[q, 2] = goals3[q, 0], np.float64(H[li, r, c]), goals3[q, 2]
-    gxz = np.empty((k_goals, 2))
-    gxz[:, 0] = snapped[:, 0]
-    gxz[:, 1] = snapped[:, 2]
-    length, gk, nodes = astar_lists(pos, prv, nxt, isl, indptr, indices, weights, C, x0, z0, cs, thr,
-                                    sa[0], sa[2], island, gxz, B, k, m, cols, ptr, corners, lmd,
-                                    n_active)
+        gxz[q, 0], gxz[q, 1] = goals3[q, 0], goals3[q, 2]
+    gen[0] += 1
+    length, gk, nodes = astar_lists(geo, indptr, indices, weights, C, x0, z0, cs, thr, sa[0], sa[2],
+                                    island, gxz, B, k, m, cols, ptr, corners, lmd, n_active, IS, FS,
+                                    gen[0])
     if not length < np.inf:
         return False, np.inf, -1, none
-    P, d = assemble(nodes, pos, ny, sa, snapped[-2 - nodes[-1]])
+    P, d = assemble(nodes, geo, geo[:, 7], sa, snapped[-2 - nodes[-1]])
     return True, d, gk, P

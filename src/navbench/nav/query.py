@@ -130,6 +130,15 @@ def _finish(nm: NavMesh, q: _Query, length: float, gk: int, nodes: np.ndarray) -
     return ShortestPath(list(P), float(d), q.keep[int(gk)])
 
 
+def _scratch(nm: NavMesh, li: int) -> oneoff.Scratch:
+    """Layer ``li``'s :class:`~navbench.nav.oneoff.Scratch` (made at its first query, kept)."""
+    S = nm._scratch.get(li)
+    if S is None:
+        n = nm.graphs[li].nodes
+        S = nm._scratch[li] = oneoff.Scratch.of(n.pos, n.prv, n.nxt, n.island, n.y)
+    return S
+
+
 def _find_prepared(nm: NavMesh, a: Point, goals: np.ndarray) -> ShortestPath | None:
     """:func:`find_path` in one numba call (:func:`navbench.nav.oneoff.find_one`) when the
     navmesh has a prepared layer and the query is the common case there; else ``None``."""
@@ -139,16 +148,14 @@ def _find_prepared(nm: NavMesh, a: Point, goals: np.ndarray) -> ShortestPath | N
     if sa.shape != (3,):
         return None
     li = min(nm._prep_cache)
-    P, L, G = nm._prep_cache[li], nm.layers[li], nm.graphs[li]
-    n = G.nodes
+    P, L, G, S = nm._prep_cache[li], nm.layers[li], nm.graphs[li], _scratch(nm, li)
     H, CS, lab, ylo, yhi = nm._stacked()
     L0 = nm.layers[0]
     ok, d, gk, pts = oneoff.find_one(H, CS, lab, ylo, yhi, L0.x0, L0.z0, L0.cs,
                                      nm.settings.agent_radius, MAX_Y_DELTA, nm._island_layer, li,
-                                     n.pos, n.prv, n.nxt, n.island, G.indptr, G.indices, G.weights,
-                                     n.y, L.clear, L.x0, L.z0, L.cs, nm._thr, nm._tiles(li),
-                                     vis.TILE, P.m, P.cols, P.ptr, P.corners, P.lmd, oneoff.ACTIVE,
-                                     sa, goals)
+                                     S.geo, G.indptr, G.indices, G.weights, L.clear, L.x0, L.z0,
+                                     L.cs, nm._thr, nm._tiles(li), vis.TILE, P.m, P.cols, P.ptr,
+                                     P.corners, P.lmd, oneoff.ACTIVE, S.IS, S.FS, S.gen, sa, goals)
     return ShortestPath(list(pts), float(d), int(gk)) if ok else None
 
 
@@ -171,11 +178,12 @@ def find_path(nm: NavMesh, a: Point, b_or_many: Goals) -> ShortestPath:
                                       L.clear, L.x0, L.z0, L.cs, nm._thr, float(q.sa[0]),
                                       float(q.sa[2]), q.isl, q.gxz, nm._tiles(q.li), vis.TILE)
         return _finish(nm, q, length, gk, nodes)
-    length, gk, nodes = oneoff.astar_lists(n.pos, n.prv, n.nxt, n.island, G.indptr, G.indices,
-                                           G.weights, L.clear, L.x0, L.z0, L.cs, nm._thr,
-                                           float(q.sa[0]), float(q.sa[2]), q.isl, q.gxz,
-                                           nm._tiles(q.li), vis.TILE, P.m, P.cols, P.ptr,
-                                           P.corners, P.lmd, oneoff.ACTIVE)
+    S = _scratch(nm, q.li)
+    length, gk, nodes = oneoff.astar_lists(S.geo, G.indptr, G.indices, G.weights, L.clear, L.x0,
+                                           L.z0, L.cs, nm._thr, float(q.sa[0]), float(q.sa[2]),
+                                           q.isl, q.gxz, nm._tiles(q.li), vis.TILE, P.m, P.cols,
+                                           P.ptr, P.corners, P.lmd, oneoff.ACTIVE, S.IS, S.FS,
+                                           S.next_gen())
     return _finish(nm, q, length, gk, nodes)
 
 
