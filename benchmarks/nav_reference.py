@@ -16,8 +16,10 @@ import math
 import numba as nb
 import numpy as np
 
-from navbench.nav.oneoff import _bucket, _hval
+from navbench.nav.oneoff import _bucket
 from navbench.nav.visibility import _h, _tangent, crosses_blocked, line_of_sight, trace
+
+_EPS = 1e-7  # as navbench.nav.oneoff
 
 
 @nb.njit(cache=True)
@@ -108,6 +110,29 @@ def astar_before(pos, prv, nxt, isl, indptr, indices, weights, C, x0, z0, cs, th
             nodes[i] = cur
         cur = parent[cur] if cur != start else -1
     return length, found - n - 1, nodes
+
+
+@nb.njit(cache=True)
+def _hval(hv, v, x, z, goals, lmd, act, lo, hi):  # type: ignore[no-untyped-def]
+    """Heuristic of corner v from the landmarks ``act`` (cached in ``hv``; ``-1`` = not
+    computed yet)."""
+    h = hv[v]
+    if h >= 0.0:
+        return h
+    h = _h(x, z, goals)
+    best = -np.inf
+    for col in act:
+        d = lmd[v, col]
+        if d == np.inf:
+            continue
+        if lo[col] < np.inf:
+            best = max(best, lo[col] - d)
+        if hi[col] > -np.inf:
+            best = max(best, d - hi[col])
+    if best - _EPS > h:
+        h = best - _EPS
+    hv[v] = h
+    return h
 
 
 @nb.njit(cache=True)

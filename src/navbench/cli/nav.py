@@ -36,10 +36,13 @@ def build_cmd(
     scene_path: _ScenePath,
     out: Annotated[Path, typer.Option("--out", "-o", help="Output navmesh .npz.")],
     preset: _Preset = "indoor",
+    prepare_queries: Annotated[bool, typer.Option(
+        "--prepare-queries", help="Also save the one-off query precomputation (seconds on a "
+        "city; later find_path calls on the loaded navmesh are ~2x faster).")] = False,
 ) -> None:
     """Build a navigation mesh from SCENE.json and save it as .npz."""
     nm, _ = _build(scene_path, preset)
-    nm.save(out)
+    nm.save(out, queries=prepare_queries)
     areas = ", ".join(f"{nm.island_area(i):.1f}" for i in nm.islands[:5])
     typer.echo(f"{out}: {len(nm.layers)} layer(s), {len(nm.islands)} island(s) [m²: {areas}"
                f"{', ...' if len(nm.islands) > 5 else ''}]")

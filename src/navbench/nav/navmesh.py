@@ -139,19 +139,24 @@ class NavMesh:
         graphs = [build_graph(layer, s) for layer in layers]
         return cls(s, scene.id, layers, areas, graphs)
 
-    def save(self, path: str | Path) -> Path:
-        """Write a reproducible ``.npz`` (atomic); see :func:`navbench.nav.store.save`."""
+    def save(self, path: str | Path, queries: bool = False) -> Path:
+        """Write a reproducible ``.npz`` (atomic); ``queries``: with the one-off query
+        precomputation (:meth:`prepare_queries`, built if needed), so that the loaded navmesh
+        answers :meth:`find_path` fast at once; see :func:`navbench.nav.store.save`."""
         from navbench.nav.store import save
 
-        return save(self, path)
+        return save(self, path, queries)
 
     @classmethod
     def load(cls, path: str | Path) -> NavMesh:
-        """Read a file written by :meth:`save`; raises ``FormatError`` on a bad file."""
+        """Read a file written by :meth:`save` (with its precomputation, if saved); raises
+        ``FormatError`` on a bad file."""
         from navbench.nav.store import load_parts
 
-        settings, scene_id, layers, areas, parts = load_parts(path)
-        return cls(settings, scene_id, layers, areas, [LayerGraph(*p) for p in parts])
+        settings, scene_id, layers, areas, parts, preps = load_parts(path)
+        nm = cls(settings, scene_id, layers, areas, [LayerGraph(*p) for p in parts])
+        nm._prep_cache.update(preps)
+        return nm
 
     # ------------------------------------------------------------------ islands
     @property

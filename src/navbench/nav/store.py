@@ -3,6 +3,10 @@
 The archive is written byte-reproducibly (fixed zip timestamps, sorted members) and
 atomically. Loading checks every member's presence, dtype and shape and raises
 :class:`~navbench.errors.FormatError` naming the file and the member.
+
+Optional members (``save(..., queries=True)``): the one-off query precomputation of each
+prepared layer (:mod:`navbench.nav.prep`), ``layer{i}/prep_ptr``, ``prep_corners``,
+``prep_lmd``, with ``meta["prep"] = {"i": [m, cols]}``; a file without them loads unprepared.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from navbench.errors import ConfigError, FormatError
 from navbench.io import ARRAY_READ_ERRORS, atomic_write_bytes
 from navbench.nav.grid import Layer
 from navbench.nav.polygons import Nodes
+from navbench.nav.prep import Prep
 from navbench.nav.settings import NavSettings
 
 if TYPE_CHECKING:
@@ -30,14 +35,25 @@ _NODE_FIELDS = ("pos", "prv", "nxt", "y", "island", "rings", "ring_starts")
 _GRAPH_FIELDS = ("indptr", "indices", "weights")
 
 
-def save(nm: NavMesh, path: str | Path) -> Path:
-    """Write ``nm`` to ``path`` (.npz)."""
-    meta = {
+_PREP_FIELDS = ("ptr", "corners", "lmd")
+
+
+def save(nm: NavMesh, path: str | Path, queries: bool = False) -> Path:
+    """Write ``nm`` to ``path`` (.npz); ``queries``: also the one-off query precomputation
+    (built here if needed, :meth:`NavMesh.prepare_queries`; the bytes depend only on the
+    navmesh and the flag)."""
+    prepared = {}
+    if queries:
+        nm.prepare_queries()
+        prepared = dict(nm._prep_cache)
+    meta: dict[str, object] = {
         "format": FORMAT,
         "scene_id": nm.scene_id,
         "settings": nm.settings.to_dict(),
         "layers": [[L.x0, L.z0, L.cs, L.y_lo, L.y_hi] for L in nm.layers],
     }
+    if prepared:
+        meta["prep"] = {str(li): [P.m, P.cols] for li, P in sorted(prepared.items())}
     arrays: dict[str, np.ndarray] = {
         "meta": np.frombuffer(json.dumps(meta, sort_keys=True).encode(), dtype=np.uint8),
         "island_areas": np.asarray(nm._areas, dtype=np.float64),
@@ -49,6 +65,9 @@ def save(nm: NavMesh, path: str | Path) -> Path:
             arrays[f"layer{i}/{f}"] = getattr(G.nodes, f)
         for f in _GRAPH_FIELDS:
             arrays[f"layer{i}/{f}"] = getattr(G, f)
+        if i in prepared:
+            for f in _PREP_FIELDS:
+                arrays[f"layer{i}/prep_{f}"] = getattr(prepared[i], f)
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w", compression=zipfile.ZIP_DEFLATED) as zf:
         for name in sorted(arrays):
@@ -74,10 +93,41 @@ def _get(z: np.lib.npyio.NpzFile, path: Path, name: str, kind: str, ndim: int) -
     return a
 
 
+def _prep(z: np.lib.npyio.NpzFile, path: Path, i: int, spec: object, L: Layer, n: int) -> Prep:
+    """Layer ``i``'s optional precomputation (``spec`` = ``meta["prep"][str(i)]``), checked
+    against the layer's grid and its ``n`` corners."""
+    from navbench.nav.visibility import TILE
+
+    p = f"layer{i}/prep_"
+    if not (isinstance(spec, list) and len(spec) == 2 and all(type(v) is int for v in spec)):
+        raise FormatError(path, f"meta.prep.{i}", "[m, cols] (two integers)", spec)
+    m, cols = spec
+    tr, tc = -(-L.height.shape[0] // TILE), -(-L.height.shape[1] // TILE)
+    if m < 1 or cols != -(-tc // m):
+        raise FormatError(path, f"meta.prep.{i}", f"m >= 1 and cols = ceil({tc} / m)", spec)
+    ptr = _get(z, path, p + "ptr", "i", 1).astype(np.int64)
+    corners = _get(z, path, p + "corners", "iu", 1)
+    lmd = _get(z, path, p + "lmd", "f", 2).astype(np.float64)
+    if (len(ptr) != -(-tr // m) * cols + 1 or ptr[0] != 0 or ptr[-1] != len(corners)
+            or (np.diff(ptr) < 0).any()):
+        raise FormatError(path, p + "ptr", f"{-(-tr // m) * cols + 1} non-decreasing offsets "
+                          f"from 0 to {len(corners)}", f"{len(ptr)} values")
+    if len(corners) and (int(corners.min()) < 0 or int(corners.max()) >= n):
+        raise FormatError(path, p + "corners", f"corner ids in [0, {n})",
+                          (int(corners.min()), int(corners.max())))
+    if lmd.shape[0] != n or lmd.shape[1] < 1 or not (lmd >= 0).all():
+        raise FormatError(path, p + "lmd", f"({n}, K) graph distances >= 0 (inf: unreachable)",
+                          f"{lmd.shape}, min {lmd.min() if lmd.size else None}")
+    dtype = np.uint16 if n <= np.iinfo(np.uint16).max else np.int32
+    return Prep(m, cols, ptr, corners.astype(dtype), lmd)
+
+
 def load_parts(path: str | Path) -> tuple[NavSettings, str, list[Layer], np.ndarray,
-                                          list[tuple[Nodes, np.ndarray, np.ndarray, np.ndarray]]]:
+                                          list[tuple[Nodes, np.ndarray, np.ndarray, np.ndarray]],
+                                          dict[int, Prep]]:
     """Read a navmesh written by :func:`save` as ``(settings, scene_id, layers, island_areas,
-    [(nodes, indptr, indices, weights) per layer])``; :meth:`NavMesh.load` assembles them."""
+    [(nodes, indptr, indices, weights) per layer], {layer: precomputation})``;
+    :meth:`NavMesh.load` assembles them."""
 
     path = Path(path)
     try:
@@ -128,4 +178,9 @@ def load_parts(path: str | Path) -> tuple[NavSettings, str, list[Layer], np.ndar
                     or (len(indices) and (indices.min() < 0 or indices.max() >= n))):
                 raise FormatError(path, p + "indptr", "a consistent CSR graph over the nodes")
             graphs.append((nodes, indptr, indices, weights))
-    return settings, scene_id, layers, areas, graphs
+        spec = meta.get("prep", {})
+        if not (isinstance(spec, dict) and all(k.isdigit() and int(k) < len(layers) for k in spec)):
+            raise FormatError(path, "meta.prep", f"{{layer id < {len(layers)}: [m, cols]}}", spec)
+        preps = {int(k): _prep(z, path, int(k), v, layers[int(k)], len(graphs[int(k)][0].pos))
+                 for k, v in sorted(spec.items())}
+    return settings, scene_id, layers, areas, graphs, preps
