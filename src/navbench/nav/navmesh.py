@@ -358,10 +358,11 @@ class NavMesh:
         2. *Unreachable.* No snapped start, a malformed goal array, or no goal on the start's
            island: ``points is None`` and ``geodesic_distance == inf``.
         3. *Visibility graph.* A* over the exact reduced visibility graph (bitangent edges
-           between reflex corners, kept ``agent_radius`` away from obstacles), guided by
-           landmark bounds; start and goal edges come from per-bucket candidate lists. Both
-           are built at the layer's first query (a few seconds on a 500 m city; see
-           :mod:`navbench.nav.prep`) and kept with the navmesh.
+           between reflex corners, kept ``agent_radius`` away from obstacles) with lazy start
+           and goal edges. On a layer prepared by :meth:`prepare_queries` (or loaded from a
+           file saved with ``queries=True``) it is guided by landmark bounds and takes the
+           start and goal edges from per-bucket candidate lists (:mod:`navbench.nav.prep`,
+           :mod:`navbench.nav.oneoff`); the lengths are the same either way.
         4. *Grid fallback.* In passages a cell or two wide, contour simplification can hide
            every corner a point could see, so the graph misses a connection the grid has:
            then 8-connected grid A* over the island's cells, shortened by line of sight,
@@ -409,10 +410,11 @@ class NavMesh:
         """Precompute, for every layer with at least ``query.PREP_MIN_CORNERS`` corners, the
         static tables that make later :meth:`find_path` calls faster with the same lengths
         (:mod:`navbench.nav.prep`: per-4 m-bucket candidate corners for start and goal edges, 64
-        landmark distance rows for an A* heuristic). Worth it only for many one-off queries on
-        a large scene: on a generated 500 m city it takes 3.3–7 s and 11 MB and brings
-        ``find_path`` from 1.14 to 0.69 ms median (3.1 → 1.5 ms p95); a dataset build's ~200
-        queries per scene do not repay it. Kept on the navmesh (pickled with it), not saved."""
+        landmark distance rows for an A* heuristic). Worth it for many one-off queries on a
+        large scene: on a generated 500 m city it takes 4–9 s and 11 MB and brings
+        ``find_path`` from ~1.3 to ~0.4 ms median (3.1 → 1.2 ms p95); a dataset build's ~200
+        queries per scene do not repay it, unless the tables are saved once with the navmesh
+        (``save(path, queries=True)``, restored by :meth:`load`). Pickled with the navmesh."""
         for li, G in enumerate(self.graphs):
             if len(G.nodes.pos) >= query.PREP_MIN_CORNERS:
                 self._prep(li)

@@ -14,7 +14,13 @@ of sight when popped), with two changes that leave the shortest length unchanged
   least ``min_S(d(l, c) + |c g|) - d(l, v)`` and ``d(l, v) - max_S(d(l, c) - |c g|)``
   (triangle inequality in the graph), so the heuristic is admissible and consistent and A*
   returns a shortest path (ties may be broken differently). The ``n_active`` landmarks used
-  are those whose distances to the corners nearest the start and the goal differ most.
+  are those whose distances to the corners nearest the start and the goal differ most. It is
+  evaluated lazily: an entry is pushed with the Euclidean key (a lower bound of the full
+  one) until its corner's heuristic is known and gets the full key when it pops, so only
+  ~150 of ~1,100 corners touched per query (500 m city) read their landmark row.
+
+:func:`find_one` does a whole query (snapping, search, polyline) in one numba call; per-layer
+scratch rows (:class:`Scratch`) are stamped per query instead of allocated.
 
 Coordinates are XZ metres (Habitat frame), lengths metres.
 """

@@ -3,12 +3,15 @@
 Two exact searches over the same visibility graph (see :mod:`navbench.nav.search`):
 
 * :func:`find_path` — one query, A* with lazy start and goal edges; on a layer prepared by
-  :meth:`NavMesh.prepare_queries` (layers with at least :data:`PREP_MIN_CORNERS` corners get a
-  static precomputation, :mod:`navbench.nav.prep`: per-bucket candidate corners, landmark
-  distances), :func:`navbench.nav.oneoff.astar_lists` over it, with the same lengths; no
-  per-goal cache, so its answer never depends on earlier queries. The precomputation is opt-in:
-  it costs seconds on a city (3.3–7 s on a 500 m city, 18 s on 1 km) and saves ~0.45 ms per
-  query, so it pays off only past ~10,000 queries per layer (a dataset build asks ~200).
+  :meth:`NavMesh.prepare_queries` or loaded from a file saved with ``queries=True`` (layers with
+  at least :data:`PREP_MIN_CORNERS` corners get a static precomputation, :mod:`navbench.nav.prep`:
+  per-bucket candidate corners, landmark distances), :func:`navbench.nav.oneoff.astar_lists`
+  over it with the same lengths — for a navigable start and goals on its island snapping,
+  search and assembly are one numba call (:func:`navbench.nav.oneoff.find_one`); no per-goal
+  cache, so its answer never depends on earlier queries. The precomputation is opt-in: it
+  costs seconds on a city (4–9 s on a 500 m city, 18 s on 1 km) and saves ~0.8 ms per query
+  (1.2–1.4 → 0.4–0.5 ms), so it pays off only past ~5,000–10,000 queries per layer (a
+  dataset build asks ~200) unless it is saved with the navmesh.
 * :func:`geodesic_distances` — many starts to one goal set (per-step distance to goal): the
   goal set's exact distance table (:func:`navbench.nav.search.goal_tree`) is built once
   and kept in a small LRU cache on the navmesh, then each start costs a sort of its
