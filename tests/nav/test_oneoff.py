@@ -15,7 +15,7 @@ import pytest
 
 from navbench.cli import main
 from navbench.errors import FormatError
-from navbench.nav import NavMesh, query
+from navbench.nav import NavMesh, oneoff, query
 from navbench.scene import save as save_scene
 from tests.nav import worlds
 from tests.nav.test_prep import _blocks
@@ -187,3 +187,17 @@ def test_cli_build_prepare_queries(tmp_path: Path) -> None:
     assert 0 in nm._prep_cache
     # around the wall's free end (x = 3): longer than the straight 2 m
     assert nm.geodesic_distance((0.5, 0.0, 1.0), (0.5, 0.0, 3.0)) > 5.0
+
+
+def test_rounded_down_bounds_the_landmark_table() -> None:
+    """float32 0.1 rounds up (0.100000001490116), so it is stepped down to 0.099999994; exact
+    values stay; inf stays inf; 1e6 + 0.1 m (float32 spacing 0.0625 there) goes to 1e6 + 0.0625."""
+    a = np.array([[0.1, 1.0 / 3.0, 0.0], [2.5, np.inf, 1e6 + 0.1]])
+    b = oneoff.rounded_down(a)
+    assert b.dtype == np.float32
+    assert b[0, 0] == np.nextafter(np.float32(0.1), np.float32(0)) and float(b[0, 0]) < 0.1
+    assert b[1, 0] == 2.5 and b[0, 2] == 0.0 and np.isinf(b[1, 1])
+    assert float(b[1, 2]) == 1e6 + 0.0625
+    fin = np.isfinite(a)
+    lo = b[fin].astype(np.float64)
+    assert (lo <= a[fin]).all() and (a[fin] <= lo * oneoff._UP).all()

@@ -37,6 +37,7 @@ import numpy as np
 from navbench.nav.visibility import crosses_blocked, line_of_sight, point_info, trace
 
 _EPS = 1e-7  # m taken off the landmark bounds: Dijkstra's rounding never makes them inadmissible
+_UP = 1.0 + 2.0 ** -22  # x * _UP >= the next float32 above x >= 0 (one float32 ulp <= x * 2**-23)
 #: Landmarks used per query: those whose distances to the corners nearest the start and the
 #: goal differ most.
 ACTIVE = 16
@@ -61,25 +62,36 @@ def packed(pos: np.ndarray, prv: np.ndarray, nxt: np.ndarray, island: np.ndarray
     return np.ascontiguousarray(np.column_stack([pos, prv, nxt, island, y]), dtype=np.float64)
 
 
+def rounded_down(a: np.ndarray) -> np.ndarray:
+    """``a`` (float64 distances in m, >= 0 and < 1e30, or inf) as float32 rounded towards zero:
+    each value <= the original, and the original <= value * (1 + 2**-22) in float64."""
+    b = a.astype(np.float32)
+    up = b.astype(np.float64) > a
+    b[up] = np.nextafter(b[up], np.float32(0))
+    return b
+
+
 @dataclass
 class Scratch:
-    """Per-layer state of :func:`find_one`: the packed corners (:func:`packed`) and the
-    scratch rows ``IS`` (V, 4), ``FS`` (V, 2) with the last stamp used in ``gen`` (1,).
+    """Per-layer state of :func:`find_one`: the packed corners (:func:`packed`), the landmark
+    table rounded down to float32 (:func:`rounded_down`) and the scratch rows ``IS`` (V, 4), ``FS`` (V, 2) with the last stamp used in ``gen`` (1,).
     Numba holds the GIL in these kernels, so queries from several threads never share it
     at once."""
 
     geo: np.ndarray
+    lmd: np.ndarray  # the table lmd32 was made from (a new table needs a new Scratch)
+    lmd32: np.ndarray
     IS: np.ndarray
     FS: np.ndarray
     gen: np.ndarray
 
     @classmethod
     def of(cls, pos: np.ndarray, prv: np.ndarray, nxt: np.ndarray, island: np.ndarray,
-           y: np.ndarray) -> Scratch:
-        """Fresh state for a layer's corners (all stamps 0: nothing valid)."""
+           y: np.ndarray, lmd: np.ndarray) -> Scratch:
+        """Fresh state for a layer's corners and landmark table (all stamps 0: nothing valid)."""
         n = len(pos)
-        return cls(packed(pos, prv, nxt, island, y), np.zeros((n, 4), np.int64),
-                   np.zeros((n, 2)), np.zeros(1, np.int64))
+        return cls(packed(pos, prv, nxt, island, y), lmd, rounded_down(lmd),
+                   np.zeros((n, 4), np.int64), np.zeros((n, 2)), np.zeros(1, np.int64))
 
     def next_gen(self) -> int:
         """A stamp no earlier query used."""
@@ -136,10 +148,12 @@ def _heur(geo, v, goals, lmd, act, lo, hi):  # type: ignore[no-untyped-def]
 
 @nb.njit(cache=True)
 def astar_lists(geo, indptr, indices, weights, C, x0, z0, cs, thr, sx, sz, island, goals,  # type: ignore[no-untyped-def]
-                B, k, m, cols, ptr, corners, lmd, n_active, IS, FS, gen):
+                B, k, m, cols, ptr, corners, lmd, lmd32, n_active, IS, FS, gen):
     """:func:`navbench.nav.visibility.astar` with the bucket lists ``(ptr, corners)`` (buckets
     of ``m x m`` tiles, ``cols`` per row) and landmark distances ``lmd`` (V, K), and the same
-    return value ``(length, goal_index, nodes)``.
+    return value ``(length, goal_index, nodes)``; ``lmd32``: ``lmd`` rounded down to float32
+    (:func:`rounded_down`), read for the per-query constants of the bounds only (a looser
+    constant keeps the heuristic admissible and consistent; per-corner distances stay exact).
 
     Corners are the packed table ``geo`` (:func:`packed`); ``IS`` (V, 4) int64 and ``FS`` (V, 2)
     are scratch kept between queries (:class:`Scratch`): a row is valid for this query only
@@ -209,13 +223,13 @@ def astar_lists(geo, indptr, indices, weights, C, x0, z0, cs, thr, sx, sz, islan
     act = order[:min(n_active, n_l)].copy()
     lo = np.full(n_l, np.inf)
     hi = np.full(n_l, -np.inf)
-    for t in range(n_s):
+    for t in range(n_s):  # from the float32 table (half the memory read): d32 <= d <= d32 * _UP
         c, e = s_c[t], s_e[t]
         for col in act:
-            d = lmd[c, col]
+            d = np.float64(lmd32[c, col])
             if d < np.inf:
                 lo[col] = min(lo[col], d + e)
-                hi[col] = max(hi[col], d - e)
+                hi[col] = max(hi[col], d * _UP - e)
     xclosed = np.zeros(k_goals + 1, np.bool_)  # the start and the goals, ids n .. n + k_goals
     parent = np.empty(total, np.int64)  # read only where closed
     ex = np.empty((k_goals + 1, 2))
@@ -320,7 +334,7 @@ def assemble(nodes, pos, y, sa, sg):  # type: ignore[no-untyped-def]
 @nb.njit(cache=True)
 def find_one(H, CS, lab, ylo, yhi, gx0, gz0, gcs, radius, max_dy, isl_layer, pl,  # type: ignore[no-untyped-def]
              geo, indptr, indices, weights, C, x0, z0, cs, thr, B, k, m, cols, ptr, corners, lmd,
-             n_active, IS, FS, gen, a, goals3):
+             lmd32, n_active, IS, FS, gen, a, goals3):
     """One-off query in one call: snapping, :func:`astar_lists` on prepared layer ``pl`` and
     :func:`assemble`, for the common case only — the start and every goal navigable
     (:func:`navbench.nav.visibility.point_info` on the stacked layers ``H, CS, lab, ylo,
@@ -350,8 +364,8 @@ def find_one(H, CS, lab, ylo, yhi, gx0, gz0, gcs, radius, max_dy, isl_layer, pl,
         gxz[q, 0], gxz[q, 1] = goals3[q, 0], goals3[q, 2]
     gen[0] += 1
     length, gk, nodes = astar_lists(geo, indptr, indices, weights, C, x0, z0, cs, thr, sa[0], sa[2],
-                                    island, gxz, B, k, m, cols, ptr, corners, lmd, n_active, IS, FS,
-                                    gen[0])
+                                    island, gxz, B, k, m, cols, ptr, corners, lmd, lmd32, n_active,
+                                    IS, FS, gen[0])
     if not length < np.inf:
         return False, np.inf, -1, none
     P, d = assemble(nodes, geo, geo[:, 7], sa, snapped[-2 - nodes[-1]])

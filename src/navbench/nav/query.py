@@ -134,11 +134,13 @@ def _finish(nm: NavMesh, q: _Query, length: float, gk: int, nodes: np.ndarray) -
 
 
 def _scratch(nm: NavMesh, li: int) -> oneoff.Scratch:
-    """Layer ``li``'s :class:`~navbench.nav.oneoff.Scratch` (made at its first query, kept)."""
+    """Prepared layer ``li``'s :class:`~navbench.nav.oneoff.Scratch` (made at its first query,
+    kept; not pickled)."""
     S = nm._scratch.get(li)
-    if S is None:
+    if S is None or S.lmd is not nm._prep_cache[li].lmd:
         n = nm.graphs[li].nodes
-        S = nm._scratch[li] = oneoff.Scratch.of(n.pos, n.prv, n.nxt, n.island, n.y)
+        S = nm._scratch[li] = oneoff.Scratch.of(n.pos, n.prv, n.nxt, n.island, n.y,
+                                                nm._prep_cache[li].lmd)
     return S
 
 
@@ -158,7 +160,8 @@ def _find_prepared(nm: NavMesh, a: Point, goals: np.ndarray) -> ShortestPath | N
                                      nm.settings.agent_radius, MAX_Y_DELTA, nm._island_layer, li,
                                      S.geo, G.indptr, G.indices, G.weights, L.clear, L.x0, L.z0,
                                      L.cs, nm._thr, nm._tiles(li), vis.TILE, P.m, P.cols, P.ptr,
-                                     P.corners, P.lmd, oneoff.ACTIVE, S.IS, S.FS, S.gen, sa, goals)
+                                     P.corners, P.lmd, S.lmd32, oneoff.ACTIVE, S.IS, S.FS, S.gen,
+                                     sa, goals)
     return ShortestPath(list(pts), float(d), int(gk)) if ok else None
 
 
@@ -185,8 +188,8 @@ def find_path(nm: NavMesh, a: Point, b_or_many: Goals) -> ShortestPath:
     length, gk, nodes = oneoff.astar_lists(S.geo, G.indptr, G.indices, G.weights, L.clear, L.x0,
                                            L.z0, L.cs, nm._thr, float(q.sa[0]), float(q.sa[2]),
                                            q.isl, q.gxz, nm._tiles(q.li), vis.TILE, P.m, P.cols,
-                                           P.ptr, P.corners, P.lmd, oneoff.ACTIVE, S.IS, S.FS,
-                                           S.next_gen())
+                                           P.ptr, P.corners, P.lmd, S.lmd32, oneoff.ACTIVE, S.IS,
+                                           S.FS, S.next_gen())
     return _finish(nm, q, length, gk, nodes)
 
 
