@@ -101,6 +101,11 @@ class NavMesh:
         state["_scratch"] = {}
         return state
 
+    def __setstate__(self, state: dict[str, object]) -> None:
+        """Unpickle (also navmeshes pickled before the one-off scratch existed)."""
+        self.__dict__.update(state)
+        self.__dict__.setdefault("_scratch", {})
+
     # ------------------------------------------------------------------ construction
     @classmethod
     def build(cls, scene: Scene, settings: NavSettings | None = None) -> NavMesh:
