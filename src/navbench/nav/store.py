@@ -39,13 +39,15 @@ _PREP_FIELDS = ("ptr", "corners", "lmd")
 
 
 def save(nm: NavMesh, path: str | Path, queries: bool = False) -> Path:
-    """Write ``nm`` to ``path`` (.npz); ``queries``: also the one-off query precomputation
-    (built here if needed, :meth:`NavMesh.prepare_queries`; the bytes depend only on the
-    navmesh and the flag)."""
-    prepared = {}
-    if queries:
-        nm.prepare_queries()
-        prepared = dict(nm._prep_cache)
+    """Write ``nm`` to ``path`` (.npz); ``queries``: also the one-off query precomputation of
+    every layer with at least ``query.PREP_MIN_CORNERS`` corners (built here if needed, as by
+    :meth:`NavMesh.prepare_queries`; the bytes depend only on the navmesh and the flag)."""
+    from navbench.nav.query import PREP_MIN_CORNERS
+
+    prepared: dict[int, Prep] = {}
+    if queries:  # the layers that qualify now, whatever was prepared before
+        prepared = {li: nm._prep(li) for li, G in enumerate(nm.graphs)
+                    if len(G.nodes.pos) >= PREP_MIN_CORNERS}
     meta: dict[str, object] = {
         "format": FORMAT,
         "scene_id": nm.scene_id,
