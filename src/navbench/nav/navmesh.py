@@ -417,7 +417,7 @@ class NavMesh:
         (:mod:`navbench.nav.prep`: per-4 m-bucket candidate corners for start and goal edges, 64
         landmark distance rows for an A* heuristic). Worth it for many one-off queries on a
         large scene: on a generated 500 m city it takes 4–9 s and 11 MB and brings
-        ``find_path`` from ~1.3 to ~0.4 ms median (3.1 → 1.2 ms p95); a dataset build's ~200
+        ``find_path`` from 1.1–1.3 to 0.37–0.43 ms median (2.9–3.3 → 1.0–1.2 ms p95); a dataset build's ~200
         queries per scene do not repay it, unless the tables are saved once with the navmesh
         (``save(path, queries=True)``, restored by :meth:`load`). Pickled with the navmesh."""
         for li, G in enumerate(self.graphs):
