@@ -88,6 +88,8 @@ class ContactScan:
             act_x, act_z, act_yaw]
         sc[tk.SC_CAPX] = sc[tk.SC_CAPZ] = self.cap
         sc[tk.SC_NREC], sc[tk.SC_HEAD] = 1, 1
+        self._ts = np.zeros(tk.NT)  # the servo error of a direct call
+        tk.compile_tick()
 
     @property
     def capx(self) -> float:
@@ -130,10 +132,12 @@ class ContactScan:
         """Scan the contacts after a tick with planar servo error ``(ex, ez)`` (world XZ, m/s):
         update ``collided``, the caps and the follower's braking; the fall reason
         (``"drop"`` or ``"tilt"``) or ``None``."""
-        con = self.con
-        fall = tk.scan(con.geom, con.pos, con.frame, self.lut, self.sc, self.forcerange,
-                       self.qpos, self.qvel, self.ctrl, self.xmat, self.follower.state[2],
-                       float(ex), float(ez))
+        con, ts = self.con, self._ts
+        ts[tk.T_EX], ts[tk.T_EZ] = ex, ez
+        path, align, fs, fi = self.follower.state
+        fall = tk.tick(con.geom, con.pos, con.frame, self.lut, self.sc, self.forcerange,
+                       self.xmat, path, align, fs, fi, ts, self.qpos, self.qvel, self.ctrl,
+                       tk.SCAN)
         return _FALLS[fall]
 
 

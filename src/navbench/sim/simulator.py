@@ -379,8 +379,8 @@ class Simulator:
 
         Per tick: follower (or the velocity command) → PI velocity loop → ``mj_step`` ×
         substeps → contact scan (support, caps, falls). Both ends are compiled
-        (:mod:`navbench.sim.tick_kernels`): one kernel call before the first tick, then one
-        after each ``mj_step`` that scans and commands the next tick.
+        (:func:`navbench.sim.tick_kernels.tick`): one kernel call before the first tick, then
+        one after each ``mj_step`` that scans and commands the next tick.
         """
         m, d = self.model, self.data
         ts, scan = self._tick, self.contacts
@@ -390,13 +390,14 @@ class Simulator:
         path, align, fs, fi = self.follower.state
         con, lut, sc, fr, xmat = scan.con, scan.lut, scan.sc, scan.forcerange, scan.xmat
         qpos, qvel, ctrl = self._qpos, self._qvel, self._ctrl
-        step, nsub, after = mujoco.mj_step, self._substeps, tk.after_step
-        tk.control(path, align, fs, fi, ts, sc, qpos, qvel, ctrl)
-        last = self._ticks - 1
+        step, nsub, tick = mujoco.mj_step, self._substeps, tk.tick
+        both, last = tk.SCAN | tk.CONTROL, self._ticks - 1
+        fall = tick(con.geom, con.pos, con.frame, lut, sc, fr, xmat, path, align, fs, fi, ts,
+                    qpos, qvel, ctrl, tk.CONTROL)
         for k in range(self._ticks):
             step(m, d, nsub)
-            fall = after(con.geom, con.pos, con.frame, lut, sc, fr, xmat, path, align, fs, fi,
-                         ts, qpos, qvel, ctrl, k < last)
+            fall = tick(con.geom, con.pos, con.frame, lut, sc, fr, xmat, path, align, fs, fi,
+                        ts, qpos, qvel, ctrl, both if k < last else tk.SCAN)
             if fall:
                 self._label, self.fall_reason = "fall", ("drop" if fall == tk.DROP else "tilt")
                 break

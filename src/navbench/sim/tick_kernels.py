@@ -1,9 +1,11 @@
 """Compiled 50 Hz control tick (numba): the PI velocity loop and the contact scan.
 
-One control tick of :class:`navbench.sim.simulator.Simulator` is ``control`` (follower or
+One control tick of :class:`navbench.sim.simulator.Simulator` is :func:`control` (follower or
 velocity command → body → world → PI velocity loop → ``data.ctrl``), ``mj_step`` × substeps,
-then ``after_step`` (the contact scan of :class:`navbench.sim.contacts.ContactScan`, and the
-next tick's ``control`` when one follows): two Python-level calls around each ``mj_step``.
+then :func:`scan` (the contact scan of :class:`navbench.sim.contacts.ContactScan`). Both run
+through the single entry point :func:`tick` (one compiled version, :func:`compile_tick`): per
+agent step one ``tick`` call before the first ``mj_step`` and one after each (scan, then the
+next tick's command). A call costs ~3 µs, reading ``data.contact``'s three fields ~2 µs.
 The float operations are those of the former pure-Python loop, in the same order (libm's
 ``hypot``/``atan2``, so the last bit may differ from CPython's).
 
@@ -163,12 +165,36 @@ def control(path, align, fs, fi, ts, sc, qpos, qvel, ctrl):  # type: ignore[no-u
     ts[T_IX], ts[T_IZ], ts[T_EX], ts[T_EZ] = ix, iz, ex, ez
 
 
+SCAN, CONTROL = 1, 2  # what ``tick`` does (bits)
+
+
 @nb.njit(cache=True)
-def after_step(geom, pos, frame, lut, sc, fr, xmat, path, align, fs, fi, ts, qpos, qvel, ctrl,  # type: ignore[no-untyped-def]
-               more):
-    """The contact scan after a tick's ``mj_step`` (with that tick's servo error), then, if
-    ``more`` and the base did not fall, the next tick's :func:`control`; the fall code."""
-    fall = scan(geom, pos, frame, lut, sc, fr, qpos, qvel, ctrl, xmat, fs, ts[T_EX], ts[T_EZ])
-    if fall == 0 and more:
+def tick(geom, pos, frame, lut, sc, fr, xmat, path, align, fs, fi, ts, qpos, qvel, ctrl, what):  # type: ignore[no-untyped-def]
+    """The one entry point: with ``what & SCAN`` the contact scan after a tick's ``mj_step``
+    (with that tick's servo error ``ts[T_EX], ts[T_EZ]``), then with ``what & CONTROL``, if the
+    base did not fall, the next tick's :func:`control`; the fall code."""
+    fall = 0
+    if what & SCAN:
+        fall = scan(geom, pos, frame, lut, sc, fr, qpos, qvel, ctrl, xmat, fs, ts[T_EX], ts[T_EZ])
+    if fall == 0 and what & CONTROL:
         control(path, align, fs, fi, ts, sc, qpos, qvel, ctrl)
     return fall
+
+
+def _signature() -> tuple[object, ...]:
+    """``tick``'s argument types: the contact fields in layout ``A`` (any strides), so that
+    one compiled version serves ``data.contact``'s strided fields (which numpy flags
+    contiguous at 0 or 1 contacts); every other array contiguous, as the owners make them
+    (the follower's arrays as in a direct ``follow_kernels.command`` call)."""
+    a2, f1, f2 = nb.types.Array(nb.float64, 2, "A"), nb.float64[::1], nb.float64[:, ::1]
+    return (nb.types.Array(nb.int32, 2, "A"), a2, a2, f2, f1, f2, f1, f2, nb.uint8[::1], f1,
+            nb.int64[::1], f1, f1, f1, f1, nb.int64)
+
+
+def compile_tick() -> None:
+    """Compile (or load from numba's cache) the one version of :func:`tick`, then stop
+    further specialisation: calls with contiguous arrays convert to it. Idempotent; the
+    simulator calls it at construction."""
+    if not tick.signatures:
+        tick.compile(_signature())
+        tick.disable_compile()
