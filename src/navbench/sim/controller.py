@@ -9,6 +9,8 @@ axis turns the error to the target into a body-frame velocity ``(vx, vy, ω)`` (
 −Z of the body, vy left, ω counter-clockwise seen from above), clipped to |vx| ≤ 1.5 m/s,
 |vy| ≤ 0.3 m/s, |ω| ≤ 1.5 rad/s. Non-holonomic bases (vy ≡ 0) turn towards the target first.
 Runs at 50 Hz in the simulator; paths can be replaced or extended at any time (streaming).
+The follower's math is compiled (:mod:`navbench.sim.follow_kernels`, over array state);
+:class:`PID`, :func:`world_to_body` and :func:`body_to_world` are the same math in plain Python.
 
 *Align* waypoints (``set_path(..., align=flags)``; :mod:`navbench.sim.doors` places them on
 both sides of a door): the lookahead never passes one; the base drives onto it (< 0.05 m),

@@ -41,7 +41,7 @@ NI = 12
 
 
 @nb.njit(cache=True)
-def wrap(a):  # type: ignore[no-untyped-def]
+def wrap(a):
     """``navbench.geometry.wrap_angle``: wrap to (-π, π]."""
     a = np.fmod(a + math.pi, 2.0 * math.pi)  # C fmod (exact; numba has no math.fmod)
     if a <= 0.0:
@@ -50,7 +50,7 @@ def wrap(a):  # type: ignore[no-untyped-def]
 
 
 @nb.njit(cache=True)
-def pid(fs, fi, k, err, dt):  # type: ignore[no-untyped-def]
+def pid(fs, fi, k, err, dt):
     """PID ``k`` (0 forward, 1 left, 2 yaw) update: integral clamp, no derivative on the first
     step; the (unclipped) output."""
     if k == 2:
@@ -68,7 +68,7 @@ def pid(fs, fi, k, err, dt):  # type: ignore[no-untyped-def]
 
 
 @nb.njit(cache=True)
-def target(path, align, fs, fi, x, z):  # type: ignore[no-untyped-def]
+def target(path, align, fs, fi, x, z):
     """Lookahead target ``(tx, tz, final)``; passes intermediate waypoints within the lookahead
     (never an align waypoint) and walks ``lookahead`` metres along the rest of the path."""
     look = fs[P_LOOK]
@@ -103,7 +103,7 @@ def target(path, align, fs, fi, x, z):  # type: ignore[no-untyped-def]
 
 
 @nb.njit(cache=True)
-def brake(path, align, fs, fi, x, z, vx, vy):  # type: ignore[no-untyped-def]
+def brake(path, align, fs, fi, x, z, vx, vy):
     """``(vx, vy)`` scaled down to ``sqrt(2 a d)``, d = distance to the next stop waypoint."""
     n = path.shape[0]
     if fi[I_KEYI] != fi[I_I] or fi[I_KEYN] != n:
@@ -123,14 +123,14 @@ def brake(path, align, fs, fi, x, z, vx, vy):  # type: ignore[no-untyped-def]
 
 
 @nb.njit(cache=True)
-def clip(v, m):  # type: ignore[no-untyped-def]
+def clip(v, m):
     """``max(-m, min(m, v))``."""
     v = v if v < m else m
     return v if v > -m else -m
 
 
 @nb.njit(cache=True)
-def command(path, align, fs, fi, x, z, yaw, dt):  # type: ignore[no-untyped-def]
+def command(path, align, fs, fi, x, z, yaw, dt):
     """Body-frame ``(vx, vy, ω)`` (m/s, m/s, rad/s) for the pose ``(x, z, yaw)``; updates the
     state (``WaypointFollower.command``)."""
     n = path.shape[0]

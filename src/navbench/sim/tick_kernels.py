@@ -50,7 +50,7 @@ DROP, TILT = 1, 2  # fall codes (0: none)
 
 
 @nb.njit(cache=True)
-def scan(geom, pos, frame, lut, sc, fr, qpos, qvel, ctrl, xmat, fs, ex, ez):  # type: ignore[no-untyped-def]
+def scan(geom, pos, frame, lut, sc, fr, qpos, qvel, ctrl, xmat, fs, ex, ez):
     """Contact scan after a tick with planar servo error ``(ex, ez)``: collision flag, support
     and edge, force caps (written to ``fr``), the follower's braking (``fs``), falls; the
     fall code (0, ``DROP`` or ``TILT``). The robot is the only moving body, so every contact
@@ -137,7 +137,7 @@ def scan(geom, pos, frame, lut, sc, fr, qpos, qvel, ctrl, xmat, fs, ex, ez):  # 
 
 
 @nb.njit(cache=True)
-def control(path, align, fs, fi, ts, sc, qpos, qvel, ctrl):  # type: ignore[no-untyped-def]
+def control(path, align, fs, fi, ts, sc, qpos, qvel, ctrl):
     """One tick's command: the follower's (follow flag) or the held velocity command, body →
     world, then the PI velocity loop into ``ctrl``. The integral shifts the servo reference;
     it grows only while the servo's demand is below the force cap (anti-windup: no overshoot
@@ -169,7 +169,7 @@ SCAN, CONTROL = 1, 2  # what ``tick`` does (bits)
 
 
 @nb.njit(cache=True)
-def tick(geom, pos, frame, lut, sc, fr, xmat, path, align, fs, fi, ts, qpos, qvel, ctrl, what):  # type: ignore[no-untyped-def]
+def tick(geom, pos, frame, lut, sc, fr, xmat, path, align, fs, fi, ts, qpos, qvel, ctrl, what):
     """The one entry point: with ``what & SCAN`` the contact scan after a tick's ``mj_step``
     (with that tick's servo error ``ts[T_EX], ts[T_EZ]``), then with ``what & CONTROL``, if the
     base did not fall, the next tick's :func:`control`; the fall code."""
@@ -181,7 +181,7 @@ def tick(geom, pos, frame, lut, sc, fr, xmat, path, align, fs, fi, ts, qpos, qve
     return fall
 
 
-def _signature() -> tuple[object, ...]:
+def _signature() -> tuple[nb.types.Type, ...]:
     """``tick``'s argument types: the contact fields in layout ``A`` (any strides), so that
     one compiled version serves ``data.contact``'s strided fields (which numpy flags
     contiguous at 0 or 1 contacts); every other array contiguous, as the owners make them

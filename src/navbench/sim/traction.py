@@ -35,7 +35,7 @@ import numpy as np
 
 
 @nb.njit(cache=True)  # called from the compiled contact scan (sim.tick_kernels) at 50 Hz
-def wheel_scale(fx: float, fy: float, tau: float, mu_n: float, motor: float,  # type: ignore[misc]
+def wheel_scale(fx: float, fy: float, tau: float, mu_n: float, motor: float,
                 half_track: float) -> float:
     """Largest ``k ≥ 0`` such that ``k · (fx, fy, tau)`` satisfies the friction budget (1) and
     the motor limit (module docs); ``inf`` for a zero demand.
@@ -65,7 +65,7 @@ def wheel_scale(fx: float, fy: float, tau: float, mu_n: float, motor: float,  # 
 
 
 @nb.njit(cache=True)
-def wheel_limits(ex: float, ez: float, yaw: float, ew: float, kv: float,  # type: ignore[misc]
+def wheel_limits(ex: float, ez: float, yaw: float, ew: float, kv: float,
                  mu_n: float, motor: float, half_track: float) -> tuple[float, float, float]:
     """Force caps for the world-axis planar servos and the yaw servo of a wheeled base.
 
