@@ -1,4 +1,4 @@
-"""Waypoint follower and PID (NavVerse App. 6.3): pure Python, no MuJoCo.
+"""Waypoint follower and PID (NavVerse App. 6.3): no MuJoCo; compiled (numba) tick.
 
 The follower tracks a world-frame waypoint path ``[(x, z, yaw), ...]`` (yaw may be ``nan`` =
 "any heading") with a lookahead distance (0.3 m): the target is the point of the remaining
@@ -9,6 +9,8 @@ axis turns the error to the target into a body-frame velocity ``(vx, vy, ω)`` (
 −Z of the body, vy left, ω counter-clockwise seen from above), clipped to |vx| ≤ 1.5 m/s,
 |vy| ≤ 0.3 m/s, |ω| ≤ 1.5 rad/s. Non-holonomic bases (vy ≡ 0) turn towards the target first.
 Runs at 50 Hz in the simulator; paths can be replaced or extended at any time (streaming).
+The follower's math is compiled (:mod:`navbench.sim.follow_kernels`, over array state);
+:class:`PID`, :func:`world_to_body` and :func:`body_to_world` are the same math in plain Python.
 
 *Align* waypoints (``set_path(..., align=flags)``; :mod:`navbench.sim.doors` places them on
 both sides of a door): the lookahead never passes one; the base drives onto it (< 0.05 m),
@@ -27,9 +29,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-from navbench.geometry import wrap_angle
+import numpy as np
+
+from navbench.sim import follow_kernels as fk
 
 
 @dataclass(frozen=True)
@@ -119,204 +123,96 @@ def body_to_world(vx: float, vy: float, yaw: float) -> tuple[float, float]:
     return -s * vx - c * vy, -c * vx + s * vy
 
 
-@dataclass
 class WaypointFollower:
-    """Tracks a streamed waypoint path; call :meth:`command` at the control rate."""
+    """Tracks a streamed waypoint path; call :meth:`command` at the control rate.
 
-    settings: FollowerSettings = field(default_factory=FollowerSettings)
-    holonomic: bool = True
-    _path: list[tuple[float, float, float]] = field(default_factory=list)
-    _i: int = 0  # index of the next waypoint not yet passed
-    _seg_start: tuple[float, float] | None = None
-    _prev: tuple[float, float, float] | None = None
-    _align: list[bool] = field(default_factory=list)
-    _seg_align: bool = False  # the current segment starts at an align waypoint
-    _stop_key: tuple[int, int] = (-1, -1)  # (waypoint index, path length) of _stop_at
-    _stop_at: int = 0  # index of the next waypoint where the base stops (align or final)
-    reached: bool = True
-    brake_accel: float = math.inf
+    The path, align flags and PID state are arrays (:mod:`navbench.sim.follow_kernels` has
+    the layout); :meth:`command` is one compiled call, and the simulator's control tick calls
+    the same kernel on :attr:`state` directly."""
 
-    def __post_init__(self) -> None:
-        s = self.settings
-        self._pid_f = PID(s.kp_lin, s.ki_lin, s.kd_lin, s.i_limit)
-        self._pid_l = PID(s.kp_lin, s.ki_lin, s.kd_lin, s.i_limit)
-        self._pid_w = PID(s.kp_ang, s.ki_ang, s.kd_ang, s.i_limit)
+    def __init__(self, settings: FollowerSettings | None = None, holonomic: bool = True) -> None:
+        self.settings = s = settings or FollowerSettings()
+        fs = np.zeros(fk.NF)
+        fs[: fk.S_SEGX] = [s.lookahead, s.pos_tol, s.yaw_tol, s.vx_max, s.vy_max, s.omega_max,
+                          s.kp_lin, s.ki_lin, s.kd_lin, s.kp_ang, s.ki_ang, s.kd_ang, s.i_limit,
+                          s.face_path_distance, s.turn_in_place, s.settle_speed, s.settle_turn,
+                          s.align_tol, s.align_yaw_tol]
+        fs[fk.S_BRAKE] = math.inf
+        fi = np.zeros(fk.NI, np.int64)
+        fi[fk.I_REACHED], fi[fk.I_HOLO] = 1, int(holonomic)
+        fi[fk.I_KEYI] = fi[fk.I_KEYN] = -1
+        self._fs, self._fi = fs, fi
+        self._path = np.zeros((0, 3))
+        self._align = np.zeros(0, np.uint8)
+
+    @property
+    def state(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """``(path, align, fs, fi)``: the kernel's arrays (``follow_kernels`` layout); the path
+        arrays are replaced by :meth:`set_path` / :meth:`clear`, ``fs`` and ``fi`` never."""
+        return self._path, self._align, self._fs, self._fi
+
+    @property
+    def holonomic(self) -> bool:
+        """Whether the base can translate sideways (vy); otherwise it turns towards the target."""
+        return bool(self._fi[fk.I_HOLO])
+
+    @property
+    def reached(self) -> bool:
+        """Whether the final waypoint is reached (also ``True`` without a path)."""
+        return bool(self._fi[fk.I_REACHED])
+
+    @property
+    def brake_accel(self) -> float:
+        """Braking deceleration that caps the speed before stop waypoints (m/s², module docs)."""
+        return float(self._fs[fk.S_BRAKE])
+
+    @brake_accel.setter
+    def brake_accel(self, a: float) -> None:
+        self._fs[fk.S_BRAKE] = a
 
     @property
     def path(self) -> list[tuple[float, float, float]]:
         """Remaining waypoints (x, z, yaw)."""
-        return self._path[self._i :]
+        rows: list[list[float]] = self._path[int(self._fi[fk.I_I]):].tolist()
+        return [(r[0], r[1], r[2]) for r in rows]
 
     def set_path(self, waypoints: Sequence[Sequence[float]], start: Sequence[float] | None = None,
                  append: bool = False, align: Sequence[bool] | None = None) -> None:
         """Replace (or extend) the path; ``start`` = current (x, z) starts the first segment;
         ``align``: one flag per waypoint (module docs; the final waypoint's flag is ignored)."""
-        pts = [(float(w[0]), float(w[1]), float(w[2]) if len(w) > 2 else math.nan)
-               for w in waypoints]
-        flags = [False] * len(pts) if align is None else [bool(a) for a in align]
+        pts = np.array([(float(w[0]), float(w[1]), float(w[2]) if len(w) > 2 else math.nan)
+                        for w in waypoints], float).reshape(-1, 3)
+        flags = np.zeros(len(pts), np.uint8) if align is None else \
+            np.array([bool(a) for a in align], np.uint8)
         if len(flags) != len(pts):
             raise ValueError(f"align: expected {len(pts)} flags, got {len(flags)}")
+        fs, fi = self._fs, self._fi
         if append and not self.reached:
-            self._path.extend(pts)
-            self._align.extend(flags)
+            self._path = np.concatenate([self._path, pts])
+            self._align = np.concatenate([self._align, flags])
         else:
-            self._path, self._align, self._i = pts, flags, 0
-            self._seg_align = False
-            self._seg_start = None if start is None else (float(start[0]), float(start[1]))
-            for p in (self._pid_f, self._pid_l, self._pid_w):
-                p.reset()
-            self._prev = None
-        self._stop_key = (-1, -1)
-        self.reached = not self._path[self._i :]
+            self._path, self._align = pts, flags
+            fi[fk.I_I] = fi[fk.I_SEGALIGN] = fi[fk.I_PREV] = 0
+            fi[fk.I_SEG] = start is not None
+            if start is not None:
+                fs[fk.S_SEGX], fs[fk.S_SEGZ] = float(start[0]), float(start[1])
+            fs[fk.S_INT : fk.S_INT + 3] = 0.0  # PID.reset of the three axes
+            fi[fk.I_DER : fk.I_DER + 3] = 0
+        fi[fk.I_KEYI] = fi[fk.I_KEYN] = -1
+        fi[fk.I_REACHED] = fi[fk.I_I] >= len(self._path)
 
     def clear(self) -> None:
         """Drop the path (the next command is zero velocity)."""
-        self._path, self._align, self._i, self.reached = [], [], 0, True
-        self._seg_align, self._stop_key = False, (-1, -1)
-
-    def _target(self, x: float, z: float) -> tuple[float, float, bool]:
-        """Lookahead target (x, z) and whether it is the final waypoint."""
-        look = self.settings.lookahead
-        path, align, hypot = self._path, self._align, math.hypot
-        last = len(path) - 1
-        i = self._i
-        # Pass intermediate waypoints within the lookahead (align waypoints: see command).
-        if i < last and not align[i] and hypot(path[i][0] - x, path[i][1] - z) < look:
-            while i < last and not align[i] and hypot(path[i][0] - x, path[i][1] - z) < look:
-                self._seg_start = path[i][:2]
-                i += 1
-            self._seg_align = False
-            self._i = i
-        if i == last and hypot(path[last][0] - x, path[last][1] - z) < look:
-            return path[last][0], path[last][1], True
-        # Project onto the current segment, then walk `look` metres along the remaining path.
-        a = self._seg_start if self._seg_start is not None else (x, z)
-        b = path[i]
-        sx, sz = b[0] - a[0], b[1] - a[1]
-        seg = hypot(sx, sz)
-        t = 0.0 if seg < 1e-9 else max(0.0, min(1.0, ((x - a[0]) * sx + (z - a[1]) * sz) / seg**2))
-        px, pz = a[0] + t * sx, a[1] + t * sz
-        remaining = look
-        k = i
-        cx, cz = px, pz
-        while True:
-            nx, nz = path[k][0], path[k][1]
-            d = hypot(nx - cx, nz - cz)
-            if d >= remaining:
-                f = remaining / d
-                return cx + f * (nx - cx), cz + f * (nz - cz), False
-            remaining -= d
-            cx, cz = nx, nz
-            if k == last or align[k]:
-                return nx, nz, k == last
-            k += 1
-
-    def _brake(self, x: float, z: float, vx: float, vy: float) -> tuple[float, float]:
-        """(vx, vy) scaled down to the speed from which ``brake_accel`` stops the base at the
-        next stop waypoint (module docs)."""
-        key = (self._i, len(self._path))
-        if key != self._stop_key:
-            last = len(self._path) - 1
-            self._stop_at = next((k for k in range(self._i, last) if self._align[k]), last)
-            self._stop_key = key
-        px, pz, _ = self._path[self._stop_at]
-        vmax = math.sqrt(2.0 * max(self.brake_accel, 0.0) * math.hypot(px - x, pz - z))
-        v = math.hypot(vx, vy)
-        if v > vmax:
-            f = vmax / v
-            return vx * f, vy * f
-        return vx, vy
-
-    def _settled(self, prev: tuple[float, float, float] | None, x: float, z: float, yaw: float,
-                 dt: float, turning: bool = True) -> bool:
-        """Whether the base moved slower than ``settle_speed`` (and, if ``turning`` counts,
-        turned slower than ``settle_turn``) since the previous command at ``prev`` (x, z, yaw),
-        ``dt`` seconds ago (0 speed without one)."""
-        s = self.settings
-        speed = turn = 0.0
-        if prev is not None and dt > 0:
-            speed = math.hypot(x - prev[0], z - prev[1]) / dt
-            if turning:
-                turn = abs(wrap_angle(yaw - prev[2])) / dt
-        return speed < s.settle_speed and turn < s.settle_turn
+        self._path, self._align = np.zeros((0, 3)), np.zeros(0, np.uint8)
+        fi = self._fi
+        fi[fk.I_I] = fi[fk.I_SEGALIGN] = 0
+        fi[fk.I_REACHED] = 1
+        fi[fk.I_KEYI] = fi[fk.I_KEYN] = -1
 
     def command(self, x: float, z: float, yaw: float, dt: float) -> tuple[float, float, float]:
         """Body-frame velocity ``(vx, vy, ω)`` for the pose ``(x, z, yaw)``; updates ``reached``."""
-        s = self.settings
-        if self.reached or not self._path:
-            self.reached = True
-            return 0.0, 0.0, 0.0
-        prev, self._prev = self._prev, (x, z, yaw)
-        tx, tz, final = self._target(x, z)
-        hold = False  # hold the segment's heading (a segment from or near an align waypoint)
-        i = self._i
-        if i < len(self._path) - 1 and self._align[i]:
-            (ax, az, _), (bx, bz, _) = self._path[i], self._path[i + 1]
-            out_yaw = math.atan2(-(bx - ax), -(bz - az)) if math.hypot(bx - ax, bz - az) > 1e-9 \
-                else math.nan
-            if math.hypot(ax - x, az - z) < s.align_tol:
-                err = 0.0 if math.isnan(out_yaw) else wrap_angle(out_yaw - yaw)
-                if abs(err) >= s.align_yaw_tol:  # turn in place on the align waypoint
-                    ef, el = world_to_body(ax - x, az - z, yaw)
-                    vx, vy = self._pid_f.update(ef, dt), self._pid_l.update(el, dt)
-                    w = self._pid_w.update(err, dt)
-                    if not self.holonomic:
-                        vx, vy = 0.0, 0.0
-                    return clip(vx, s.vx_max), clip(vy, s.vy_max), clip(w, s.omega_max)
-                self._seg_start, self._i, self._seg_align = (ax, az), i + 1, True
-                tx, tz, final = self._target(x, z)
-            else:  # arriving: no spinning after the bearing to a close target
-                hold = math.hypot(ax - x, az - z) < s.lookahead
-        fx, fz, fyaw = self._path[-1]
-        dist_final = math.hypot(fx - x, fz - z)
-        yaw_goal = fyaw if (final and dist_final < s.face_path_distance) else math.nan
-        # without a final yaw, a slow residual turn on the spot does not keep it from arriving
-        # (a wheeled base's yaw servo at its traction cap hovers around 0.05 rad/s)
-        if final and dist_final < s.pos_tol and \
-                self._settled(prev, x, z, yaw, dt, turning=not math.isnan(fyaw)):
-            yaw_err = 0.0 if math.isnan(fyaw) else wrap_angle(fyaw - yaw)
-            if abs(yaw_err) < s.yaw_tol:
-                self.reached = True
-                self._i = len(self._path)
-                return 0.0, 0.0, 0.0
-        sn, cs = math.sin(yaw), math.cos(yaw)  # world_to_body, inlined
-        dx, dz = tx - x, tz - z
-        ef, el = -sn * dx - cs * dz, -cs * dx + sn * dz
-        seg_yaw = math.nan
-        if (self._seg_align or hold) and self._seg_start is not None and \
-                self._i < len(self._path):
-            sx, sz = self._seg_start
-            bx, bz = self._path[self._i][0] - sx, self._path[self._i][1] - sz
-            if math.hypot(bx, bz) > 1e-9:
-                seg_yaw = math.atan2(-bx, -bz)
-        if not math.isnan(yaw_goal):
-            yaw_err = wrap_angle(yaw_goal - yaw)
-        elif not math.isnan(seg_yaw):
-            yaw_err = wrap_angle(seg_yaw - yaw)  # straight through the door, body aligned
-        elif math.hypot(ef, el) > s.pos_tol:
-            yaw_err = math.atan2(el, ef)  # face the target (direction of travel)
-        else:
-            yaw_err = 0.0
-        vx = self._pid_f.update(ef, dt)
-        vy = self._pid_l.update(el, dt)
-        w = self._pid_w.update(yaw_err, dt)
-        if self.brake_accel < math.inf:
-            vx, vy = self._brake(x, z, vx, vy)
-        if not self.holonomic:
-            vy = 0.0
-            if final and dist_final < s.lookahead and abs(el) < s.pos_tol:
-                pass  # straight in/out along the heading; ω from the final yaw (if any)
-            elif math.hypot(ef, el) >= s.pos_tol:
-                bearing = math.atan2(el, ef)
-                if final and dist_final < s.face_path_distance and abs(bearing) > math.pi / 2:
-                    bearing = wrap_angle(bearing + math.pi)  # back up onto a close final target
-                w = self._pid_w.kp * bearing
-                vx = vx if abs(bearing) < s.turn_in_place else 0.0
-            else:
-                vx = 0.0
-        # clip(v, m) = max(-m, min(m, v)), written out (50 Hz hot path)
-        vm, ym, wm = s.vx_max, s.vy_max, s.omega_max
-        vx = vx if vx < vm else vm
-        vy = vy if vy < ym else ym
-        w = w if w < wm else wm
-        return (vx if vx > -vm else -vm), (vy if vy > -ym else -ym), (w if w > -wm else -wm)
+        vx, vy, w = fk.command(self._path, self._align, self._fs, self._fi, float(x), float(z),
+                               float(yaw), float(dt))
+        return float(vx), float(vy), float(w)
+
+

@@ -20,7 +20,10 @@ the geoms under the base only: :class:`navbench.sim.proximity.DownRay`).
 
 Split: settings, labels and protocols live in :mod:`navbench.sim.protocols` (re-exported
 here), the 50 Hz contact scan (support, traction caps, falls) in :mod:`navbench.sim.contacts`,
-the record rows and DTG in :mod:`navbench.sim.records`.
+the record rows and DTG in :mod:`navbench.sim.records`. The 50 Hz tick (follower, PI velocity
+loop, contact scan) is compiled: :mod:`navbench.sim.follow_kernels` and
+:mod:`navbench.sim.tick_kernels` (numba, cached on disk; a cold cache costs ~8 s of
+compilation at the first simulator, a warm one ~0.4 s of loading).
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ from navbench.errors import ConfigError
 from navbench.geometry import quaternion_to_yaw
 from navbench.jsontypes import JSONObject, Observation
 from navbench.scene.model import Scene
+from navbench.sim import tick_kernels as tk
 from navbench.sim.actions import (
     Action,
     DiscreteAction,
@@ -114,11 +118,15 @@ class Simulator:
         self.contacts = ContactScan(self.world, self.data, embodiment, self.follower,
                                     *self._act, friction_scale=s.friction_scale,
                                     friction_override=s.friction_override, max_tilt=s.max_tilt)
-        self._servo_ki = embodiment.servo_integral
-        self._kv = embodiment.mass * embodiment.servo_rate
-        e = embodiment  # the integral's clamp: the largest cap over the servo gain (m/s)
-        self._ilim = max(e.force_cap * e.weight, e.climb_force * e.weight) / \
+        e = embodiment
+        #: the compiled tick's state (``tick_kernels`` layout): servo integrals and constants
+        self._tick = ts = np.zeros(tk.NT)
+        ts[tk.T_KI] = e.servo_integral * s.control_dt
+        ts[tk.T_KV] = e.mass * e.servo_rate
+        # the integral's clamp: the largest cap over the servo gain (m/s)
+        ts[tk.T_LIM] = max(e.force_cap * e.weight, e.climb_force * e.weight) / \
             (e.mass * e.servo_rate)
+        ts[tk.T_DT] = s.control_dt
         self._align_body = s.align_doors and not embodiment.round
         self._doors = scene_doors(scene, embodiment.diagonal + 2.0 * DOOR_MARGIN) \
             if self._align_body else []
@@ -247,7 +255,7 @@ class Simulator:
         self.contacts()  # traction caps and support from the settled state (no fall yet)
         self.contacts.collided = False
         self._vel_cmd = (0.0, 0.0, 0.0)
-        self._ix = self._iz = 0.0
+        self._tick[tk.T_IX] = self._tick[tk.T_IZ] = 0.0
         self._mode = "idle"
         self.follower.clear()
         self._rec = StepRecords()
@@ -373,49 +381,29 @@ class Simulator:
         """Run one agent step (``agent_dt``) of control ticks, then record.
 
         Per tick: follower (or the velocity command) → PI velocity loop → ``mj_step`` ×
-        substeps → :attr:`contacts` (:class:`navbench.sim.contacts.ContactScan`). Python floats and locals throughout (numpy scalars and
-        attribute look-ups make each operation several times slower); the float operations
-        are those of :func:`~navbench.sim.controller.body_to_world` and the PI loop, in order.
+        substeps → contact scan (support, caps, falls). Both ends are compiled
+        (:func:`navbench.sim.tick_kernels.tick`): one kernel call before the first tick, then
+        one after each ``mj_step`` that scans and commands the next tick.
         """
         m, d = self.model, self.data
-        dt = self.settings.control_dt
-        ax, az, ayaw = self._act
-        ctrl, qpos, qvel = self._ctrl, self._qpos, self._qvel
-        mode = self._mode
-        command = self.follower.command
-        vx, vy, w = self._vel_cmd if mode == "velocity" else (0.0, 0.0, 0.0)
-        ki, lim, kv = self._servo_ki * dt, self._ilim, self._kv
-        step, nsub, scan = mujoco.mj_step, self._substeps, self.contacts
-        sin, cos = math.sin, math.cos
-        ix, iz = self._ix, self._iz
-        for _ in range(self._ticks):
-            x, _y, z, yaw = qpos.tolist()[:4]
-            if mode == "follow":
-                vx, vy, w = command(x, z, yaw, dt)
-            s, c = sin(yaw), cos(yaw)  # body → world (controller.body_to_world)
-            wx, wz = -s * vx - c * vy, -c * vx + s * vy
-            qv = qvel.tolist()
-            # PI velocity loop: the integral shifts the servo reference; it grows only while the
-            # servo's demand is below the force cap (anti-windup: no overshoot after slip). The
-            # clamps are max(-lim, min(lim, v)) written out.
-            ex, ez = wx - qv[0], wz - qv[2]
-            if abs(kv * (ex + ix)) < scan.capx or ex * ix < 0.0:
-                v = ix + ki * ex
-                v = v if v < lim else lim
-                ix = v if v > -lim else -lim
-            if abs(kv * (ez + iz)) < scan.capz or ez * iz < 0.0:
-                v = iz + ki * ez
-                v = v if v < lim else lim
-                iz = v if v > -lim else -lim
-            ctrl[ax] = wx + ix
-            ctrl[az] = wz + iz
-            ctrl[ayaw] = w
+        ts, scan = self._tick, self.contacts
+        ts[tk.T_VX], ts[tk.T_VY], ts[tk.T_W] = \
+            self._vel_cmd if self._mode == "velocity" else (0.0, 0.0, 0.0)
+        ts[tk.T_FOLLOW] = self._mode == "follow"
+        path, align, fs, fi = self.follower.state
+        con, lut, sc, fr, xmat = scan.con, scan.lut, scan.sc, scan.forcerange, scan.xmat
+        qpos, qvel, ctrl = self._qpos, self._qvel, self._ctrl
+        step, nsub, tick = mujoco.mj_step, self._substeps, tk.tick
+        both, last = tk.SCAN | tk.CONTROL, self._ticks - 1
+        fall = tick(con.geom, con.pos, con.frame, lut, sc, fr, xmat, path, align, fs, fi, ts,
+                    qpos, qvel, ctrl, tk.CONTROL)
+        for k in range(self._ticks):
             step(m, d, nsub)
-            fall = scan(ex, ez)
-            if fall is not None:
-                self._label, self.fall_reason = "fall", fall
+            fall = tick(con.geom, con.pos, con.frame, lut, sc, fr, xmat, path, align, fs, fi,
+                        ts, qpos, qvel, ctrl, both if k < last else tk.SCAN)
+            if fall:
+                self._label, self.fall_reason = "fall", ("drop" if fall == tk.DROP else "tilt")
                 break
-        self._ix, self._iz = ix, iz
         if self._label is None and self.time >= self.settings.max_time - 1e-9:
             self._label = "timeout"
         dtg = self.distance_to_goal()

@@ -30,9 +30,11 @@ from __future__ import annotations
 
 import math
 
+import numba as nb
 import numpy as np
 
 
+@nb.njit(cache=True)  # called from the compiled contact scan (sim.tick_kernels) at 50 Hz
 def wheel_scale(fx: float, fy: float, tau: float, mu_n: float, motor: float,
                 half_track: float) -> float:
     """Largest ``k ≥ 0`` such that ``k · (fx, fy, tau)`` satisfies the friction budget (1) and
@@ -62,8 +64,9 @@ def wheel_scale(fx: float, fy: float, tau: float, mu_n: float, motor: float,
     return k
 
 
-def wheel_limits(ex: float, ez: float, yaw: float, ew: float, kv: float, mu_n: float,
-                 motor: float, half_track: float) -> tuple[float, float, float]:
+@nb.njit(cache=True)
+def wheel_limits(ex: float, ez: float, yaw: float, ew: float, kv: float,
+                 mu_n: float, motor: float, half_track: float) -> tuple[float, float, float]:
     """Force caps for the world-axis planar servos and the yaw servo of a wheeled base.
 
     Args:
