@@ -33,6 +33,7 @@ Adding an embodiment = creating one :class:`Embodiment` value.
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, field
 
@@ -52,6 +53,12 @@ GROUP_VISUAL = 1
 GROUP_ROBOT = 2
 GROUP_HFIELD = 3
 GROUP_HIDDEN = 5
+
+#: Height (m) of the sole mesh's bottom above the foot's (:func:`add_robot`): on level ground
+#: only the foot touches, so the sole's convex-mesh collision runs only at step edges.
+FOOT_LIFT = 0.001
+#: Radius (m) of the two capsule feet of a box sole (:func:`add_robot`).
+FOOT_RADIUS = 0.04
 
 
 @dataclass(frozen=True)
@@ -186,10 +193,11 @@ class Embodiment:
         w, length = self.half_extents
         return 2.0 * (w if self.round else math.hypot(w, length))
 
-    def sole_vertices(self) -> np.ndarray:
+    def sole_vertices(self, lift: float = 0.0) -> np.ndarray:
         """Vertices (N, 3) of the convex sole in the body frame (m; origin ``sole_height``
         above the ground point): bottom outline inset by ``c / tan β``, then the full outline
-        at the chamfer top ``c`` and at the sole top."""
+        at the chamfer top ``c`` and at the sole top. ``lift`` (m) moves the bottom outline
+        that far up the chamfer (the collision mesh of :func:`add_robot`)."""
         w, h, length = self.sole_size
         c = self.chamfer_height
         inset = c / math.tan(math.radians(self.chamfer_angle))
@@ -208,10 +216,15 @@ class Embodiment:
         else:
             raise ValueError(f"unknown sole shape {self.sole_shape!r}")
         rows = []
-        for y, dx in ((0.0, inset), (c, 0.0), (h, 0.0)):
+        for y, dx in ((lift, inset * (1.0 - lift / c)), (c, 0.0), (h, 0.0)):
             o = outline(dx)
             rows.append(np.column_stack([o[:, 0], np.full(len(o), y - c), o[:, 1]]))
         return np.concatenate(rows)
+
+    @property
+    def has_foot(self) -> bool:
+        """Whether :func:`add_robot` gives the sole a box foot (box soles; module docs)."""
+        return self.sole_shape == "box"
 
 
 #: Boston Dynamics Spot (legged). Published (Spot SDK "About Spot", robot specifications):
@@ -302,6 +315,43 @@ def _pitch_quat(pitch: float) -> list[float]:
     return [math.cos(-pitch / 2.0), math.sin(-pitch / 2.0), 0.0, 0.0]
 
 
+def _hull_shape(g: mujoco.MjsGeom, emb: Embodiment) -> None:
+    """Make ``g`` the hull: a box or a vertical cylinder of ``hull_size`` above the sole."""
+    hx, hy, hz = (s / 2.0 for s in emb.hull_size)
+    g.pos = [0.0, emb.hull_bottom + hy - emb.sole_height, 0.0]
+    if emb.hull_shape == "cylinder":
+        g.type = mujoco.mjtGeom.mjGEOM_CYLINDER
+        g.size = [hx, hy, 0.0]
+        g.quat = [math.cos(math.pi / 4), math.sin(math.pi / 4), 0.0, 0.0]  # axis +Z → +Y
+    elif emb.hull_shape == "box":
+        g.type = mujoco.mjtGeom.mjGEOM_BOX
+        g.size = [hx, hy, hz]
+    else:
+        raise ValueError(f"unknown hull shape {emb.hull_shape!r}")
+
+
+@functools.lru_cache(maxsize=16)
+def _body_inertia(emb: Embodiment) -> tuple[float, list[float], list[float], list[float]]:
+    """Mass (kg), COM (m, body frame), principal-axes quaternion and principal inertia
+    (kg m²) of a uniform full sole (mass m / 2) plus a uniform hull (m / 2), as MuJoCo
+    computes them from the geoms."""
+    spec = mujoco.MjSpec()
+    body = spec.worldbody.add_body()
+    mesh = spec.add_mesh()
+    mesh.name = "sole"
+    mesh.uservert = emb.sole_vertices().ravel().tolist()
+    sole = body.add_geom()
+    sole.type = mujoco.mjtGeom.mjGEOM_MESH
+    sole.meshname = "sole"
+    hull = body.add_geom()
+    _hull_shape(hull, emb)
+    for g in (sole, hull):
+        g.mass = emb.mass / 2.0
+    m = spec.compile()
+    return (float(m.body_mass[1]), m.body_ipos[1].tolist(), m.body_iquat[1].tolist(),
+            m.body_inertia[1].tolist())
+
+
 def add_robot(spec: mujoco.MjSpec, emb: Embodiment) -> None:
     """Add the robot body, its joints, servos and head camera to ``spec`` (Habitat frame).
 
@@ -335,35 +385,52 @@ def add_robot(spec: mujoco.MjSpec, emb: Embodiment) -> None:
         elif name == "yaw":
             j.armature = 0.1
 
+    # Collision geometry (module docs): a box sole stands on a box *foot* (its bottom face)
+    # and its chamfered mesh is lifted FOOT_LIFT, so that on level ground only the foot
+    # touches (box-box, not the mesh's multi-point convex collision); a round sole stays one
+    # mesh. All robot geoms come after the static ones (sim.contacts).
+    geoms = []
+    lift = 0.0
+    if emb.has_foot:
+        w, _, length = emb.sole_size
+        c = emb.chamfer_height
+        inset = c / math.tan(math.radians(emb.chamfer_angle))
+        side = c / math.tan(math.radians(emb.side_chamfer_angle or emb.chamfer_angle))
+        # two capsules (rollers along x, radius FOOT_RADIUS) under the front and back ends of
+        # the bottom face, as far out as the chamfers allow (tangent to them)
+        r = FOOT_RADIUS
+        fz = length / 2.0 - inset - r * math.tan(math.radians(emb.chamfer_angle) / 2.0)
+        fx = w / 2.0 - side - r * math.tan(
+            math.radians(emb.side_chamfer_angle or emb.chamfer_angle) / 2.0)
+        for k, z in enumerate((fz, -fz)):
+            foot = body.add_geom()
+            foot.name = p + f"foot{k}"
+            foot.type = mujoco.mjtGeom.mjGEOM_CAPSULE
+            foot.size = [r, 0.0, 0.0]
+            foot.fromto = [-fx, r - c, z, fx, r - c, z]
+            geoms.append(foot)
+        lift = FOOT_LIFT
     mesh = spec.add_mesh()
     mesh.name = p + "sole"
-    mesh.uservert = emb.sole_vertices().ravel().tolist()
+    mesh.uservert = emb.sole_vertices(lift=lift).ravel().tolist()
     sole = body.add_geom()
     sole.name = p + "sole"
     sole.type = mujoco.mjtGeom.mjGEOM_MESH
     sole.meshname = p + "sole"
+    geoms.append(sole)
     hull = body.add_geom()
     hull.name = p + "hull"
-    hx, hy, hz = (s / 2.0 for s in emb.hull_size)
-    hull.pos = [0.0, emb.hull_bottom + hy - emb.sole_height, 0.0]
-    if emb.hull_shape == "cylinder":
-        hull.type = mujoco.mjtGeom.mjGEOM_CYLINDER
-        hull.size = [hx, hy, 0.0]
-        hull.quat = [math.cos(math.pi / 4), math.sin(math.pi / 4), 0.0, 0.0]  # axis +Z → +Y
-    elif emb.hull_shape == "box":
-        hull.type = mujoco.mjtGeom.mjGEOM_BOX
-        hull.size = [hx, hy, hz]
-    else:
-        raise ValueError(f"unknown hull shape {emb.hull_shape!r}")
-    # Half the mass in the sole (legs / wheels), half in the hull; total = emb.mass.
-    for g in (sole, hull):
-        g.mass = emb.mass / 2.0
+    _hull_shape(hull, emb)
+    for g in (*geoms, hull):
         g.group = GROUP_ROBOT
         g.condim = 1  # frictionless: the servos drive the base, geometry decides climbing
         g.priority = 2
         g.rgba = [0.95, 0.75, 0.1, 1.0]
         g.contype = 2
         g.conaffinity = 1
+    # Mass and inertia as a uniform sole (the full chamfered prism) and hull of m / 2 each.
+    body.explicitinertial = True
+    body.mass, body.ipos, body.iquat, body.inertia = _body_inertia(emb)
 
     cam = body.add_camera()
     cam.name = p + "head"
