@@ -221,10 +221,23 @@ class Embodiment:
             rows.append(np.column_stack([o[:, 0], np.full(len(o), y - c), o[:, 1]]))
         return np.concatenate(rows)
 
-    @property
-    def has_foot(self) -> bool:
-        """Whether :func:`add_robot` gives the sole a box foot (box soles; module docs)."""
-        return self.sole_shape == "box"
+    def feet(self) -> tuple[float, float, float]:
+        """The two capsule feet of :func:`add_robot`: radius r = min(``FOOT_RADIUS``, c / 2)
+        and half extents (fx, fz) of their axes, which run along body x over [−fx, fx] at
+        z = ±fz, r above the ground point (m). Each end sphere is tangent to the chamfers (box
+        sole: fz = l/2 − c/tan β − r tan(β/2), fx likewise with the side angle) or to the
+        cone inscribed in the 16-gon's chamfer (round sole: at 45°, from the apothem)."""
+        w, _, length = self.sole_size
+        c = self.chamfer_height
+        r = min(FOOT_RADIUS, c / 2.0)
+        beta = math.radians(self.chamfer_angle)
+        inset = c / math.tan(beta)
+        if self.sole_shape == "round":
+            e = ((w / 2.0 - inset) * math.cos(math.pi / 16.0) - r * math.tan(beta / 2.0))
+            return r, e * math.sqrt(0.5), e * math.sqrt(0.5)
+        side_beta = math.radians(self.side_chamfer_angle or self.chamfer_angle)
+        return (r, w / 2.0 - c / math.tan(side_beta) - r * math.tan(side_beta / 2.0),
+                length / 2.0 - inset - r * math.tan(beta / 2.0))
 
 
 #: Boston Dynamics Spot (legged). Published (Spot SDK "About Spot", robot specifications):
@@ -385,34 +398,21 @@ def add_robot(spec: mujoco.MjSpec, emb: Embodiment) -> None:
         elif name == "yaw":
             j.armature = 0.1
 
-    # Collision geometry (module docs): a box sole stands on a box *foot* (its bottom face)
-    # and its chamfered mesh is lifted FOOT_LIFT, so that on level ground only the foot
-    # touches (box-box, not the mesh's multi-point convex collision); a round sole stays one
-    # mesh. All robot geoms come after the static ones (sim.contacts).
+    # Collision geometry (module docs): two capsule feet carry the robot on level ground; the
+    # chamfered sole mesh, lifted FOOT_LIFT, touches only step edges, slopes' rims and walls;
+    # the hull. All robot geoms come after the static ones (sim.contacts).
+    r, fx, fz = emb.feet()
     geoms = []
-    lift = 0.0
-    if emb.has_foot:
-        w, _, length = emb.sole_size
-        c = emb.chamfer_height
-        inset = c / math.tan(math.radians(emb.chamfer_angle))
-        side = c / math.tan(math.radians(emb.side_chamfer_angle or emb.chamfer_angle))
-        # two capsules (rollers along x, radius FOOT_RADIUS) under the front and back ends of
-        # the bottom face, as far out as the chamfers allow (tangent to them)
-        r = FOOT_RADIUS
-        fz = length / 2.0 - inset - r * math.tan(math.radians(emb.chamfer_angle) / 2.0)
-        fx = w / 2.0 - side - r * math.tan(
-            math.radians(emb.side_chamfer_angle or emb.chamfer_angle) / 2.0)
-        for k, z in enumerate((fz, -fz)):
-            foot = body.add_geom()
-            foot.name = p + f"foot{k}"
-            foot.type = mujoco.mjtGeom.mjGEOM_CAPSULE
-            foot.size = [r, 0.0, 0.0]
-            foot.fromto = [-fx, r - c, z, fx, r - c, z]
-            geoms.append(foot)
-        lift = FOOT_LIFT
+    for k, z in enumerate((fz, -fz)):
+        foot = body.add_geom()
+        foot.name = p + f"foot{k}"
+        foot.type = mujoco.mjtGeom.mjGEOM_CAPSULE
+        foot.size = [r, 0.0, 0.0]
+        foot.fromto = [-fx, r - emb.chamfer_height, z, fx, r - emb.chamfer_height, z]
+        geoms.append(foot)
     mesh = spec.add_mesh()
     mesh.name = p + "sole"
-    mesh.uservert = emb.sole_vertices(lift=lift).ravel().tolist()
+    mesh.uservert = emb.sole_vertices(lift=FOOT_LIFT).ravel().tolist()
     sole = body.add_geom()
     sole.name = p + "sole"
     sole.type = mujoco.mjtGeom.mjGEOM_MESH
