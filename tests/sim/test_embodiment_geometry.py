@@ -1,4 +1,4 @@
-"""The robot's collision geometry (``sim.embodiments.add_robot``): two capsule feet inside the
+"""The robot's collision geometry (``sim.robot.add_robot``): two capsule feet inside the
 chamfered sole carry it on level ground; the sole mesh, lifted ``FOOT_LIFT``, meets step edges.
 Checked against hand-computed sizes, an independent convex hull (scipy) and hand-built scenes."""
 
@@ -13,7 +13,7 @@ from scipy.spatial import ConvexHull
 from navbench.scene import Box, Scene
 from navbench.sim import SPOT, TURTLEBOT, Simulator
 from navbench.sim.actions import VelocityAction
-from navbench.sim.embodiments import FOOT_LIFT
+from navbench.sim.robot import FOOT_LIFT
 
 
 def test_feet_sizes_by_hand():

@@ -1,4 +1,5 @@
-"""Robot embodiments: one frozen dataclass each, turned into a MuJoCo body by :func:`add_robot`.
+"""Robot embodiments: one frozen dataclass each, turned into a MuJoCo body by
+:func:`navbench.sim.robot.add_robot`.
 
 Every robot is the same *hybrid base* (DESIGN "Physics and rendering"): world-aligned slide
 joints for x and z driven by force-capped velocity servos, a passive vertical slide (gravity and
@@ -26,18 +27,11 @@ the servos alone drive it):
 - **Slopes.** A slope θ holds the robot while ``sin θ ≤ min(force_cap, μ)``; it tilts by θ.
 - **Drops.** An unsupported drop larger than ``max_drop`` (or a tilt > 45°) is a fall.
 
-Collision geometry (:func:`add_robot`; robot geoms in this order, all after the static ones):
-two capsule *feet* (``foot0``, ``foot1``: rollers along body x at z = ±fz, radius r,
-:meth:`Embodiment.feet`) whose end spheres are tangent to the sole's bottom and chamfers; the
-chamfered sole mesh (``sole``) with its bottom lifted ``FOOT_LIFT`` = 1 mm up the chamfer; the
-``hull``. On level ground only the feet touch (4 contacts at the corners of an fx × fz
-rectangle), so each physics step runs two cheap capsule-box collisions instead of the
-mesh's multi-point convex collision (measured: Spot −11 % µs per ``mj_step`` in the bench
-house, the Turtlebot −23 % on a curb scene); a step edge, a slope's rim or a wall meets the
-mesh, whose surface is the full sole's above 1 mm. Round feet matter: a box foot 1 mm below the
-mesh met a low step's edge with its vertical face once the chamfer had lifted the sole onto
-it, and Spot reared up 40° on a 1 mm step at 0.1 m/s. Mass and inertia are set explicitly to
-those of a uniform full sole and hull of m / 2 each.
+Collision geometry (:mod:`navbench.sim.robot`): two capsule *feet* inside the sole
+(:meth:`Embodiment.feet`, tangent to its bottom and chamfers) carry the robot on level ground;
+the chamfered sole mesh, its bottom lifted 1 mm up the chamfer, meets step edges, slopes' rims
+and walls; the hull sits on top. Flat-floor contact is two capsule-box tests instead of a
+convex-mesh one (Spot −11 % per ``mj_step`` in the bench house, Turtlebot −23 % on a curb).
 
 Frames: Habitat world frame (+Y up); the body frame has +Y up and faces -Z; the base origin is
 ``sole_height`` above the ground point that :class:`~navbench.sim.Simulator` reports as the pose.
@@ -46,11 +40,9 @@ Adding an embodiment = creating one :class:`Embodiment` value.
 
 from __future__ import annotations
 
-import functools
 import math
 from dataclasses import dataclass, field
 
-import mujoco
 import numpy as np
 
 from navbench.nav.settings import EMBODIMENT_CLEARANCE
@@ -67,10 +59,7 @@ GROUP_ROBOT = 2
 GROUP_HFIELD = 3
 GROUP_HIDDEN = 5
 
-#: Height (m) of the sole mesh's bottom above the foot's (:func:`add_robot`): on level ground
-#: only the foot touches, so the sole's convex-mesh collision runs only at step edges.
-FOOT_LIFT = 0.001
-#: Radius (m) of the two capsule feet of a box sole (:func:`add_robot`).
+#: Largest radius (m) of the two capsule feet (:meth:`Embodiment.feet`).
 FOOT_RADIUS = 0.04
 
 
@@ -210,7 +199,7 @@ class Embodiment:
         """Vertices (N, 3) of the convex sole in the body frame (m; origin ``sole_height``
         above the ground point): bottom outline inset by ``c / tan β``, then the full outline
         at the chamfer top ``c`` and at the sole top. ``lift`` (m) moves the bottom outline
-        that far up the chamfer (the collision mesh of :func:`add_robot`)."""
+        that far up the chamfer (the collision mesh of :func:`~navbench.sim.robot.add_robot`)."""
         w, h, length = self.sole_size
         c = self.chamfer_height
         inset = c / math.tan(math.radians(self.chamfer_angle))
@@ -235,18 +224,19 @@ class Embodiment:
         return np.concatenate(rows)
 
     def feet(self) -> tuple[float, float, float]:
-        """The two capsule feet of :func:`add_robot`: radius r = min(``FOOT_RADIUS``, c / 2)
-        and half extents (fx, fz) of their axes, which run along body x over [−fx, fx] at
-        z = ±fz, r above the ground point (m). Each end sphere is tangent to the chamfers (box
-        sole: fz = l/2 − c/tan β − r tan(β/2), fx likewise with the side angle) or to the
-        cone inscribed in the 16-gon's chamfer (round sole: at 45°, from the apothem)."""
+        """The two capsule feet of :func:`~navbench.sim.robot.add_robot` (m): radius
+        r = min(``FOOT_RADIUS``, c / 2) and half extents (fx, fz) of their axes, which run
+        along body x over [−fx, fx] at z = ±fz, r above the ground point. Each end sphere is
+        tangent to the chamfers (box sole: fz = l/2 − c/tan β − r tan(β/2), fx likewise with
+        the side angle) or to the cone inscribed in the 16-gon's chamfer (round sole: at
+        45°, from the apothem)."""
         w, _, length = self.sole_size
         c = self.chamfer_height
         r = min(FOOT_RADIUS, c / 2.0)
         beta = math.radians(self.chamfer_angle)
         inset = c / math.tan(beta)
         if self.sole_shape == "round":
-            e = ((w / 2.0 - inset) * math.cos(math.pi / 16.0) - r * math.tan(beta / 2.0))
+            e = (w / 2.0 - inset) * math.cos(math.pi / 16.0) - r * math.tan(beta / 2.0)
             return r, e * math.sqrt(0.5), e * math.sqrt(0.5)
         side_beta = math.radians(self.side_chamfer_angle or self.chamfer_angle)
         return (r, w / 2.0 - c / math.tan(side_beta) - r * math.tan(side_beta / 2.0),
@@ -334,138 +324,6 @@ def get_embodiment(name: str) -> Embodiment:
         raise ConfigError(
             f"unknown embodiment {name!r}; expected one of {sorted(EMBODIMENTS)}"
         ) from None
-
-
-def _pitch_quat(pitch: float) -> list[float]:
-    """MuJoCo quaternion [w, x, y, z] of a rotation about +X by ``-pitch`` (look down)."""
-    return [math.cos(-pitch / 2.0), math.sin(-pitch / 2.0), 0.0, 0.0]
-
-
-def _hull_shape(g: mujoco.MjsGeom, emb: Embodiment) -> None:
-    """Make ``g`` the hull: a box or a vertical cylinder of ``hull_size`` above the sole."""
-    hx, hy, hz = (s / 2.0 for s in emb.hull_size)
-    g.pos = [0.0, emb.hull_bottom + hy - emb.sole_height, 0.0]
-    if emb.hull_shape == "cylinder":
-        g.type = mujoco.mjtGeom.mjGEOM_CYLINDER
-        g.size = [hx, hy, 0.0]
-        g.quat = [math.cos(math.pi / 4), math.sin(math.pi / 4), 0.0, 0.0]  # axis +Z → +Y
-    elif emb.hull_shape == "box":
-        g.type = mujoco.mjtGeom.mjGEOM_BOX
-        g.size = [hx, hy, hz]
-    else:
-        raise ValueError(f"unknown hull shape {emb.hull_shape!r}")
-
-
-@functools.lru_cache(maxsize=16)
-def _body_inertia(emb: Embodiment) -> tuple[float, list[float], list[float], list[float]]:
-    """Mass (kg), COM (m, body frame), principal-axes quaternion and principal inertia
-    (kg m²) of a uniform full sole (mass m / 2) plus a uniform hull (m / 2), as MuJoCo
-    computes them from the geoms."""
-    spec = mujoco.MjSpec()
-    body = spec.worldbody.add_body()
-    mesh = spec.add_mesh()
-    mesh.name = "sole"
-    mesh.uservert = emb.sole_vertices().ravel().tolist()
-    sole = body.add_geom()
-    sole.type = mujoco.mjtGeom.mjGEOM_MESH
-    sole.meshname = "sole"
-    hull = body.add_geom()
-    _hull_shape(hull, emb)
-    for g in (sole, hull):
-        g.mass = emb.mass / 2.0
-    m = spec.compile()
-    return (float(m.body_mass[1]), m.body_ipos[1].tolist(), m.body_iquat[1].tolist(),
-            m.body_inertia[1].tolist())
-
-
-def add_robot(spec: mujoco.MjSpec, emb: Embodiment) -> None:
-    """Add the robot body, its joints, servos and head camera to ``spec`` (Habitat frame).
-
-    Joint qpos layout (in order): ``x, y, z`` slides (world displacement of the ground point),
-    ``yaw``, ``pitch``, ``roll`` hinges. Actuators: velocity servos on x, z (force-capped at
-    ``force_cap · m g``; the simulator resets the caps every control tick) and on yaw.
-    """
-    p = ROBOT_PREFIX
-    body = spec.worldbody.add_body()
-    body.name = p + "base"
-    body.pos = [0.0, emb.sole_height, 0.0]
-    body.sleep = mujoco.mjtSleepPolicy.mjSLEEP_NEVER  # the servos drive it: never put to sleep
-    for name, axis, jtype in (
-        ("x", (1, 0, 0), mujoco.mjtJoint.mjJNT_SLIDE),
-        ("y", (0, 1, 0), mujoco.mjtJoint.mjJNT_SLIDE),
-        ("z", (0, 0, 1), mujoco.mjtJoint.mjJNT_SLIDE),
-        ("yaw", (0, 1, 0), mujoco.mjtJoint.mjJNT_HINGE),
-        ("pitch", (1, 0, 0), mujoco.mjtJoint.mjJNT_HINGE),
-        ("roll", (0, 0, 1), mujoco.mjtJoint.mjJNT_HINGE),
-    ):
-        j = body.add_joint()
-        j.name = p + name
-        j.type = jtype
-        j.axis = list(axis)
-        if name in ("pitch", "roll"):
-            j.stiffness = [emb.tilt_stiffness, 0.0, 0.0]
-            j.damping = [emb.tilt_damping, 0.0, 0.0]
-            j.limited = mujoco.mjtLimited.mjLIMITED_TRUE
-            j.range = [-85.0, 85.0]  # degrees: MjSpec's default angle unit
-            j.armature = 0.05
-        elif name == "yaw":
-            j.armature = 0.1
-
-    # Collision geometry (module docs): two capsule feet carry the robot on level ground; the
-    # chamfered sole mesh, lifted FOOT_LIFT, touches only step edges, slopes' rims and walls;
-    # the hull. All robot geoms come after the static ones (sim.contacts).
-    r, fx, fz = emb.feet()
-    geoms = []
-    for k, z in enumerate((fz, -fz)):
-        foot = body.add_geom()
-        foot.name = p + f"foot{k}"
-        foot.type = mujoco.mjtGeom.mjGEOM_CAPSULE
-        foot.size = [r, 0.0, 0.0]
-        foot.fromto = [-fx, r - emb.chamfer_height, z, fx, r - emb.chamfer_height, z]
-        geoms.append(foot)
-    mesh = spec.add_mesh()
-    mesh.name = p + "sole"
-    mesh.uservert = emb.sole_vertices(lift=FOOT_LIFT).ravel().tolist()
-    sole = body.add_geom()
-    sole.name = p + "sole"
-    sole.type = mujoco.mjtGeom.mjGEOM_MESH
-    sole.meshname = p + "sole"
-    geoms.append(sole)
-    hull = body.add_geom()
-    hull.name = p + "hull"
-    _hull_shape(hull, emb)
-    for g in (*geoms, hull):
-        g.group = GROUP_ROBOT
-        g.condim = 1  # frictionless: the servos drive the base, geometry decides climbing
-        g.priority = 2
-        g.rgba = [0.95, 0.75, 0.1, 1.0]
-        g.contype = 2
-        g.conaffinity = 1
-    # Mass and inertia as a uniform sole (the full chamfered prism) and hull of m / 2 each.
-    body.explicitinertial = True
-    body.mass, body.ipos, body.iquat, body.inertia = _body_inertia(emb)
-
-    cam = body.add_camera()
-    cam.name = p + "head"
-    cam.pos = list(emb.camera.pos)
-    cam.quat = _pitch_quat(emb.camera.pitch)
-    cam.fovy = emb.camera.fovy
-    chase = body.add_camera()  # third-person view for videos
-    chase.name = p + "chase"
-    chase.pos = [0.0, 1.2 + 2.0 * emb.radius, 1.5 + 3.0 * emb.radius]
-    chase.quat = _pitch_quat(math.radians(35.0))
-    chase.fovy = 70.0
-
-    kv = emb.mass * emb.servo_rate
-    cap = max(emb.force_cap, emb.climb_force) * emb.weight
-    for jname, gain, limit in (("x", kv, cap), ("z", kv, cap), ("yaw", kv, 1e4)):
-        a = spec.add_actuator()
-        a.name = p + "v" + jname
-        a.target = p + jname
-        a.trntype = mujoco.mjtTrn.mjTRN_JOINT
-        a.set_to_velocity(kv=gain)
-        a.forcelimited = mujoco.mjtLimited.mjLIMITED_TRUE
-        a.forcerange = [-limit, limit]
 
 
 def camera_to_body(emb: Embodiment) -> np.ndarray:

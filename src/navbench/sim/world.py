@@ -31,8 +31,8 @@ from navbench.sim.embodiments import (
     GROUP_VISUAL,
     ROBOT_PREFIX,
     Embodiment,
-    add_robot,
 )
+from navbench.sim.robot import add_robot
 
 if TYPE_CHECKING:
     from navbench.visual.build import SceneVisuals

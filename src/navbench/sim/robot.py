@@ -1,0 +1,161 @@
+"""The robot's MuJoCo body (:func:`add_robot`): joints, servos, cameras and collision geometry.
+
+Collision geometry (robot geoms in this order, all after the static geoms, as
+:mod:`navbench.sim.contacts` requires): two capsule *feet* ``foot0``, ``foot1`` (rollers along
+body x at z = ±fz, radius r; :meth:`~navbench.sim.embodiments.Embodiment.feet`) whose end
+spheres are tangent to the sole's bottom and chamfers; the chamfered sole mesh ``sole`` with
+its bottom lifted :data:`FOOT_LIFT` up the chamfer; the ``hull``. On level ground only the
+feet touch (4 contacts at the corners of a 2 fx × 2 fz rectangle), so a physics step runs two
+capsule-box collisions instead of the mesh's multi-point convex collision (measured, same run:
+Spot 16.2 → 14.4 µs per ``mj_step`` in the bench house, the Turtlebot 15.4 → 11.9 µs on a curb
+scene). A step edge, a slope's rim or a wall meets the mesh, whose surface is the full sole's
+above 1 mm, so the chamfer rule (steps ≤ c climb, higher ones block) is unchanged. The feet are
+round because a box foot 1 mm below the mesh met a low step's edge with its vertical face once
+the chamfer had lifted the sole onto it: Spot reared up 40° on a 1 mm step at 0.1 m/s. Mass and
+inertia are set explicitly to those of a uniform full sole and hull of m / 2 each.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+
+import mujoco
+
+from navbench.sim.embodiments import GROUP_ROBOT, ROBOT_PREFIX, Embodiment
+
+#: Height (m) of the sole mesh's bottom above the feet's: on level ground only the feet touch,
+#: so the sole's convex-mesh collision runs only at step edges, rims and walls.
+FOOT_LIFT = 0.001
+
+
+def _pitch_quat(pitch: float) -> list[float]:
+    """MuJoCo quaternion [w, x, y, z] of a rotation about +X by ``-pitch`` (look down)."""
+    return [math.cos(-pitch / 2.0), math.sin(-pitch / 2.0), 0.0, 0.0]
+
+
+def _hull_shape(g: mujoco.MjsGeom, emb: Embodiment) -> None:
+    """Make ``g`` the hull: a box or a vertical cylinder of ``hull_size`` above the sole."""
+    hx, hy, hz = (s / 2.0 for s in emb.hull_size)
+    g.pos = [0.0, emb.hull_bottom + hy - emb.sole_height, 0.0]
+    if emb.hull_shape == "cylinder":
+        g.type = mujoco.mjtGeom.mjGEOM_CYLINDER
+        g.size = [hx, hy, 0.0]
+        g.quat = [math.cos(math.pi / 4), math.sin(math.pi / 4), 0.0, 0.0]  # axis +Z → +Y
+    elif emb.hull_shape == "box":
+        g.type = mujoco.mjtGeom.mjGEOM_BOX
+        g.size = [hx, hy, hz]
+    else:
+        raise ValueError(f"unknown hull shape {emb.hull_shape!r}")
+
+
+@functools.lru_cache(maxsize=16)
+def _body_inertia(emb: Embodiment) -> tuple[float, list[float], list[float], list[float]]:
+    """Mass (kg), COM (m, body frame), principal-axes quaternion and principal inertia
+    (kg m²) of a uniform full sole (mass m / 2) plus a uniform hull (m / 2), as MuJoCo
+    computes them from the geoms."""
+    spec = mujoco.MjSpec()
+    body = spec.worldbody.add_body()
+    mesh = spec.add_mesh()
+    mesh.name = "sole"
+    mesh.uservert = emb.sole_vertices().ravel().tolist()
+    sole = body.add_geom()
+    sole.type = mujoco.mjtGeom.mjGEOM_MESH
+    sole.meshname = "sole"
+    hull = body.add_geom()
+    _hull_shape(hull, emb)
+    for g in (sole, hull):
+        g.mass = emb.mass / 2.0
+    m = spec.compile()
+    return (float(m.body_mass[1]), m.body_ipos[1].tolist(), m.body_iquat[1].tolist(),
+            m.body_inertia[1].tolist())
+
+
+def add_robot(spec: mujoco.MjSpec, emb: Embodiment) -> None:
+    """Add the robot body, its joints, servos and head camera to ``spec`` (Habitat frame).
+
+    Joint qpos layout (in order): ``x, y, z`` slides (world displacement of the ground point),
+    ``yaw``, ``pitch``, ``roll`` hinges. Actuators: velocity servos on x, z (force-capped at
+    ``force_cap · m g``; the simulator resets the caps every control tick) and on yaw.
+    """
+    p = ROBOT_PREFIX
+    body = spec.worldbody.add_body()
+    body.name = p + "base"
+    body.pos = [0.0, emb.sole_height, 0.0]
+    body.sleep = mujoco.mjtSleepPolicy.mjSLEEP_NEVER  # the servos drive it: never put to sleep
+    for name, axis, jtype in (
+        ("x", (1, 0, 0), mujoco.mjtJoint.mjJNT_SLIDE),
+        ("y", (0, 1, 0), mujoco.mjtJoint.mjJNT_SLIDE),
+        ("z", (0, 0, 1), mujoco.mjtJoint.mjJNT_SLIDE),
+        ("yaw", (0, 1, 0), mujoco.mjtJoint.mjJNT_HINGE),
+        ("pitch", (1, 0, 0), mujoco.mjtJoint.mjJNT_HINGE),
+        ("roll", (0, 0, 1), mujoco.mjtJoint.mjJNT_HINGE),
+    ):
+        j = body.add_joint()
+        j.name = p + name
+        j.type = jtype
+        j.axis = list(axis)
+        if name in ("pitch", "roll"):
+            j.stiffness = [emb.tilt_stiffness, 0.0, 0.0]
+            j.damping = [emb.tilt_damping, 0.0, 0.0]
+            j.limited = mujoco.mjtLimited.mjLIMITED_TRUE
+            j.range = [-85.0, 85.0]  # degrees: MjSpec's default angle unit
+            j.armature = 0.05
+        elif name == "yaw":
+            j.armature = 0.1
+
+    # Collision geometry (module docs): two capsule feet carry the robot on level ground; the
+    # chamfered sole mesh, lifted FOOT_LIFT, touches only step edges, slopes' rims and walls;
+    # the hull. All robot geoms come after the static ones (sim.contacts).
+    r, fx, fz = emb.feet()
+    geoms = []
+    for k, z in enumerate((fz, -fz)):
+        foot = body.add_geom()
+        foot.name = p + f"foot{k}"
+        foot.type = mujoco.mjtGeom.mjGEOM_CAPSULE
+        foot.size = [r, 0.0, 0.0]
+        foot.fromto = [-fx, r - emb.chamfer_height, z, fx, r - emb.chamfer_height, z]
+        geoms.append(foot)
+    mesh = spec.add_mesh()
+    mesh.name = p + "sole"
+    mesh.uservert = emb.sole_vertices(lift=FOOT_LIFT).ravel().tolist()
+    sole = body.add_geom()
+    sole.name = p + "sole"
+    sole.type = mujoco.mjtGeom.mjGEOM_MESH
+    sole.meshname = p + "sole"
+    geoms.append(sole)
+    hull = body.add_geom()
+    hull.name = p + "hull"
+    _hull_shape(hull, emb)
+    for g in (*geoms, hull):
+        g.group = GROUP_ROBOT
+        g.condim = 1  # frictionless: the servos drive the base, geometry decides climbing
+        g.priority = 2
+        g.rgba = [0.95, 0.75, 0.1, 1.0]
+        g.contype = 2
+        g.conaffinity = 1
+    # Mass and inertia as a uniform sole (the full chamfered prism) and hull of m / 2 each.
+    body.explicitinertial = True
+    body.mass, body.ipos, body.iquat, body.inertia = _body_inertia(emb)
+
+    cam = body.add_camera()
+    cam.name = p + "head"
+    cam.pos = list(emb.camera.pos)
+    cam.quat = _pitch_quat(emb.camera.pitch)
+    cam.fovy = emb.camera.fovy
+    chase = body.add_camera()  # third-person view for videos
+    chase.name = p + "chase"
+    chase.pos = [0.0, 1.2 + 2.0 * emb.radius, 1.5 + 3.0 * emb.radius]
+    chase.quat = _pitch_quat(math.radians(35.0))
+    chase.fovy = 70.0
+
+    kv = emb.mass * emb.servo_rate
+    cap = max(emb.force_cap, emb.climb_force) * emb.weight
+    for jname, gain, limit in (("x", kv, cap), ("z", kv, cap), ("yaw", kv, 1e4)):
+        a = spec.add_actuator()
+        a.name = p + "v" + jname
+        a.target = p + jname
+        a.trntype = mujoco.mjtTrn.mjTRN_JOINT
+        a.set_to_velocity(kv=gain)
+        a.forcelimited = mujoco.mjtLimited.mjLIMITED_TRUE
+        a.forcerange = [-limit, limit]
