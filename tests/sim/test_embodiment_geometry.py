@@ -1,18 +1,22 @@
-"""The robot's collision geometry (``sim.robot.add_robot``): two capsule feet inside the
-chamfered sole carry it on level ground; the sole mesh, lifted ``FOOT_LIFT``, meets step edges.
+"""The robot's collision geometry (``sim.robot.add_robot``): on static boxes two capsule feet
+inside the chamfered sole carry it and the sole mesh, lifted ``FOOT_LIFT``, meets step edges;
+mesh surfaces meet the full sole.
 Checked against hand-computed sizes, an independent convex hull (scipy) and hand-built scenes."""
 
 from __future__ import annotations
 
 import math
 
+import mujoco
 import numpy as np
 import pytest
 from scipy.spatial import ConvexHull
 
 from navbench.scene import Box, Scene
+from navbench.scene.model import Surface
 from navbench.sim import SPOT, TURTLEBOT, Simulator
 from navbench.sim.actions import VelocityAction
+from navbench.sim.embodiments import COLLIDE_BOX, COLLIDE_CONVEX
 from navbench.sim.robot import FOOT_LIFT
 
 
@@ -53,10 +57,35 @@ def test_only_the_feet_touch_level_ground(emb):
     sim.reset_to((0.0, 0.0, 0.0), 0.0)
     m, d = sim.model, sim.data
     names = {m.geom(int(max(g))).name for g in d.contact.geom}
-    assert names == {"robot/foot0", "robot/foot1"}
+    assert names == {"robot/foot0", "robot/foot1"}  # not the lifted or the full sole mesh
     assert d.ncon == 4  # two per capsule: the support rectangle's corners
     assert abs(sim.pose()[1]) < 5e-4  # the feet's bottom is the ground point
     assert float(m.body_mass[sim.world.robot_body]) == pytest.approx(emb.mass)
+    # the outer geoms bound the robot (obstacle distances); the inner ones lie inside them
+    assert [m.geom(g).name for g in sim.world.robot_geoms] == ["robot/sole", "robot/hull"]
+    assert [m.geom(g).name for g in sim.world.robot_inner_geoms] == \
+        ["robot/foot0", "robot/foot1", "robot/sole_lifted"]
+
+
+@pytest.mark.parametrize("emb", [SPOT, TURTLEBOT])
+def test_mesh_surfaces_carry_the_full_sole_and_crossing_onto_them_is_level(emb):
+    """Convex mesh prisms (surfaces) meet the full sole only (a capsule-mesh test costs more than
+    the old mesh-mesh one); a box floor and a prism at the same height join without a step."""
+    floor = Box("floor", "floor", (0.0, -0.05, 0.0), (20.0, 0.1, 6.0), label="floor")
+    walk = Surface("sw", "sidewalk", ((-10.0, -3.0), (-10.0, -15.0), (10.0, -15.0), (10.0, -3.0)))
+    sim = Simulator(Scene("mix", "outdoor", "test", boxes=(floor,), surfaces=(walk,)), emb)
+    m, d = sim.model, sim.data
+    box = int(mujoco.mjtGeom.mjGEOM_BOX)
+    assert {(int(m.geom_type[g]) == box, int(m.geom_contype[g])) for g in sim.world.static_geoms} \
+        == {(True, COLLIDE_BOX), (False, COLLIDE_CONVEX)}
+    sim.reset_to((0.0, 0.0, -6.0), 0.0)
+    assert {m.geom(int(max(g))).name for g in d.contact.geom} == {"robot/sole"}
+    sim.reset_to((0.0, 0.0, 0.0), 0.0)
+    heights = []
+    while sim.pose()[2] > -6.0 and not sim.step(VelocityAction(emb.vx_max))[1]:
+        heights.append(sim.pose()[1])
+    assert sim.label is None and min(heights) > -1e-3 and max(heights) < 1e-3
+    assert float(np.max(sim.records()["tilt"])) < math.radians(0.5)
 
 
 @pytest.mark.parametrize(("emb", "h"), [(SPOT, 0.001), (SPOT, 0.005), (SPOT, 0.05),

@@ -59,6 +59,12 @@ GROUP_ROBOT = 2
 GROUP_HFIELD = 3
 GROUP_HIDDEN = 5
 
+#: Collision bits: MuJoCo ``contype`` of the static geoms (``sim.world``), ``conaffinity`` of
+#: the robot's (``sim.robot``): static boxes, and every other colliding static geom (convex
+#: mesh prisms, the heightfield).
+COLLIDE_BOX = 1
+COLLIDE_CONVEX = 4
+
 #: Largest radius (m) of the two capsule feet (:meth:`Embodiment.feet`).
 FOOT_RADIUS = 0.04
 

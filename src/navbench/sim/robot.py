@@ -22,11 +22,20 @@ import math
 
 import mujoco
 
-from navbench.sim.embodiments import GROUP_ROBOT, ROBOT_PREFIX, Embodiment
+from navbench.sim.embodiments import (
+    COLLIDE_BOX,
+    COLLIDE_CONVEX,
+    GROUP_HIDDEN,
+    GROUP_ROBOT,
+    ROBOT_PREFIX,
+    Embodiment,
+)
 
 #: Height (m) of the sole mesh's bottom above the feet's: on level ground only the feet touch,
 #: so the sole's convex-mesh collision runs only at step edges, rims and walls.
 FOOT_LIFT = 0.001
+#: Robot geoms inside the outer ones (``World.robot_inner_geoms``; names without the prefix).
+INNER_GEOMS = ("foot0", "foot1", "sole_lifted")
 
 
 def _pitch_quat(pitch: float) -> list[float]:
@@ -104,36 +113,43 @@ def add_robot(spec: mujoco.MjSpec, emb: Embodiment) -> None:
         elif name == "yaw":
             j.armature = 0.1
 
-    # Collision geometry (module docs): two capsule feet carry the robot on level ground; the
-    # chamfered sole mesh, lifted FOOT_LIFT, touches only step edges, slopes' rims and walls;
-    # the hull. All robot geoms come after the static ones (sim.contacts).
+    # Collision geometry (module docs), robot geoms after the static ones (sim.contacts):
+    # against static boxes the capsule feet and the lifted sole mesh, against every other
+    # static geom (mesh prisms, heightfield) the full sole mesh; the hull against all.
     r, fx, fz = emb.feet()
-    geoms = []
+    on_boxes = []
     for k, z in enumerate((fz, -fz)):
         foot = body.add_geom()
         foot.name = p + f"foot{k}"
         foot.type = mujoco.mjtGeom.mjGEOM_CAPSULE
         foot.size = [r, 0.0, 0.0]
         foot.fromto = [-fx, r - emb.chamfer_height, z, fx, r - emb.chamfer_height, z]
-        geoms.append(foot)
-    mesh = spec.add_mesh()
-    mesh.name = p + "sole"
-    mesh.uservert = emb.sole_vertices(lift=FOOT_LIFT).ravel().tolist()
-    sole = body.add_geom()
-    sole.name = p + "sole"
-    sole.type = mujoco.mjtGeom.mjGEOM_MESH
-    sole.meshname = p + "sole"
-    geoms.append(sole)
+        on_boxes.append(foot)
+    soles = []
+    for name, lift in (("sole_lifted", FOOT_LIFT), ("sole", 0.0)):
+        mesh = spec.add_mesh()
+        mesh.name = p + name
+        mesh.uservert = emb.sole_vertices(lift=lift).ravel().tolist()
+        g = body.add_geom()
+        g.name = p + name
+        g.type = mujoco.mjtGeom.mjGEOM_MESH
+        g.meshname = p + name
+        soles.append(g)
+    on_boxes.append(soles[0])
     hull = body.add_geom()
     hull.name = p + "hull"
     _hull_shape(hull, emb)
-    for g in (*geoms, hull):
+    for g in (*on_boxes, soles[1], hull):
         g.group = GROUP_ROBOT
         g.condim = 1  # frictionless: the servos drive the base, geometry decides climbing
         g.priority = 2
         g.rgba = [0.95, 0.75, 0.1, 1.0]
-        g.contype = 2
-        g.conaffinity = 1
+        g.contype = 2  # static geoms have no bit 2: only their contype selects pairs
+        g.conaffinity = COLLIDE_BOX | COLLIDE_CONVEX
+    for g in on_boxes:  # inside the full sole (up to the 1 mm lift): never drawn
+        g.conaffinity = COLLIDE_BOX
+        g.group = GROUP_HIDDEN
+    soles[1].conaffinity = COLLIDE_CONVEX
     # Mass and inertia as a uniform sole (the full chamfered prism) and hull of m / 2 each.
     body.explicitinertial = True
     body.mass, body.ipos, body.iquat, body.inertia = _body_inertia(emb)
