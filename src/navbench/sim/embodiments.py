@@ -27,11 +27,12 @@ the servos alone drive it):
 - **Slopes.** A slope θ holds the robot while ``sin θ ≤ min(force_cap, μ)``; it tilts by θ.
 - **Drops.** An unsupported drop larger than ``max_drop`` (or a tilt > 45°) is a fall.
 
-Collision geometry (:mod:`navbench.sim.robot`): two capsule *feet* inside the sole
-(:meth:`Embodiment.feet`, tangent to its bottom and chamfers) carry the robot on level ground;
-the chamfered sole mesh, its bottom lifted 1 mm up the chamfer, meets step edges, slopes' rims
-and walls; the hull sits on top. Flat-floor contact is two capsule-box tests instead of a
-convex-mesh one (Spot −11 % per ``mj_step`` in the bench house, Turtlebot −23 % on a curb).
+Collision geometry (:mod:`navbench.sim.robot`). On static boxes, two capsule *feet* inside
+the sole (:meth:`Embodiment.feet`, tangent to its bottom and chamfers) carry the robot, and the
+chamfered sole mesh, its bottom lifted 1 mm up the chamfer, meets step edges, rims and sides.
+Mesh prisms and the heightfield meet the full sole. The hull sits on top. Flat box floors cost
+two capsule-box tests instead of a convex-mesh one: per ``mj_step`` −7 % for Spot and −17 %
+for the Turtlebot in the bench house, −23 % for the Turtlebot on a curb.
 
 Frames: Habitat world frame (+Y up); the body frame has +Y up and faces -Z; the base origin is
 ``sole_height`` above the ground point that :class:`~navbench.sim.Simulator` reports as the pose.

@@ -1,18 +1,39 @@
 """The robot's MuJoCo body (:func:`add_robot`): joints, servos, cameras and collision geometry.
 
-Collision geometry (robot geoms in this order, all after the static geoms, as
-:mod:`navbench.sim.contacts` requires): two capsule *feet* ``foot0``, ``foot1`` (rollers along
-body x at z = ±fz, radius r; :meth:`~navbench.sim.embodiments.Embodiment.feet`) whose end
-spheres are tangent to the sole's bottom and chamfers; the chamfered sole mesh ``sole`` with
-its bottom lifted :data:`FOOT_LIFT` up the chamfer; the ``hull``. On level ground only the
-feet touch (4 contacts at the corners of a 2 fx × 2 fz rectangle), so a physics step runs two
-capsule-box collisions instead of the mesh's multi-point convex collision (measured, same run:
-Spot 16.2 → 14.4 µs per ``mj_step`` in the bench house, the Turtlebot 15.4 → 11.9 µs on a curb
-scene). A step edge, a slope's rim or a wall meets the mesh, whose surface is the full sole's
-above 1 mm, so the chamfer rule (steps ≤ c climb, higher ones block) is unchanged. The feet are
-round because a box foot 1 mm below the mesh met a low step's edge with its vertical face once
-the chamfer had lifted the sole onto it: Spot reared up 40° on a 1 mm step at 0.1 m/s. Mass and
-inertia are set explicitly to those of a uniform full sole and hull of m / 2 each.
+Collision geometry. Robot geoms, in this order and all after the static geoms (as
+:mod:`navbench.sim.contacts` requires):
+
+- ``foot0``, ``foot1``: two capsule *feet*, rollers along body x at z = ±fz with radius r
+  (:meth:`~navbench.sim.embodiments.Embodiment.feet`); their end spheres are tangent to the
+  sole's bottom and chamfers;
+- ``sole_lifted``: the chamfered sole mesh with its bottom lifted :data:`FOOT_LIFT` up the
+  chamfer;
+- ``sole``: the full sole mesh;
+- ``hull``.
+
+Collision bits (``COLLIDE_*``, set on the static geoms by :mod:`navbench.sim.world`): the feet
+and the lifted sole touch static *boxes* only; the full sole touches every other static geom
+(convex mesh prisms, the heightfield) only; the hull touches both.
+
+On a box floor only the feet touch: 4 contacts at the corners of a 2 fx × 2 fz rectangle. So a
+physics step runs two capsule-box collisions instead of the mesh's multi-point convex
+collision. Measured in the same run (replay of the bench loop, µs per ``mj_step``): Spot
+16.5 → 15.2 in the bench house, the Turtlebot 17.3 → 14.4 there and 15.4 → 11.9 on a curb.
+
+A box's step edge, rim or side meets the lifted mesh. Its surface is the full sole's above
+1 mm, so the chamfer rule is unchanged: steps ≤ c climb, taller ones block.
+
+Mesh prisms meet the full sole as before, because a capsule-mesh test costs more than the old
+mesh-mesh one (standalone: 13.5 against 10.4 µs per step).
+
+The feet are round because a box foot 1 mm below the mesh met a low step's edge with its
+vertical face once the chamfer had lifted the sole onto it: Spot reared up 40° on a 1 mm step
+at 0.1 m/s.
+
+``World.robot_geoms`` holds ``sole`` and ``hull``, which bound the robot (obstacle distances
+are the old ones). ``World.robot_inner_geoms`` holds the others (:data:`INNER_GEOMS`), which
+lie inside them and are never drawn. Mass and inertia are set explicitly to those of a uniform
+full sole and hull of m / 2 each.
 """
 
 from __future__ import annotations
