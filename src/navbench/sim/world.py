@@ -357,7 +357,11 @@ def _finish(model: mujoco.MjModel, infos: dict[str, GeomInfo],
     data = mujoco.MjData(model)
     mujoco.mj_forward(model, data)
     robot_info = GeomInfo("robot", None, "robot", "robot", "robot", False, False, 0.0)
-    geoms, robot, inner, static, obstacles = [], [], [], [], []
+    geoms: list[GeomInfo] = []
+    robot: list[int] = []
+    inner: list[int] = []
+    static: list[int] = []
+    obstacles: list[int] = []
     lo = np.zeros((model.ngeom, 3))
     hi = np.zeros((model.ngeom, 3))
     for gid in range(model.ngeom):
