@@ -65,6 +65,8 @@ def test_only_the_feet_touch_level_ground(emb):
     assert [m.geom(g).name for g in sim.world.robot_geoms] == ["robot/sole", "robot/hull"]
     assert [m.geom(g).name for g in sim.world.robot_inner_geoms] == \
         ["robot/foot0", "robot/foot1", "robot/sole_lifted"]
+    sole = sim.world.geom_id("robot/sole")  # boxes only: the full sole never collides
+    assert (int(m.geom_contype[sole]), int(m.geom_conaffinity[sole])) == (0, 0)
 
 
 @pytest.mark.parametrize("emb", [SPOT, TURTLEBOT])
@@ -78,6 +80,7 @@ def test_mesh_surfaces_carry_the_full_sole_and_crossing_onto_them_is_level(emb):
     box = int(mujoco.mjtGeom.mjGEOM_BOX)
     assert {(int(m.geom_type[g]) == box, int(m.geom_contype[g])) for g in sim.world.static_geoms} \
         == {(True, COLLIDE_BOX), (False, COLLIDE_CONVEX)}
+    assert int(m.geom_conaffinity[sim.world.geom_id("robot/sole")]) == COLLIDE_CONVEX
     sim.reset_to((0.0, 0.0, -6.0), 0.0)
     assert {m.geom(int(max(g))).name for g in d.contact.geom} == {"robot/sole"}
     sim.reset_to((0.0, 0.0, 0.0), 0.0)

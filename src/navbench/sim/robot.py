@@ -30,6 +30,9 @@ The feet are round because a box foot 1 mm below the mesh met a low step's edge 
 vertical face once the chamfer had lifted the sole onto it: Spot reared up 40° on a 1 mm step
 at 0.1 m/s.
 
+In a world of boxes only (``add_robot(convex_ground=False)``, as :mod:`navbench.sim.world` finds
+it) the full sole takes no part in collisions at all, which saves its midphase.
+
 ``World.robot_geoms`` holds ``sole`` and ``hull``, which bound the robot (obstacle distances
 are the old ones). ``World.robot_inner_geoms`` holds the others (:data:`INNER_GEOMS`), which
 lie inside them and are never drawn. Mass and inertia are set explicitly to those of a uniform
@@ -101,12 +104,14 @@ def _body_inertia(emb: Embodiment) -> tuple[float, list[float], list[float], lis
             m.body_inertia[1].tolist())
 
 
-def add_robot(spec: mujoco.MjSpec, emb: Embodiment) -> None:
+def add_robot(spec: mujoco.MjSpec, emb: Embodiment, convex_ground: bool = True) -> None:
     """Add the robot body, its joints, servos and head camera to ``spec`` (Habitat frame).
 
     Joint qpos layout (in order): ``x, y, z`` slides (world displacement of the ground point),
     ``yaw``, ``pitch``, ``roll`` hinges. Actuators: velocity servos on x, z (force-capped at
     ``force_cap · m g``; the simulator resets the caps every control tick) and on yaw.
+    ``convex_ground``: the world has colliding static geoms other than boxes; without them the
+    full sole takes no part in collisions (it still bounds the robot for obstacle distances).
     """
     p = ROBOT_PREFIX
     body = spec.worldbody.add_body()
@@ -171,6 +176,8 @@ def add_robot(spec: mujoco.MjSpec, emb: Embodiment) -> None:
         g.conaffinity = COLLIDE_BOX
         g.group = GROUP_HIDDEN
     soles[1].conaffinity = COLLIDE_CONVEX
+    if not convex_ground:  # nothing for the full sole to touch: out of collision entirely
+        soles[1].contype = soles[1].conaffinity = 0
     # Mass and inertia as a uniform sole (the full chamfered prism) and hull of m / 2 each.
     body.explicitinertial = True
     body.mass, body.ipos, body.iquat, body.inertia = _body_inertia(emb)

@@ -333,9 +333,11 @@ def build_world(
         g.quat = [math.cos(-math.pi / 4), math.sin(-math.pi / 4), 0.0, 0.0]  # local z -> +Y
         g.group = GROUP_HFIELD if visuals is False else GROUP_STATIC  # with visuals: never drawn
 
+    convex = False  # any colliding static geom that is not a box (sim.robot: the full sole)
     for g in made.values():  # collision bits by type (the robot's feet touch boxes only)
         if g.contype:
             g.contype = COLLIDE_BOX if g.type == mujoco.mjtGeom.mjGEOM_BOX else COLLIDE_CONVEX
+            convex = convex or g.contype == COLLIDE_CONVEX
     quiet: contextlib.AbstractContextManager[None] = contextlib.nullcontext()
     if visuals is not False:
         from navbench.sim.appearance import add_appearance, quiet_attach
@@ -346,7 +348,7 @@ def build_world(
             infos[name] = replace(_info(name, kind, label, ref, surfaces), visual=True, layer=layer)
         quiet = quiet_attach()
     if embodiment is not None:
-        add_robot(spec, embodiment)
+        add_robot(spec, embodiment, convex_ground=convex)
     with quiet:
         model = spec.compile()
     return _finish(model, infos, embodiment, appearance=visuals is not False)
