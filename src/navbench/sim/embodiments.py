@@ -31,7 +31,7 @@ Collision geometry (:mod:`navbench.sim.robot`). On static boxes, two capsule *fe
 the sole (:meth:`Embodiment.feet`, tangent to its bottom and chamfers) carry the robot, and the
 chamfered sole mesh, its bottom lifted 1 mm up the chamfer, meets step edges, rims and sides.
 Mesh prisms and the heightfield meet the full sole. The hull sits on top. Flat box floors cost
-two capsule-box tests instead of a convex-mesh one: per ``mj_step`` −7 % for Spot and −17 %
+two capsule-box tests instead of a convex-mesh one: per ``mj_step`` −10 % for Spot and −18 %
 for the Turtlebot in the bench house, −23 % for the Turtlebot on a curb.
 
 Frames: Habitat world frame (+Y up); the body frame has +Y up and faces -Z; the base origin is

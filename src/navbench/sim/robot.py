@@ -18,7 +18,7 @@ and the lifted sole touch static *boxes* only; the full sole touches every other
 On a box floor only the feet touch: 4 contacts at the corners of a 2 fx × 2 fz rectangle. So a
 physics step runs two capsule-box collisions instead of the mesh's multi-point convex
 collision. Measured in the same run (replay of the bench loop, µs per ``mj_step``): Spot
-16.5 → 15.2 in the bench house, the Turtlebot 17.3 → 14.4 there and 15.4 → 11.9 on a curb.
+16.2 → 14.5 in the bench house, the Turtlebot 17.0 → 13.9 there and 15.4 → 11.9 on a curb.
 
 A box's step edge, rim or side meets the lifted mesh. Its surface is the full sole's above
 1 mm, so the chamfer rule is unchanged: steps ≤ c climb, taller ones block.
