@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -26,13 +26,15 @@ import shapely
 
 from navbench.scene.model import Scene, Surface
 from navbench.sim.embodiments import (
+    COLLIDE_BOX,
+    COLLIDE_CONVEX,
     GROUP_HFIELD,
     GROUP_STATIC,
     GROUP_VISUAL,
     ROBOT_PREFIX,
     Embodiment,
-    add_robot,
 )
+from navbench.sim.robot import INNER_GEOMS, add_robot
 
 if TYPE_CHECKING:
     from navbench.visual.build import SceneVisuals
@@ -89,7 +91,12 @@ class GeomInfo:
 
 @dataclass
 class World:
-    """A compiled world: the model and per-geom metadata (index = MuJoCo geom id)."""
+    """A compiled world: the model and per-geom metadata (index = MuJoCo geom id).
+
+    ``robot_geoms`` are the robot's outer collision geoms (sole mesh, hull: its extent, for
+    obstacle distances); ``robot_inner_geoms`` lie inside them (capsule feet, lifted sole;
+    :mod:`navbench.sim.robot`) and only carry the contacts with static boxes.
+    """
 
     model: mujoco.MjModel
     geoms: tuple[GeomInfo, ...]
@@ -100,6 +107,7 @@ class World:
     aabb_lo: np.ndarray  # (ngeom, 3) world AABB of static geoms (robot rows unused)
     aabb_hi: np.ndarray
     appearance: bool = False  # visual layer present: renderers draw it instead of collision geoms
+    robot_inner_geoms: np.ndarray = field(default_factory=lambda: np.zeros(0, int))
 
     def geom_id(self, name: str) -> int:
         """MuJoCo id of a named geom (−1 if absent)."""
@@ -325,6 +333,11 @@ def build_world(
         g.quat = [math.cos(-math.pi / 4), math.sin(-math.pi / 4), 0.0, 0.0]  # local z -> +Y
         g.group = GROUP_HFIELD if visuals is False else GROUP_STATIC  # with visuals: never drawn
 
+    convex = False  # any colliding static geom that is not a box (sim.robot: the full sole)
+    for g in made.values():  # collision bits by type (the robot's feet touch boxes only)
+        if g.contype:
+            g.contype = COLLIDE_BOX if g.type == mujoco.mjtGeom.mjGEOM_BOX else COLLIDE_CONVEX
+            convex = convex or g.contype == COLLIDE_CONVEX
     quiet: contextlib.AbstractContextManager[None] = contextlib.nullcontext()
     if visuals is not False:
         from navbench.sim.appearance import add_appearance, quiet_attach
@@ -335,7 +348,7 @@ def build_world(
             infos[name] = replace(_info(name, kind, label, ref, surfaces), visual=True, layer=layer)
         quiet = quiet_attach()
     if embodiment is not None:
-        add_robot(spec, embodiment)
+        add_robot(spec, embodiment, convex_ground=convex)
     with quiet:
         model = spec.compile()
     return _finish(model, infos, embodiment, appearance=visuals is not False)
@@ -346,14 +359,18 @@ def _finish(model: mujoco.MjModel, infos: dict[str, GeomInfo],
     data = mujoco.MjData(model)
     mujoco.mj_forward(model, data)
     robot_info = GeomInfo("robot", None, "robot", "robot", "robot", False, False, 0.0)
-    geoms, robot, static, obstacles = [], [], [], []
+    geoms: list[GeomInfo] = []
+    robot: list[int] = []
+    inner: list[int] = []
+    static: list[int] = []
+    obstacles: list[int] = []
     lo = np.zeros((model.ngeom, 3))
     hi = np.zeros((model.ngeom, 3))
     for gid in range(model.ngeom):
         name = model.geom(gid).name
         if name.startswith(ROBOT_PREFIX):
             geoms.append(replace(robot_info, name=name))
-            robot.append(gid)
+            (inner if name[len(ROBOT_PREFIX):] in INNER_GEOMS else robot).append(gid)
             continue
         info = infos[name]
         geoms.append(info)
@@ -368,7 +385,7 @@ def _finish(model: mujoco.MjModel, infos: dict[str, GeomInfo],
         lo[gid], hi[gid] = centre - ext, centre + ext
     body = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_BODY, ROBOT_PREFIX + "base")
     return World(model, tuple(geoms), body, np.array(robot, int), np.array(static, int),
-                 np.array(obstacles, int), lo, hi, appearance)
+                 np.array(obstacles, int), lo, hi, appearance, np.array(inner, int))
 
 
 def level_box_tops(model: mujoco.MjModel) -> list[bool]:
