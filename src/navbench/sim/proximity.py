@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import heapq
 import math
+from collections.abc import Sequence
 
 import mujoco
 import numpy as np
@@ -243,4 +244,33 @@ class SurfaceProbe:
         return int(self._geomid[0]) if dist >= 0 else -1
 
 
-__all__ = ["DownRay", "ObstacleDistance", "SurfaceProbe"]
+def highest_ground(model: mujoco.MjModel, data: mujoco.MjData, ground: Sequence[bool],
+                   groups: np.ndarray, body_exclude: int, x: float, y: float, z: float,
+                   yaw: float, half_width: float, half_length: float, rise: float) -> float:
+    """Highest ground top (m, world Y) under a footprint, from ``y`` up to ``y + rise``.
+
+    The footprint is the ``2 half_width × 2 half_length`` rectangle of a base at ``(x, z)``
+    with ``yaw`` (Habitat frame: yaw 0 faces −Z); a 3 × 3 grid of its points (corners, edge
+    midpoints, centre) is probed with downward rays from ``y + rise`` over the geoms of
+    ``groups`` (``body_exclude`` excluded). A ray's first hit counts only if that geom is
+    ``ground`` (per geom id) and its top lies within ``(y, y + rise]``; ``y`` when none does.
+    ``data`` must hold the static geoms' poses (after ``mj_forward``)."""
+    s, c = math.sin(yaw), math.cos(yaw)
+    vec = np.array([0.0, -1.0, 0.0])
+    geomid = np.zeros(1, np.int32)
+    top, best = y + rise, y
+    for f in (-half_length, 0.0, half_length):
+        for left in (-half_width, 0.0, half_width):
+            # body (forward, left) → world XZ, as controller.body_to_world
+            pnt = np.array([x - s * f - c * left, top, z - c * f + s * left])
+            dist = mujoco.mj_ray(model, data, pnt, vec, groups, 1, body_exclude, geomid)
+            g = int(geomid[0])
+            if dist < 0 or g < 0 or not ground[g]:
+                continue
+            hit = top - dist
+            if hit > best:
+                best = hit
+    return best
+
+
+__all__ = ["DownRay", "ObstacleDistance", "SurfaceProbe", "highest_ground"]

@@ -66,7 +66,7 @@ from navbench.sim.protocols import (
     SimulatorLike,
     goal_arrays,
 )
-from navbench.sim.proximity import ObstacleDistance, SurfaceProbe
+from navbench.sim.proximity import ObstacleDistance, SurfaceProbe, highest_ground
 from navbench.sim.records import GoalDistance, StepRecords
 from navbench.sim.world import World, build_world
 
@@ -138,6 +138,8 @@ class Simulator:
                                   cull_distance=s.cull_distance)
         groups = np.zeros(6, np.uint8)
         groups[[GROUP_STATIC, GROUP_HFIELD]] = 1
+        self._static_groups = groups
+        self._ground = [g.ground for g in self.world.geoms]
         self._surface_probe = SurfaceProbe(m, self.world.aabb_lo, self.world.aabb_hi, groups,
                                            self.world.robot_body, big=_DOWNRAY_GEOMS)
         self._down = self._surface_probe.down
@@ -244,6 +246,17 @@ class Simulator:
         self.contacts.reset_caps()
         d.qpos[:4] = [position[0], position[1] + 0.005, position[2], yaw]
         mujoco.mj_forward(m, d)
+        # A start beside a curb or slab (up to a climbable step above the start point) would
+        # put the sole inside it, and the contact solver would throw the robot up: start on
+        # the highest ground under the footprint instead.
+        e = self.embodiment
+        w, h = e.half_extents
+        top = highest_ground(m, d, self._ground, self._static_groups, self.world.robot_body,
+                             float(position[0]), float(position[1]), float(position[2]),
+                             float(yaw), w, h, e.max_step + 0.02)
+        if top > position[1] + 1e-3:
+            d.qpos[1] = top + 0.005
+            mujoco.mj_forward(m, d)
         mujoco.mj_step(m, d, nstep=max(1, round(self.settings.settle_time / m.opt.timestep)))
         d.qvel[:] = 0.0
         d.time = 0.0
