@@ -276,8 +276,10 @@ def test_ctrl_c_on_a_real_evaluate(tmp_path: Path) -> None:
 
     assert _cli(["scenes", "generate", "--kind", "indoor", "--count", "1", "--rooms", "3",
                  "--seed", "1", "--out", str(tmp_path / "sc")]) == 0
+    # -n 12 keeps 3 episodes (verification drops the rest): the signal must land while a later
+    # episode runs, not after the last one (with a single episode the run could finish first)
     assert _cli(["dataset", "build", "--scenes", str(tmp_path / "sc"), "-o", str(tmp_path / "ds"),
-                 "-n", "4", "--tasks", "objectnav", "--split-by-scene", "val=1"]) == 0
+                 "-n", "12", "--tasks", "objectnav", "--split-by-scene", "val=1"]) == 0
     (tmp_path / "slow_agent.py").write_text(SLOW_AGENT)
     cmd = [sys.executable, "-m", "navbench", "evaluate", str(tmp_path / "ds"), "-a", "slow_agent:SlowStop",
            "--task", "objectnav", "--split", "val", "-o", str(tmp_path / "run")]
