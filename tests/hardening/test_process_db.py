@@ -284,8 +284,13 @@ def test_ctrl_c_on_a_real_evaluate(tmp_path: Path) -> None:
     cmd = [sys.executable, "-m", "navbench", "evaluate", str(tmp_path / "ds"), "-a", "slow_agent:SlowStop",
            "--task", "objectnav", "--split", "val", "-o", str(tmp_path / "run")]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    # a terminal's child gets SIGINT's default disposition; a disposition of SIG_IGN left in
+    # this process (by whatever ran before) would be inherited, and Python keeps an ignored
+    # SIGINT ignored, so the run would finish with exit 0 (seen twice in the full suite)
+    inherited = signal.getsignal(signal.SIGINT)
     p = subprocess.Popen(cmd, cwd=tmp_path, env=env, stderr=subprocess.PIPE, stdout=subprocess.PIPE,
-                         text=True, start_new_session=True)
+                         text=True, start_new_session=True,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     db = tmp_path / "run" / "results.sqlite"
     try:
         deadline = time.monotonic() + 120
@@ -301,7 +306,7 @@ def test_ctrl_c_on_a_real_evaluate(tmp_path: Path) -> None:
     finally:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(p.pid, signal.SIGKILL)
-    assert p.returncode == 130, err
+    assert p.returncode == 130, (err, f"SIGINT disposition in the test process: {inherited}")
     assert "re-run the same command to resume" in err and "Traceback" not in err, err
     with ResultsDB(db, create=False) as r, r.writer_lock():  # saved, and the lock is free
         assert r.runs()[0]["episodes"] >= 1
