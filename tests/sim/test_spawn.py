@@ -34,7 +34,7 @@ def _highest(sim: Simulator, yaw: float) -> float:
     w, h = sim.embodiment.half_extents
     groups = np.zeros(6, np.uint8)
     groups[[GROUP_STATIC, GROUP_HFIELD]] = 1
-    return highest_ground(m, d, [g.ground for g in sim.world.geoms], groups,
+    return highest_ground(m, d, np.array([g.ground for g in sim.world.geoms]), groups,
                           sim.world.robot_body, 0.0, 0.0, 0.0, yaw, w, h, 0.22)
 
 

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import heapq
 import math
-from collections.abc import Sequence
 
 import mujoco
 import numpy as np
@@ -244,7 +243,7 @@ class SurfaceProbe:
         return int(self._geomid[0]) if dist >= 0 else -1
 
 
-def highest_ground(model: mujoco.MjModel, data: mujoco.MjData, ground: Sequence[bool],
+def highest_ground(model: mujoco.MjModel, data: mujoco.MjData, ground: np.ndarray,
                    groups: np.ndarray, body_exclude: int, x: float, y: float, z: float,
                    yaw: float, half_width: float, half_length: float, rise: float) -> float:
     """Highest ground top (m, world Y) under a footprint, from ``y`` up to ``y + rise``.
@@ -253,7 +252,7 @@ def highest_ground(model: mujoco.MjModel, data: mujoco.MjData, ground: Sequence[
     with ``yaw`` (Habitat frame: yaw 0 faces −Z); a 3 × 3 grid of its points (corners, edge
     midpoints, centre) is probed with downward rays from ``y + rise`` over the geoms of
     ``groups`` (``body_exclude`` excluded). A ray's first hit counts only if that geom is
-    ``ground`` (per geom id) and its top lies within ``(y, y + rise]``; ``y`` when none does.
+    ``ground`` (bool per geom id) and its top lies within ``(y, y + rise]``; ``y`` when none does.
     ``data`` must hold the static geoms' poses (after ``mj_forward``)."""
     s, c = math.sin(yaw), math.cos(yaw)
     vec = np.array([0.0, -1.0, 0.0])

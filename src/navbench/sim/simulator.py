@@ -139,7 +139,6 @@ class Simulator:
         groups = np.zeros(6, np.uint8)
         groups[[GROUP_STATIC, GROUP_HFIELD]] = 1
         self._static_groups = groups
-        self._ground = [g.ground for g in self.world.geoms]
         self._surface_probe = SurfaceProbe(m, self.world.aabb_lo, self.world.aabb_hi, groups,
                                            self.world.robot_body, big=_DOWNRAY_GEOMS)
         self._down = self._surface_probe.down
@@ -251,7 +250,7 @@ class Simulator:
         # the highest ground under the footprint instead.
         e = self.embodiment
         w, h = e.half_extents
-        top = highest_ground(m, d, self._ground, self._static_groups, self.world.robot_body,
+        top = highest_ground(m, d, self.contacts.ground, self._static_groups, self.world.robot_body,
                              float(position[0]), float(position[1]), float(position[2]),
                              float(yaw), w, h, e.max_step + 0.02)
         if top > position[1] + 1e-3:
