@@ -23,7 +23,9 @@ here), the 50 Hz contact scan (support, traction caps, falls) in :mod:`navbench.
 the record rows and DTG in :mod:`navbench.sim.records`. The 50 Hz tick (follower, PI velocity
 loop, contact scan) is compiled: :mod:`navbench.sim.follow_kernels` and
 :mod:`navbench.sim.tick_kernels` (numba, cached on disk; a cold cache costs ~8 s of
-compilation at the first simulator, a warm one ~0.4 s of loading).
+compilation at the first simulator, a warm one ~0.4 s of loading). Where MuJoCo's C calls
+are usable from numba (:mod:`navbench.sim.mjc`), a whole agent step's physics is one compiled
+call (:mod:`navbench.sim.step_kernel`, records byte-identical to the Python loop).
 """
 
 from __future__ import annotations
@@ -39,6 +41,8 @@ from navbench.errors import ConfigError
 from navbench.geometry import quaternion_to_yaw
 from navbench.jsontypes import JSONObject, Observation
 from navbench.scene.model import Scene
+from navbench.sim import mjc
+from navbench.sim import step_kernel as sk
 from navbench.sim import tick_kernels as tk
 from navbench.sim.actions import (
     Action,
@@ -77,7 +81,11 @@ class Simulator:
     """Physical execution of one scene with one embodiment (see module docs)."""
 
     def __init__(self, scene: Scene, embodiment: Embodiment = SPOT,
-                 settings: SimSettings | None = None) -> None:
+                 settings: SimSettings | None = None, *, compiled: bool | None = None) -> None:
+        """``compiled``: run each agent step's physics in one compiled call
+        (:mod:`navbench.sim.step_kernel`; byte-identical records); ``None`` (default) when
+        :func:`navbench.sim.mjc.available`, ``False`` the Python loop (``mujoco.mj_step`` per
+        tick), ``True`` requires it (``RuntimeError`` naming the reason if unavailable)."""
         self.scene, self.embodiment = scene, embodiment
         self.settings = s = settings or SimSettings()
         self.world: World = build_world(scene, embodiment, offscreen=(s.width, s.height), visuals=s.render and s.visuals)
@@ -142,6 +150,12 @@ class Simulator:
         self._surface_probe = SurfaceProbe(m, self.world.aabb_lo, self.world.aabb_hi, groups,
                                            self.world.robot_body, big=_DOWNRAY_GEOMS)
         self._down = self._surface_probe.down
+        use = sk.compile_step() if compiled is None or compiled else False
+        if compiled and not use:
+            raise RuntimeError(f"Simulator(compiled=True): {mjc.unavailable_reason()}")
+        #: whether agent steps run in one compiled call (``compiled`` above)
+        self.compiled = use
+        self._addr = (m._address, self.data._address, mjc.layout().array) if use else None
         self._label: str | None = None
         #: why the episode ended in ``fall``: ``"drop"`` or ``"tilt"`` (``None`` otherwise).
         self.fall_reason: str | None = None
@@ -393,7 +407,8 @@ class Simulator:
         """Run one agent step (``agent_dt``) of control ticks, then record.
 
         Per tick: follower (or the velocity command) → PI velocity loop → ``mj_step`` ×
-        substeps → contact scan (support, caps, falls). Both ends are compiled
+        substeps → contact scan (support, caps, falls). With :attr:`compiled`, all of it is
+        one call (:func:`navbench.sim.step_kernel.advance`); else both ends are compiled
         (:func:`navbench.sim.tick_kernels.tick`): one kernel call before the first tick, then
         one after each ``mj_step`` that scans and commands the next tick.
         """
@@ -405,17 +420,24 @@ class Simulator:
         path, align, fs, fi = self.follower.state
         con, lut, sc, fr, xmat = scan.con, scan.lut, scan.sc, scan.forcerange, scan.xmat
         qpos, qvel, ctrl = self._qpos, self._qvel, self._ctrl
-        step, nsub, tick = mujoco.mj_step, self._substeps, tk.tick
-        both, last = tk.SCAN | tk.CONTROL, self._ticks - 1
-        fall = tick(con.geom, con.pos, con.frame, lut, sc, fr, xmat, path, align, fs, fi, ts,
-                    qpos, qvel, ctrl, tk.CONTROL)
-        for k in range(self._ticks):
-            step(m, d, nsub)
+        nsub = self._substeps
+        if self._addr is not None:  # the same calls in one compiled call (sim.step_kernel)
+            ma, da, lay = self._addr
+            fall = sk.advance(ma, da, lay, nsub, self._ticks, lut, sc, fr, xmat, path, align,
+                              fs, fi, ts, qpos, qvel, ctrl)
+        else:
+            step, tick = mujoco.mj_step, tk.tick
+            both, last = tk.SCAN | tk.CONTROL, self._ticks - 1
             fall = tick(con.geom, con.pos, con.frame, lut, sc, fr, xmat, path, align, fs, fi,
-                        ts, qpos, qvel, ctrl, both if k < last else tk.SCAN)
-            if fall:
-                self._label, self.fall_reason = "fall", ("drop" if fall == tk.DROP else "tilt")
-                break
+                        ts, qpos, qvel, ctrl, tk.CONTROL)
+            for k in range(self._ticks):
+                step(m, d, nsub)
+                fall = tick(con.geom, con.pos, con.frame, lut, sc, fr, xmat, path, align, fs,
+                            fi, ts, qpos, qvel, ctrl, both if k < last else tk.SCAN)
+                if fall:
+                    break
+        if fall:
+            self._label, self.fall_reason = "fall", ("drop" if fall == tk.DROP else "tilt")
         if self._label is None and self.time >= self.settings.max_time - 1e-9:
             self._label = "timeout"
         dtg = self.distance_to_goal()
