@@ -2,7 +2,9 @@
 
 Prints: raw MuJoCo stepping (mj_step only, the reference: a constant command, and a replay of
 the full loop's own controls and force caps), the full control loop (follower/servos + contact
-scan + per-step records) as a ratio of both, and frames per second of
+scan + per-step records; the compiled agent step where available) as a ratio of both, the same
+loop on the Python path (``Simulator(compiled=False)``), the time per agent step outside
+physics of both, and frames per second of
 RGB + depth + segmentation at 640×480 through Mesa (MUJOCO_GL, osmesa by default).
 Targets: full loop ≥ 0.6 of raw mj_step (issue 18; ≥ 300× real time in a house, ≥ 100× on a
 1 km² city with ``--city-size 1000``), ≥ 20 fps.
@@ -87,14 +89,20 @@ def loop_ratio(sim: Simulator, start: tuple[float, float, float], c: tuple[float
                seconds: float, repeats: int = 3) -> float:
     """Print raw mj_step speed (the reference) and the full loop's speed as a ratio of it.
 
-    Raw and full runs alternate ``repeats`` times (``seconds`` simulated each) and are timed in
+    ``sim`` runs the loop as configured (the compiled agent step where available); a second
+    simulator of the same scene with ``compiled=False`` runs the Python loop (one
+    ``mujoco.mj_step`` call per control tick), whose calls are timed and recorded for the
+    replay (both loops make the same C calls: their records are compared). Raw, full and
+    Python-loop runs alternate ``repeats`` times (``seconds`` simulated each) and are timed in
     process CPU time; the best speed of each is kept, so load from other processes on a shared
-    machine skews the ratio less. The raw run holds a constant command (the robot ends up
-    pressing on an obstacle); one more full run times the ``mj_step`` calls inside the loop,
-    whose motion can cost more or less physics per step than the raw run's."""
+    machine skews the ratios less. The raw run holds a constant command (the robot ends up
+    pressing on an obstacle), so it can cost more or less physics per step than the loop's own
+    motion; the replay runs exactly the loop's physics."""
     m, d = sim.model, sim.data
+    py = sim if not sim.compiled else Simulator(sim.scene, sim.embodiment, sim.settings,
+                                                compiled=False)
     path = loop_path(c)
-    raw = full = 0.0
+    raw = full = pyfull = 0.0
     for _ in range(repeats):
         sim.reset_to(start, 0.0)
         d.ctrl[:] = [0.3, 0.2, 0.4]
@@ -103,6 +111,10 @@ def loop_ratio(sim: Simulator, start: tuple[float, float, float], c: tuple[float
         mujoco.mj_step(m, d, nstep=n)
         raw = max(raw, seconds / (time.process_time() - t0))
         full = max(full, seconds / _full_loop(sim, start, path, seconds))
+        pyfull = max(pyfull, seconds / _full_loop(py, start, path, seconds))
+    rec = sim.records()
+    _full_loop(py, start, path, seconds)
+    same_rec = all(np.array_equal(v, py.records()[k]) for k, v in rec.items())
     inside = [0]
     step = mujoco.mj_step
 
@@ -111,22 +123,28 @@ def loop_ratio(sim: Simulator, start: tuple[float, float, float], c: tuple[float
         step(model, data, nstep)
         inside[0] += time.process_time_ns() - t
 
-    mujoco.mj_step = timed_step  # the simulator looks it up once per agent step
+    mujoco.mj_step = timed_step  # the Python loop looks it up once per agent step
     try:
-        cpu = _full_loop(sim, start, path, seconds)
+        cpu = _full_loop(py, start, path, seconds)
         share = inside[0] * 1e-9 / cpu
     finally:
         mujoco.mj_step = step
-    replay, same = replay_speed(sim, start, path, seconds, repeats)
+    replay, same = replay_speed(py, start, path, seconds, repeats)
+    steps = seconds / sim.settings.agent_dt
     print(f"raw mj_step           : {raw:8.0f}x real time (reference; CPU time, best of {repeats})")
     print(f"raw replay of the loop: {replay:8.0f}x real time (the loop's own controls and force "
           f"caps, mj_step only; same final state: {same})")
     print(f"full loop (no render) : {full:8.0f}x real time  = {full / raw:.2f} of raw, "
           f"{full / replay:.2f} of the replay "
-          f"(targets: >= 0.6 of raw; >= 300x in a house, >= 100x on a 1 km2 city)")
-    ticks = seconds / sim.settings.control_dt
-    print(f"mj_step in the loop   : {share:8.2f} of the full loop's CPU time (its own motion); "
-          f"the rest: {(cpu - inside[0] * 1e-9) / ticks * 1e6:.0f} us per 50 Hz control tick")
+          f"(targets: >= 0.6 of raw; >= 300x in a house, >= 100x on a 1 km2 city)"
+          f"{'' if sim.compiled else ' [Python loop: sim.mjc unavailable]'}")
+    print(f"Python loop           : {pyfull:8.0f}x real time  = {pyfull / raw:.2f} of raw "
+          f"(compiled=False: mj_step per tick through the bindings; same records: {same_rec})")
+    print(f"mj_step in the Py loop: {share:8.2f} of its CPU time")
+    for name, v in (("full loop", full), ("Python loop", pyfull)):
+        us = (seconds / v - seconds / replay) / steps * 1e6
+        print(f"outside physics       : {us:8.0f} us per 0.1 s agent step, {name} "
+              f"(its time minus the replay's)")
     return full / raw
 
 
