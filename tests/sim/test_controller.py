@@ -8,7 +8,7 @@ import pytest
 
 from navbench.errors import ConfigError
 from navbench.sim.actions import DiscreteAction, DiscreteConfig, WaypointAction, discrete_target
-from navbench.sim.controller import PID, WaypointFollower, body_to_world, world_to_body
+from navbench.sim.controller import PID, WaypointFollower, body_to_world, clip, world_to_body
 
 
 def _run(f: WaypointFollower, x: float, z: float, yaw: float, steps: int = 2000):
@@ -73,3 +73,10 @@ def test_discrete_targets_by_hand():
         DiscreteAction.from_id(7)
     with pytest.raises(ConfigError):
         WaypointAction.of([(1.0,)])
+
+
+def test_clip_by_hand() -> None:
+    assert [clip(v, 1.5) for v in (-2.0, -1.5, 0.3, 1.5, 2.0, math.inf)] == \
+        [-1.5, -1.5, 0.3, 1.5, 1.5, 1.5]
+    assert clip(math.nan, 1.5) == 1.5  # as max(-1.5, min(1.5, nan))
+    assert clip(-0.25, 0.0) == 0.0 and clip(0.25, math.inf) == 0.25

@@ -106,8 +106,10 @@ class PID:
 
 
 def clip(v: float, limit: float) -> float:
-    """Clip ``v`` to ``[-limit, limit]``."""
-    return max(-limit, min(limit, v))
+    """Clip ``v`` to ``[-limit, limit]`` (``max(-limit, min(limit, v))``, NaN → ``limit``,
+    written out: the builtins cost ~0.7 µs per call, at every velocity action)."""
+    m = v if v < limit else limit
+    return m if m > -limit else -limit
 
 
 def world_to_body(dx: float, dz: float, yaw: float) -> tuple[float, float]:

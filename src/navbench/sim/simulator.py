@@ -155,7 +155,11 @@ class Simulator:
             raise RuntimeError(f"Simulator(compiled=True): {mjc.unavailable_reason()}")
         #: whether agent steps run in one compiled call (``compiled`` above)
         self.compiled = use
-        self._addr = (m._address, self.data._address, mjc.layout().array) if use else None
+        sc, (_, _, fs, fi) = self.contacts, self.follower.state
+        # the compiled step's arguments after the follower's path (fixed for the sim's life)
+        self._kargs = (m._address, self.data._address, mjc.layout().array, self._substeps,
+                       self._ticks, sc.lut, sc.sc, sc.forcerange, sc.xmat, fs, fi, ts,
+                       self._qpos, self._qvel, self._ctrl) if use else None
         self._label: str | None = None
         #: why the episode ended in ``fall``: ``"drop"`` or ``"tilt"`` (``None`` otherwise).
         self.fall_reason: str | None = None
@@ -280,9 +284,9 @@ class Simulator:
         self.contacts.reset()
         self.contacts()  # traction caps and support from the settled state (no fall yet)
         self.contacts.collided = False
-        self._vel_cmd = (0.0, 0.0, 0.0)
-        self._tick[tk.T_IX] = self._tick[tk.T_IZ] = 0.0
-        self._mode = "idle"
+        ts = self._tick  # servo integrals, the velocity command, the follow flag: zero
+        ts[tk.T_IX] = ts[tk.T_IZ] = ts[tk.T_VX] = ts[tk.T_VY] = ts[tk.T_W] = 0.0
+        ts[tk.T_FOLLOW] = 0.0
         self.follower.clear()
         self._rec = StepRecords()
         self._record(stop=False)
@@ -345,18 +349,10 @@ class Simulator:
         if self._label is not None:
             raise RuntimeError("the episode has ended; call reset() first")
         info: JSONObject = {}
-        if isinstance(action, StopAction) or (
-                isinstance(action, DiscreteAction) and action.kind == "stop"):
-            self._stop()
-        elif isinstance(action, VelocityAction):
-            e = self.embodiment
-            self._mode = "velocity"
-            vy = action.vy if e.holonomic else 0.0
-            self._vel_cmd = (clip(action.vx, e.vx_max), clip(vy, e.vy_max),
-                             clip(action.omega, e.omega_max))
-            self._advance()
-        elif isinstance(action, WaypointAction):
-            self._mode = "follow"
+        ts = self._tick  # the command of the next agent step (the follow flag, else velocity)
+        # the action classes are unrelated: the most frequent (streamed waypoints) first
+        if isinstance(action, WaypointAction):
+            ts[tk.T_FOLLOW] = 1.0
             if action.waypoints:
                 p = self.pose()
                 wps: Sequence[Sequence[float]] = action.waypoints
@@ -376,10 +372,20 @@ class Simulator:
                                        align=flags)
             self._advance()
             info["reached"] = self.follower.reached
+        elif isinstance(action, VelocityAction):
+            e = self.embodiment
+            vy = action.vy if e.holonomic else 0.0
+            ts[tk.T_VX], ts[tk.T_VY], ts[tk.T_W], ts[tk.T_FOLLOW] = (
+                clip(action.vx, e.vx_max), clip(vy, e.vy_max), clip(action.omega, e.omega_max),
+                0.0)
+            self._advance()
+        elif isinstance(action, StopAction) or (
+                isinstance(action, DiscreteAction) and action.kind == "stop"):
+            self._stop()
         elif isinstance(action, DiscreteAction):
             p = self.pose()
             target = discrete_target(action.kind, p[0], p[2], p[3], self.settings.discrete)
-            self._mode = "follow"
+            ts[tk.T_FOLLOW] = 1.0
             self.follower.set_path([target], start=(p[0], p[2]))
             t0 = self.time
             while self._label is None and not self.follower.reached and \
@@ -390,8 +396,8 @@ class Simulator:
         else:
             raise TypeError(f"unsupported action {action!r}")
         # the last record row is the current state (every branch records after its physics)
-        info.update(label=self._label, time=self.time, distance_to_goal=self._rec.last_dtg,
-                    collision=self._rec.last_collision)
+        info.update(label=self._label, time=float(self.data.time),
+                    distance_to_goal=self._rec.last_dtg, collision=self._rec.last_collision)
         return self._observe(), self._label is not None, info
 
     # ------------------------------------------------------------------ internals
@@ -412,20 +418,13 @@ class Simulator:
         (:func:`navbench.sim.tick_kernels.tick`): one kernel call before the first tick, then
         one after each ``mj_step`` that scans and commands the next tick.
         """
-        m, d = self.model, self.data
-        ts, scan = self._tick, self.contacts
-        ts[tk.T_VX], ts[tk.T_VY], ts[tk.T_W] = \
-            self._vel_cmd if self._mode == "velocity" else (0.0, 0.0, 0.0)
-        ts[tk.T_FOLLOW] = self._mode == "follow"
-        path, align, fs, fi = self.follower.state
-        con, lut, sc, fr, xmat = scan.con, scan.lut, scan.sc, scan.forcerange, scan.xmat
-        qpos, qvel, ctrl = self._qpos, self._qvel, self._ctrl
-        nsub = self._substeps
-        if self._addr is not None:  # the same calls in one compiled call (sim.step_kernel)
-            ma, da, lay = self._addr
-            fall = sk.advance(ma, da, lay, nsub, self._ticks, lut, sc, fr, xmat, path, align,
-                              fs, fi, ts, qpos, qvel, ctrl)
+        path, align, fs, fi = self.follower.state  # the command is in ts (step() wrote it)
+        if self._kargs is not None:  # the same calls in one compiled call (sim.step_kernel)
+            fall = sk.advance(path, align, *self._kargs)
         else:
+            m, d, nsub, scan, ts = self.model, self.data, self._substeps, self.contacts, self._tick
+            con, lut, sc, fr, xmat = scan.con, scan.lut, scan.sc, scan.forcerange, scan.xmat
+            qpos, qvel, ctrl = self._qpos, self._qvel, self._ctrl
             step, tick = mujoco.mj_step, tk.tick
             both, last = tk.SCAN | tk.CONTROL, self._ticks - 1
             fall = tick(con.geom, con.pos, con.frame, lut, sc, fr, xmat, path, align, fs, fi,
@@ -438,7 +437,7 @@ class Simulator:
                     break
         if fall:
             self._label, self.fall_reason = "fall", ("drop" if fall == tk.DROP else "tilt")
-        if self._label is None and self.time >= self.settings.max_time - 1e-9:
+        if self._label is None and self.data.time >= self.settings.max_time - 1e-9:
             self._label = "timeout"
         dtg = self.distance_to_goal()
         if self._label is None and self.settings.end_on_success and dtg <= self.tau:

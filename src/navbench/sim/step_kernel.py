@@ -28,12 +28,13 @@ from navbench.sim import tick_kernels as tk
 
 
 @nb.njit(cache=True, nogil=True)
-def advance(ma, da, lay, nsub, nticks, lut, sc, fr, xmat, path,
-            align, fs, fi, ts, qpos, qvel, ctrl):
+def advance(path, align, ma, da, lay, nsub, nticks, lut, sc, fr, xmat, fs, fi, ts, qpos, qvel,
+            ctrl):
     """One agent step of ``nticks`` control ticks of ``nsub`` physics steps each, for the
     ``mjModel`` / ``mjData`` at addresses ``ma`` / ``da`` (``lay``: :attr:`mjc.Layout.array`;
-    every other array as :func:`navbench.sim.tick_kernels.tick` takes it, ``qpos`` / ``qvel``
-    / ``ctrl`` / ``xmat`` views of that ``mjData``). The fall code (0, ``tk.DROP``,
+    every array as :func:`navbench.sim.tick_kernels.tick` takes it, ``qpos`` / ``qvel`` /
+    ``ctrl`` / ``xmat`` views of that ``mjData``; the follower's ``path`` and ``align`` first,
+    the only arguments that change between calls). The fall code (0, ``tk.DROP``,
     ``tk.TILT``) of the tick that ended the step."""
     m, d = mjc.ptr(ma), mjc.ptr(da)
     tk.control(path, align, fs, fi, ts, sc, qpos, qvel, ctrl)
@@ -54,7 +55,7 @@ def _signature() -> tuple[nb.types.Type, ...]:
     """``advance``'s argument types: addresses and counts int64, arrays contiguous as their
     owners make them (``tk.tick``'s types, without the contact fields)."""
     i8, f1, f2 = nb.int64, nb.float64[::1], nb.float64[:, ::1]
-    return (i8, i8, nb.int64[::1], i8, i8, f2, f1, f2, f1, f2, nb.uint8[::1], f1, nb.int64[::1],
+    return (f2, nb.uint8[::1], i8, i8, nb.int64[::1], i8, i8, f2, f1, f2, f1, f1, nb.int64[::1],
             f1, f1, f1, f1)
 
 
