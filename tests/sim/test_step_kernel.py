@@ -159,3 +159,31 @@ def test_navbench_mjc_0_keeps_the_python_loop() -> None:
                          capture_output=True, text=True, check=True, timeout=300).stdout
     assert out.splitlines() == ["False True",
                                 "Simulator(compiled=True): disabled by NAVBENCH_MJC=0"]
+
+
+def test_kernel_caches_are_keyed_on_the_modules_they_inline(tmp_path: Path) -> None:
+    import hashlib
+    import types
+
+    import numba as nb
+
+    from navbench.sim import follow_kernels, step_kernel, traction
+    from navbench.sim import tick_kernels as tk
+
+    def stamp_of(kernel: object) -> object:
+        return kernel._cache._cache_file._source_stamp  # numba's index of the on-disk cache
+
+    srcs = [Path(str(m.__file__)).read_bytes() for m in (tk, follow_kernels, traction, mjc)]
+    assert stamp_of(step_kernel.advance)[1] == hashlib.sha256(b"".join(srcs)).hexdigest()
+    assert stamp_of(tk.tick)[1] == hashlib.sha256(b"".join(srcs[1:3])).hexdigest()
+    # an edit in a dependency changes the key (numba then ignores the cached index)
+    dep = tmp_path / "dep.py"
+    mod = types.ModuleType("dep")
+    mod.__file__ = str(dep)
+    keys = []
+    for text in (b"x = 1\n", b"x = 2\n"):
+        dep.write_bytes(text)
+        kernel = nb.njit(cache=True)(lambda: 1)
+        tk.key_cache_on((kernel,), (mod,))
+        keys.append(stamp_of(kernel)[1])
+    assert keys == [hashlib.sha256(t).hexdigest() for t in (b"x = 1\n", b"x = 2\n")]

@@ -15,15 +15,15 @@ Usable only when :func:`navbench.sim.mjc.available` (it binds the C symbols; cal
 otherwise, or with ``NAVBENCH_MJC=0``, the simulator keeps its Python loop. :func:`compile_step`
 compiles (or loads from numba's on-disk cache) the one version the simulator uses.
 
-numba's cache is keyed on this file only: after editing ``tick_kernels``, ``follow_kernels``
-or ``mjc``, clear it (``find src -name __pycache__ -exec rm -r {} +``) or touch this file.
+numba's cache of :func:`advance` is keyed on this file and on the modules it inlines
+(:func:`navbench.sim.tick_kernels.key_cache_on`), so an edit in any of them recompiles it.
 """
 
 from __future__ import annotations
 
 import numba as nb
 
-from navbench.sim import mjc
+from navbench.sim import follow_kernels, mjc, traction
 from navbench.sim import tick_kernels as tk
 
 
@@ -49,6 +49,9 @@ def advance(path, align, ma, da, lay, nsub, nticks, lut, sc, fr, xmat, fs, fi, t
         if k < nticks - 1:
             tk.control(path, align, fs, fi, ts, sc, qpos, qvel, ctrl)
     return 0
+
+
+tk.key_cache_on((advance,), (tk, follow_kernels, traction, mjc))
 
 
 def _signature() -> tuple[nb.types.Type, ...]:

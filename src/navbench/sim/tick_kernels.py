@@ -25,11 +25,15 @@ Arrays (all float64 unless noted; ``SC_*`` / ``T_*`` index them):
 
 from __future__ import annotations
 
+import hashlib
 import math
+from pathlib import Path
+from types import ModuleType
 
 import numba as nb
 
 from navbench.sim import follow_kernels as fk
+from navbench.sim import traction
 from navbench.sim.traction import wheel_limits
 
 SUPPORT_COS = math.cos(math.radians(35.0))  # support normals are within 35° of vertical
@@ -179,6 +183,26 @@ def tick(geom, pos, frame, lut, sc, fr, xmat, path, align, fs, fi, ts, qpos, qve
     if fall == 0 and what & CONTROL:
         control(path, align, fs, fi, ts, sc, qpos, qvel, ctrl)
     return fall
+
+
+def key_cache_on(kernels: tuple[object, ...], modules: tuple[ModuleType, ...]) -> None:
+    """Key the on-disk numba cache of ``kernels`` (``cache=True`` dispatchers) on the
+    sources of ``modules`` too.
+
+    numba keys a cached kernel on its own source file only, so a kernel that inlines kernels
+    of other modules would load a stale version after an edit there (silently: records would
+    differ from a fresh build). Call at import, before any of them compiles; a numba without
+    the index attributes used here keeps its own key."""
+    h = hashlib.sha256()
+    for mod in modules:
+        h.update(Path(str(mod.__file__)).read_bytes())
+    for k in kernels:
+        index = getattr(getattr(k, "_cache", None), "_cache_file", None)
+        if index is not None and hasattr(index, "_source_stamp"):
+            index._source_stamp = (index._source_stamp, h.hexdigest())
+
+
+key_cache_on((scan, control, tick), (fk, traction))
 
 
 def _signature() -> tuple[nb.types.Type, ...]:
