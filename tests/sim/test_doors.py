@@ -286,3 +286,29 @@ def test_pose_free_equals_the_vector_form_in_a_house():
         assert got == _pose_free_numpy(fp, float(x), float(z), float(yaw), y)
         results.append(got)
     assert 50 < sum(results) < 350  # both free and blocked poses were tested
+
+
+def _disc_free_numpy(fp, x: float, z: float, y: float) -> bool:
+    """No band box within the circumscribed radius + 0.05 m, over all boxes at once (the
+    former implementation of FootprintCheck.disc_free)."""
+    band = (fp._lo_y < y + fp._top) & (fp._hi_y > y + 0.03)
+    gap = np.maximum(np.abs(fp._c[band] - (x, z)) - fp._h[band], 0.0)
+    return bool(((gap**2).sum(axis=1) >= (fp.radius + 0.05) ** 2).all())
+
+
+def test_disc_free_equals_the_vector_form_in_a_house():
+    from navbench.scene.procgen.indoor import generate_house
+
+    sim = Simulator(generate_house(0, n_rooms=4), SPOT)
+    rng = np.random.default_rng(6)
+    rooms = sim.scene.rooms
+    results = []
+    for i in range(400):
+        cx, cz = rooms[i % len(rooms)].centroid
+        x, z = float(cx + rng.uniform(-2.5, 2.5)), float(cz + rng.uniform(-2.5, 2.5))
+        y = float(rng.choice([0.0, 0.0, 1.5]))
+        fp = sim.footprint.near([(x, z)], pad=0.5) if i % 2 else sim.footprint
+        got = fp.disc_free(x, z, y)
+        assert got == _disc_free_numpy(fp, x, z, y)
+        results.append(got)
+    assert 20 < sum(results) < 380  # both open and cluttered points were tested

@@ -124,10 +124,14 @@ class FootprintCheck:
     def disc_free(self, x: float, z: float, y: float = 0.0) -> bool:
         """No obstacle within the footprint's circumscribed radius + 0.05 m of (x, z): every
         heading is free there."""
-        band = self._band(y)
-        gap = np.maximum(np.abs(self._c[band] - (x, z)) - self._h[band], 0.0)
         r = self.radius + 0.05
-        return bool((np.einsum("ij,ij->i", gap, gap) >= r * r).all())
+        rr = r * r
+        for cx, cz, hx, hz in self._band_boxes(y):  # plain Python, as in pose_free
+            gx, gz = abs(cx - x) - hx, abs(cz - z) - hz
+            gx, gz = (gx if gx > 0.0 else 0.0), (gz if gz > 0.0 else 0.0)
+            if gx * gx + gz * gz < rr:
+                return False
+        return True
 
     def pose_free(self, x: float, z: float, yaw: float, y: float = 0.0) -> bool:
         """The footprint rectangle (half extents + :data:`FOOTPRINT_SLACK`) at pose (x, z, yaw)
