@@ -155,10 +155,10 @@ class Simulator:
             raise RuntimeError(f"Simulator(compiled=True): {mjc.unavailable_reason()}")
         #: whether agent steps run in one compiled call (``compiled`` above)
         self.compiled = use
-        sc, (_, _, fs, fi) = self.contacts, self.follower.state
+        sc, (_, _, f_s, f_i) = self.contacts, self.follower.state
         # the compiled step's arguments after the follower's path (fixed for the sim's life)
         self._kargs = (m._address, self.data._address, mjc.layout().array, self._substeps,
-                       self._ticks, sc.lut, sc.sc, sc.forcerange, sc.xmat, fs, fi, ts,
+                       self._ticks, sc.lut, sc.sc, sc.forcerange, sc.xmat, f_s, f_i, ts,
                        self._qpos, self._qvel, self._ctrl) if use else None
         self._label: str | None = None
         #: why the episode ended in ``fall``: ``"drop"`` or ``"tilt"`` (``None`` otherwise).
