@@ -15,6 +15,10 @@ Usable only when :func:`navbench.sim.mjc.available` (it binds the C symbols; cal
 otherwise, or with ``NAVBENCH_MJC=0``, the simulator keeps its Python loop. :func:`compile_step`
 compiles (or loads from numba's on-disk cache) the one version the simulator uses.
 
+A MuJoCo fatal error inside :func:`advance` (``mju_error``: an arena overflow) ends the process
+through MuJoCo's default handler instead of raising ``mujoco.FatalError`` as the bindings do;
+a robot episode uses ~0.2 % of the arena (22 KB of 13.6 MB in the bench house, 8 contacts).
+
 numba's cache of :func:`advance` is keyed on this file and on the modules it inlines
 (:func:`navbench.sim.tick_kernels.key_cache_on`), so an edit in any of them recompiles it.
 """
