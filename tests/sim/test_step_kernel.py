@@ -91,6 +91,14 @@ def test_velocity_and_discrete_actions_over_a_step_and_a_wall(emb: Embodiment, m
     assert rec["stop"][-1] and rec["label"][-1] == "stopped" and rec["collision"].any()
 
 
+@pytest.mark.parametrize(("agent_dt", "control_dt"), [(0.02, 0.02), (0.2, 0.005)])
+def test_one_tick_per_step_and_one_physics_step_per_tick(agent_dt: float,
+                                                         control_dt: float) -> None:
+    settings = SimSettings(agent_dt=agent_dt, control_dt=control_dt)
+    rec = both(STEP_WALL, SPOT, _velocity_and_discrete, settings)
+    assert rec["t"][1] == pytest.approx(agent_dt)
+
+
 def test_drop_off_a_ledge() -> None:
     high = Box("high", "floor", (0.0, 0.4, 3.0), (20.0, 0.8, 6.0), label="floor")
 
