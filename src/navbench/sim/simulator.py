@@ -22,8 +22,8 @@ Split: settings, labels and protocols live in :mod:`navbench.sim.protocols` (re-
 here), the 50 Hz contact scan (support, traction caps, falls) in :mod:`navbench.sim.contacts`,
 the record rows and DTG in :mod:`navbench.sim.records`. The 50 Hz tick (follower, PI velocity
 loop, contact scan) is compiled: :mod:`navbench.sim.follow_kernels` and
-:mod:`navbench.sim.tick_kernels` (numba, cached on disk; a cold cache costs ~8 s of
-compilation at the first simulator, a warm one ~0.4 s of loading). Where MuJoCo's C calls
+:mod:`navbench.sim.tick_kernels` (numba, cached on disk; a cold cache costs ~11 s of
+compilation at the first simulator, a warm one ~0.5 s of loading). Where MuJoCo's C calls
 are usable from numba (:mod:`navbench.sim.mjc`), a whole agent step's physics is one compiled
 call (:mod:`navbench.sim.step_kernel`, records byte-identical to the Python loop).
 """
