@@ -39,6 +39,7 @@ from navbench.errors import ConfigError
 from navbench.geometry import quaternion_to_yaw
 from navbench.jsontypes import JSONObject, Observation
 from navbench.scene.model import Scene
+from navbench.sim import proximity_kernels as pk
 from navbench.sim import tick_kernels as tk
 from navbench.sim.actions import (
     Action,
@@ -70,6 +71,7 @@ from navbench.sim.proximity import ObstacleDistance, SurfaceProbe, highest_groun
 from navbench.sim.records import GoalDistance, StepRecords
 from navbench.sim.world import World, build_world
 
+_COLLIDED = tk.SC_COLLIDED  # the contact scan's collision flag in ``ContactScan.sc``
 _DOWNRAY_GEOMS = 1000  # worlds with more geoms find the surface with DownRay, not mj_ray
 
 
@@ -142,6 +144,8 @@ class Simulator:
         self._surface_probe = SurfaceProbe(m, self.world.aabb_lo, self.world.aabb_hi, groups,
                                            self.world.robot_body, big=_DOWNRAY_GEOMS)
         self._down = self._surface_probe.down
+        # surface class and preferred flag per geom id, the last entry for "no geom" (id -1)
+        self._surfaces = [(g.surface, g.preferred) for g in self.world.geoms] + [("none", False)]
         self._label: str | None = None
         #: why the episode ended in ``fall``: ``"drop"`` or ``"tilt"`` (``None`` otherwise).
         self.fall_reason: str | None = None
@@ -423,33 +427,42 @@ class Simulator:
             self._label = "success"
         self._record(stop=False, dtg=dtg)
 
+    @property
+    def compiled_records(self) -> bool:
+        """Whether the record's obstacle distance and surface probe run compiled
+        (:mod:`navbench.sim.proximity_kernels`, the default where available); ``False``: the
+        Python methods (as with ``NAVBENCH_MJC=0``). Both give the same values."""
+        return self._proximity.compiled
+
+    @compiled_records.setter
+    def compiled_records(self, value: bool) -> None:
+        self._proximity.compiled = self._surface_probe.compiled = \
+            bool(value) and pk.available()
+
     def obstacle_distance(self) -> float:
         """Surface distance (m, capped at ``obstacle_cutoff``) from the robot's collision geoms
         to the nearest obstacle geom, for the geom poses in :attr:`data`; the record's
         ``obstacle_distance`` (``obstacle_distance_fn`` of the base ground point if given)."""
-        s = self.settings
-        if s.obstacle_distance_fn is not None:
-            return float(s.obstacle_distance_fn(self.pose()[:3]))
+        fn = self.settings.obstacle_distance_fn
+        if fn is not None:
+            return float(fn(self.pose()[:3]))
         x, _, z = self._body_xpos.tolist()
         return self._proximity(self.model, self.data, (x, z))
 
     def _surface(self) -> tuple[str, bool]:
         """Surface class of the first static geom below the base, and whether it is preferred."""
-        gid = self._surface_probe(self.model, self.data, self._body_xpos)
-        if gid < 0:
-            return "none", False
-        g = self.world.geoms[gid]
-        return g.surface, g.preferred
+        return self._surfaces[self._surface_probe(self.model, self.data, self._body_xpos)]
 
     def _record(self, stop: bool, dtg: float | None = None) -> None:
         """Append one record row for the current state (``dtg``: its DTG if already known)."""
         q = self._qpos.tolist()
-        surf, pref = self._surface()
         scan = self.contacts
-        self._rec.add(float(self.data.time), q[:3], q[3], scan.tilt(), scan.collided,
+        sc = scan.sc
+        surf, pref = self._surface()
+        self._rec.add(self.data.time, q[:3], q[3], scan.tilt(), sc[_COLLIDED] != 0.0,
                       self.obstacle_distance(), surf, pref, stop,
                       self._dtg(q[0], q[1], q[2]) if dtg is None else dtg)
-        scan.collided = False
+        sc[_COLLIDED] = 0.0
 
     def _observe(self) -> Observation:
         obs: dict[str, Any] = {  # an Observation (SPEC §6) being filled: mixed sensor values
