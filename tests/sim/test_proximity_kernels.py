@@ -213,3 +213,30 @@ def test_navbench_mjc_0_selects_the_python_path() -> None:
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
                          check=True).stdout
     assert out.split() == ["False", "False", "False"]
+
+
+def test_record_rows_after_cells_built_by_direct_calls() -> None:
+    # direct calls build (and grow the arrays of) many cells; a record row in one of them
+    # must read the grown arrays: the same row as the Python path
+    from navbench.scene.procgen.outdoor import OutdoorSettings, generate_city
+
+    sim = Simulator(generate_city(0, OutdoorSettings(size=(200.0, 200.0))), SPOT)
+    sim._surface_probe.uses_down_ray = True
+    p = sim.scene.places[0].entrance
+    sim.reset_to((float(p[0]), float(p[1]), float(p[2])), 0.0)
+    d, pose = sim.data, sim.data.qpos.copy()
+    for x in np.linspace(-100.0, 100.0, 40):
+        for z in (-60.0, 0.0, 60.0):
+            d.qpos[:3] = [x, 0.0, z]
+            mujoco.mj_forward(sim.model, d)
+            check(sim)
+    d.qpos[:] = pose
+    mujoco.mj_forward(sim.model, d)
+    rows = []
+    for comp in (True, False):
+        sim.compiled_records = comp
+        sim._record(stop=False)
+        rows.append({k: v[-1:] for k, v in sim.records().items()})
+    sim.compiled_records = True
+    assert_same_bytes(rows[0], rows[1])
+    assert rows[0]["obstacle_distance"][0] == brute_force(sim)

@@ -6,8 +6,11 @@ than the best distance found so far are computed, nearest lower bound first: for
 cell (``cell`` m) of the robot's origin, the obstacles near it are listed once, sorted by the
 distance of their XZ box to the cell, and taken in that order; the lower bound of a pair is
 the distance between the robot geom's world AABB and the obstacle's world AABB (convex bodies
-are never nearer than their bounding boxes). Pruning drops only pairs that cannot lower the result, so the value is the
-minimum over all pairs, as a brute-force scan computes it.
+are never nearer than their bounding boxes). Pruning drops only pairs that cannot lower the
+result, and every pair computed is computed as a brute-force scan computes it (``distmax`` =
+``cutoff``: with the best distance so far as ``distmax``, MuJoCo returns ``distmax`` for a pair
+within its tolerance of it, 1 ulp above the scan's minimum on near ties), so the value is the
+brute-force minimum over all pairs, bit for bit.
 
 :class:`DownRay` finds the geom under the robot (per-step record ``surface``) as ``mj_ray``
 does, trying only the geoms whose XZ box holds the point.
@@ -160,7 +163,8 @@ class ObstacleDistance:
         # when it is computed).
         last, nearest = self._last, None
         if last is not None:
-            dist = mujoco.mj_geomDistance(model, data, robot[last[0]], ids[last[1]], best, None)
+            dist = mujoco.mj_geomDistance(model, data, robot[last[0]], ids[last[1]], self.cutoff,
+                                          None)
             if dist < best:
                 best, nearest = max(dist, 0.0), last
         bounds, cands = self._candidates(bi, bj)
@@ -204,7 +208,8 @@ class ObstacleDistance:
         already); the new (best, nearest pair)."""
         _, ri, o = heapq.heappop(heap)
         if (ri, o) != skip:
-            dist = mujoco.mj_geomDistance(model, data, self._robot[ri], self._ids[o], best, None)
+            dist = mujoco.mj_geomDistance(model, data, self._robot[ri], self._ids[o], self.cutoff,
+                                          None)
             if dist < best:
                 return max(dist, 0.0), (ri, o)
         return best, nearest

@@ -132,7 +132,7 @@ def _drop_top(hb, hr, ho, n):  # type: ignore[no-untyped-def]
 
 
 @nb.njit(cache=True)
-def _pop_while(mp, dp, robot, oids, hb, hr, ho, hn, far, best, nr_, no_, lr, lo):
+def _pop_while(mp, dp, robot, oids, hb, hr, ho, hn, far, best, nr_, no_, lr, lo, cutoff):
     # type: ignore[no-untyped-def]
     """Compute the pairs of smallest bound while that bound is ≤ ``far`` and can still win
     (skipping the pair (lr, lo), computed already); (heap size, best, nearest pair)."""
@@ -140,7 +140,7 @@ def _pop_while(mp, dp, robot, oids, hb, hr, ho, hn, far, best, nr_, no_, lr, lo)
         r, o = hr[0], ho[0]
         hn = _drop_top(hb, hr, ho, hn)
         if r != lr or o != lo:
-            dist = mjc.geom_distance(mp, dp, robot[r], oids[o], best, mjc.ptr(0))
+            dist = mjc.geom_distance(mp, dp, robot[r], oids[o], cutoff, mjc.ptr(0))
             if dist < best:
                 best, nr_, no_ = (0.0 if dist < 0.0 else dist), r, o
     return hn, best, nr_, no_
@@ -174,7 +174,7 @@ def obstacle_distance(ma, da, gxpos, gxmat, robot, aabb, obox, oids, cb, co, s, 
     lr, lo = state[0], state[1]
     nr_, no_ = -1, -1  # the nearest pair found by this call
     if lr >= 0:
-        dist = mjc.geom_distance(mp, dp, robot[lr], oids[lo], best, mjc.ptr(0))
+        dist = mjc.geom_distance(mp, dp, robot[lr], oids[lo], cutoff, mjc.ptr(0))
         if dist < best:
             best, nr_, no_ = (0.0 if dist < 0.0 else dist), lr, lo
     ul0, ul1, ul2, uu0, uu1, uu2 = bx[0, 0], bx[0, 1], bx[0, 2], bx[0, 3], bx[0, 4], bx[0, 5]
@@ -187,7 +187,7 @@ def obstacle_distance(ma, da, gxpos, gxmat, robot, aabb, obox, oids, cb, co, s, 
     for n in range(s, e):
         far = cb[n]  # every pair from here on is at least this far
         hn, best, nr_, no_ = _pop_while(mp, dp, robot, oids, hb, hr, ho, hn, far, best, nr_,
-                                        no_, lr, lo)
+                                        no_, lr, lo, cutoff)
         if far > best + SLACK:
             break
         o = co[n]
@@ -202,7 +202,7 @@ def obstacle_distance(ma, da, gxpos, gxmat, robot, aabb, obox, oids, cb, co, s, 
             if bound < lim:
                 hn = _push(hb, hr, ho, hn, bound, r, o)
     hn, best, nr_, no_ = _pop_while(mp, dp, robot, oids, hb, hr, ho, hn, np.inf, best, nr_, no_,
-                                    lr, lo)
+                                    lr, lo, cutoff)
     state[0], state[1] = nr_, no_
     return best
 

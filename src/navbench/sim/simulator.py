@@ -68,6 +68,7 @@ from navbench.sim.protocols import (
     goal_arrays,
 )
 from navbench.sim.proximity import ObstacleDistance, SurfaceProbe, highest_ground
+from navbench.sim.record_row import CompiledRow
 from navbench.sim.records import GoalDistance, StepRecords
 from navbench.sim.world import World, build_world
 
@@ -146,10 +147,13 @@ class Simulator:
         self._down = self._surface_probe.down
         # surface class and preferred flag per geom id, the last entry for "no geom" (id -1)
         self._surfaces = [(g.surface, g.preferred) for g in self.world.geoms] + [("none", False)]
+        self._row = CompiledRow(m, self.data, self._proximity, self._surface_probe,
+                                self.world.robot_body, self.contacts.sc, _COLLIDED,
+                                len(self._surfaces) - 1)
         self._label: str | None = None
         #: why the episode ended in ``fall``: ``"drop"`` or ``"tilt"`` (``None`` otherwise).
         self.fall_reason: str | None = None
-        self._rec = StepRecords()
+        self._rec = StepRecords(self._surfaces)
         self._goals = (np.zeros((0, 3)), np.zeros(0))
         self._dtg = GoalDistance(*self._goals)
 
@@ -274,7 +278,7 @@ class Simulator:
         self._tick[tk.T_IX] = self._tick[tk.T_IZ] = 0.0
         self._mode = "idle"
         self.follower.clear()
-        self._rec = StepRecords()
+        self._rec = StepRecords(self._surfaces)
         self._record(stop=False)
         return self._observe()
 
@@ -454,14 +458,20 @@ class Simulator:
         return self._surfaces[self._surface_probe(self.model, self.data, self._body_xpos)]
 
     def _record(self, stop: bool, dtg: float | None = None) -> None:
-        """Append one record row for the current state (``dtg``: its DTG if already known)."""
+        """Append one record row for the current state (``dtg``: its DTG if already known):
+        one kernel call (:mod:`navbench.sim.record_row`) when :attr:`compiled_records`, else
+        the Python methods (the same values)."""
+        if dtg is None:
+            dtg = self.distance_to_goal()
+        if self._proximity.compiled and self.settings.obstacle_distance_fn is None:
+            self._row(self._rec, self.data.time, stop, dtg)
+            return
         q = self._qpos.tolist()
         scan = self.contacts
         sc = scan.sc
         surf, pref = self._surface()
         self._rec.add(self.data.time, q[:3], q[3], scan.tilt(), sc[_COLLIDED] != 0.0,
-                      self.obstacle_distance(), surf, pref, stop,
-                      self._dtg(q[0], q[1], q[2]) if dtg is None else dtg)
+                      self.obstacle_distance(), surf, pref, stop, dtg)
         sc[_COLLIDED] = 0.0
 
     def _observe(self) -> Observation:
