@@ -7,6 +7,7 @@ import math
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 
 import mujoco
 import numpy as np
@@ -48,12 +49,13 @@ def mj_ray_geom(sim: Simulator) -> int:
 def both_ways(sim: Simulator) -> tuple[float, float, int, int]:
     """Obstacle distance and surface geom id at the current state, compiled then Python."""
     probe = sim._surface_probe
-    out = []
+    dist, gid = [], []
     for comp in (True, False):
         sim.compiled_records = comp
-        out += [sim.obstacle_distance(), probe(sim.model, sim.data, sim._body_xpos)]
+        dist.append(sim.obstacle_distance())
+        gid.append(probe(sim.model, sim.data, sim._body_xpos))
     sim.compiled_records = True
-    return out[0], out[2], out[1], out[3]
+    return dist[0], dist[1], gid[0], gid[1]
 
 
 def check(sim: Simulator) -> tuple[float, int]:
@@ -81,10 +83,11 @@ def tour(sim: Simulator, points: list[tuple[float, float]], steps: int) -> None:
             break
 
 
-def records(sim: Simulator, compiled: bool, run: object) -> dict[str, np.ndarray]:
+def records(sim: Simulator, compiled: bool, run: Callable[[], None]) -> dict[str, np.ndarray]:
+    """The records of the episode ``run`` plays, with the compiled or the Python path."""
     sim.compiled_records = compiled
     try:
-        run()  # type: ignore[operator]  # a zero-argument episode runner
+        run()
         return sim.records()
     finally:
         sim.compiled_records = True
@@ -106,7 +109,8 @@ def free_point(sim: Simulator) -> tuple[float, float]:
     g = np.stack(np.meshgrid(np.arange(poly[:, 0].min(), poly[:, 0].max(), 0.1),
                              np.arange(poly[:, 1].min(), poly[:, 1].max(), 0.1)), -1).reshape(-1, 2)
     gap = np.maximum(np.maximum(lo[None] - g[:, None], g[:, None] - hi[None]), 0.0)
-    return tuple(g[np.argmax(np.sqrt((gap ** 2).sum(-1)).min(1))].tolist())  # type: ignore[return-value]
+    x, z = g[np.argmax(np.sqrt((gap ** 2).sum(-1)).min(1))].tolist()
+    return x, z
 
 
 @pytest.mark.parametrize("emb", [SPOT, TURTLEBOT])

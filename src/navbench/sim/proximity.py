@@ -147,11 +147,11 @@ class ObstacleDistance:
         bi, bj = math.floor(body_xz[0] / h), math.floor(body_xz[1] / h)
         if self.compiled:
             s, e = self._slots.get((bi, bj)) or self._slot((bi, bj))
-            b = self._bound
-            if b[0] is not data:
-                b = self._bound = (data, model._address, data._address, data.geom_xpos,
-                                   data.geom_xmat)
-            return pk.obstacle_distance(b[1], b[2], b[3], b[4], self._rg, self._raabb,
+            bd = self._bound
+            if bd[0] is not data:
+                bd = self._bound = (data, model._address, data._address, data.geom_xpos,
+                                    data.geom_xmat)
+            return pk.obstacle_distance(bd[1], bd[2], bd[3], bd[4], self._rg, self._raabb,
                                         self._obox, self._oids, self._cb, self._co, s, e,
                                         self._state, self.cutoff)
         best = self.cutoff
@@ -286,11 +286,11 @@ class DownRay:
         if self.compiled:
             key = (math.floor(x / self.cell), math.floor(z / self.cell))
             s, e = self._slots.get(key) or self._slot(key)
-            b = self._bound
-            if b[0] is not data:
-                b = self._bound = (data, model._address, data._address, data.geom_xpos,
-                                   data.geom_xmat, model.geom_size)
-            return pk.down_ray(b[1], b[2], b[3], b[4], b[5], pnt, self._lo_a, self._hi_a,
+            bd = self._bound
+            if bd[0] is not data:
+                bd = self._bound = (data, model._address, data._address, data.geom_xpos,
+                                    data.geom_xmat, model.geom_size)
+            return pk.down_ray(bd[1], bd[2], bd[3], bd[4], bd[5], pnt, self._lo_a, self._hi_a,
                                self._ids_a, self._type_a, self._cand, s, e, self._scratch)
         lo, hi, ids, types = self._lo_list, self._hi_list, self._ids_list, self._type
         vec = self._vec

@@ -73,7 +73,7 @@ def available() -> bool:
 
 
 @nb.njit(cache=True)
-def _gap(a0, a1, a2, b0, b1, b2, l0, l1, l2, u0, u1, u2):  # type: ignore[no-untyped-def]
+def _gap(a0, a1, a2, b0, b1, b2, l0, l1, l2, u0, u1, u2):
     """Distance between the boxes [a, b] and [l, u] (m), as the Python method computes it."""
     gx = a0 - u0 if a0 > u0 else (l0 - b0 if l0 > b0 else 0.0)
     gy = a1 - u1 if a1 > u1 else (l1 - b1 if l1 > b1 else 0.0)
@@ -82,7 +82,7 @@ def _gap(a0, a1, a2, b0, b1, b2, l0, l1, l2, u0, u1, u2):  # type: ignore[no-unt
 
 
 @nb.njit(cache=True)
-def _less(hb, hr, ho, i, j):  # type: ignore[no-untyped-def]
+def _less(hb, hr, ho, i, j):
     """Heap entry i < entry j, as the tuples (bound, robot geom index, obstacle) compare."""
     if hb[i] != hb[j]:
         return hb[i] < hb[j]
@@ -92,14 +92,14 @@ def _less(hb, hr, ho, i, j):  # type: ignore[no-untyped-def]
 
 
 @nb.njit(cache=True)
-def _swap(hb, hr, ho, i, j):  # type: ignore[no-untyped-def]
+def _swap(hb, hr, ho, i, j):
     hb[i], hb[j] = hb[j], hb[i]
     hr[i], hr[j] = hr[j], hr[i]
     ho[i], ho[j] = ho[j], ho[i]
 
 
 @nb.njit(cache=True)
-def _push(hb, hr, ho, n, b, r, o):  # type: ignore[no-untyped-def]
+def _push(hb, hr, ho, n, b, r, o):
     """Add (b, r, o) to the binary min-heap of ``n`` entries; the new size."""
     hb[n], hr[n], ho[n] = b, r, o
     i = n
@@ -113,7 +113,7 @@ def _push(hb, hr, ho, n, b, r, o):  # type: ignore[no-untyped-def]
 
 
 @nb.njit(cache=True)
-def _drop_top(hb, hr, ho, n):  # type: ignore[no-untyped-def]
+def _drop_top(hb, hr, ho, n):
     """Remove the smallest of ``n`` entries (read it first); the new size."""
     n -= 1
     _swap(hb, hr, ho, 0, n)
@@ -133,7 +133,6 @@ def _drop_top(hb, hr, ho, n):  # type: ignore[no-untyped-def]
 
 @nb.njit(cache=True)
 def _pop_while(mp, dp, robot, oids, hb, hr, ho, hn, far, best, nr_, no_, lr, lo, cutoff):
-    # type: ignore[no-untyped-def]
     """Compute the pairs of smallest bound while that bound is ≤ ``far`` and can still win
     (skipping the pair (lr, lo), computed already); (heap size, best, nearest pair)."""
     while hn > 0 and hb[0] <= far and hb[0] <= best + SLACK:
@@ -148,7 +147,7 @@ def _pop_while(mp, dp, robot, oids, hb, hr, ho, hn, far, best, nr_, no_, lr, lo,
 
 @nb.njit(cache=True)
 def obstacle_distance(ma, da, gxpos, gxmat, robot, aabb, obox, oids, cb, co, s, e, state,
-                      cutoff):  # type: ignore[no-untyped-def]
+                      cutoff):
     """``ObstacleDistance.__call__`` (m): ``ma``, ``da`` model / data addresses; ``gxpos``,
     ``gxmat`` the data's ``geom_xpos`` / ``geom_xmat``; ``robot`` geom ids with local ``aabb``
     rows (centre, half sizes); ``obox`` (n, 6) world AABBs of the obstacles ``oids``; the
@@ -209,7 +208,6 @@ def obstacle_distance(ma, da, gxpos, gxmat, robot, aabb, obox, oids, cb, co, s, 
 
 @nb.njit(cache=True)
 def down_ray(ma, da, gxpos, gxmat, gsize, pnt, lo, hi, ids, gtype, cand, s, e, scratch):
-    # type: ignore[no-untyped-def]
     """``DownRay.__call__``: the id of the nearest geom hit straight down (−Y) from ``pnt``
     among the cell's candidates ``cand[s:e]`` (indices into ``ids`` / ``gtype`` / the XZ boxes
     ``lo``, ``hi``), −1 if none; ``gsize``: the model's ``geom_size``; ``scratch`` (9,)."""
@@ -239,7 +237,7 @@ def down_ray(ma, da, gxpos, gxmat, gsize, pnt, lo, hi, ids, gtype, cand, s, e, s
 
 
 @nb.njit(cache=True)
-def all_ray(ma, da, pnt, groups, body, scratch, gid):  # type: ignore[no-untyped-def]
+def all_ray(ma, da, pnt, groups, body, scratch, gid):
     """``mj_ray`` straight down (−Y) from ``pnt`` over the static geoms of ``groups`` (uint8),
     the body ``body`` excluded: the geom id, −1 if none; ``scratch`` (9,), ``gid`` int32 (1,)."""
     scratch[0], scratch[1], scratch[2] = pnt[0], pnt[1], pnt[2]

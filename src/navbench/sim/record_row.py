@@ -37,7 +37,7 @@ from navbench.sim.records import (
 
 
 @nb.njit(cache=True)
-def row(buf, n, t, stop, dtg, s, e, s2, e2,  # type: ignore[no-untyped-def]
+def row(buf, n, t, stop, dtg, s, e, s2, e2,
         qpos, bxmat, sc, icol, nsurf, ma, da, gxpos, gxmat, robot, raabb, obox, oids, cb, co,
         state, cutoff, down, gsize, pnt, lo, hi, rids, gtype, cand, scratch, groups, body, gid):
     """Fill ``buf[n]`` (``records.R_*`` columns): time ``t`` (s), the pose from ``qpos``, the

@@ -476,8 +476,8 @@ class Simulator:
 
     def _observe(self) -> Observation:
         obs: dict[str, Any] = {  # an Observation (SPEC §6) being filled: mixed sensor values
-            "pose": self.pose(),
-            "time": self.time,
+            "pose": self._qpos[:4].copy(),  # pose() and time, without their lookups
+            "time": self.data.time,
             "cam_to_body": self._cam_to_body.copy(),
             "robot_radius": self.embodiment.radius,
         }
