@@ -29,7 +29,8 @@ from navbench.sim import mjc
 #: MuJoCo geom types with their own ray functions (``mjtGeom``)
 MESH, HFIELD = int(mujoco.mjtGeom.mjGEOM_MESH), int(mujoco.mjtGeom.mjGEOM_HFIELD)
 SLACK = 1e-9  # m, as proximity._SLACK
-# a distance is clipped as ``max(dist, 0.0)`` clips it (-0.0 stays -0.0): ``0.0 if dist < 0.0 else dist``
+# a distance is clipped as ``max(dist, 0.0)`` clips it (-0.0 stays -0.0):
+# ``0.0 if dist < 0.0 else dist``
 
 _RAY_SIGNATURES: dict[str, tuple[str, tuple[str, ...]]] = {
     "mju_rayGeom": ("mjtNum", ("const mjtNum [3]", "const mjtNum [9]", "const mjtNum [3]",
@@ -221,7 +222,8 @@ def down_ray(ma, da, gxpos, gxmat, gsize, pnt, lo, hi, ids, gtype, cand, s, e, s
     best, best_id = -1.0, -1
     for n in range(s, e):
         k = cand[n]
-        if not (lo[k, 0] - 1e-6 <= x <= hi[k, 0] + 1e-6 and lo[k, 1] - 1e-6 <= z <= hi[k, 1] + 1e-6):
+        if not (lo[k, 0] - 1e-6 <= x <= hi[k, 0] + 1e-6 and
+                lo[k, 1] - 1e-6 <= z <= hi[k, 1] + 1e-6):
             continue
         g, t = ids[k], gtype[k]
         if t == MESH:
