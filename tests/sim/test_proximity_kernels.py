@@ -18,6 +18,7 @@ from navbench.sim import SPOT, TURTLEBOT, Embodiment, Simulator
 from navbench.sim import proximity_kernels as pk
 from navbench.sim.actions import VelocityAction, WaypointAction
 from navbench.sim.embodiments import GROUP_HFIELD, GROUP_STATIC
+from navbench.sim.records import R_OD
 
 pytestmark = pytest.mark.skipif(not pk.available(), reason="MuJoCo's C calls are unavailable")
 
@@ -244,3 +245,24 @@ def test_record_rows_after_cells_built_by_direct_calls() -> None:
     sim.compiled_records = True
     assert_same_bytes(rows[0], rows[1])
     assert rows[0]["obstacle_distance"][0] == brute_force(sim)
+
+
+def test_candidate_cache_cleared_and_rebuilt(monkeypatch: pytest.MonkeyPatch) -> None:
+    # more cells than the cache keeps: the flat arrays restart, cells are rebuilt on a revisit
+    from navbench.sim import proximity
+
+    monkeypatch.setattr(proximity, "_MAX_CACHED_CELLS", 2)
+    tables = tuple(Box(f"t{i}", "furniture", (-4.0 + 2.0 * i, 0.4, -1.2), (0.6, 0.8, 0.6),
+                       label="table", ref=f"t{i}") for i in range(5))
+    sim = Simulator(Scene("row", "indoor", "t", boxes=(FLOOR, WALL, *tables)), SPOT)
+    sim.reset_to((0.0, 0.0, 0.0), 0.0)
+    d = sim.data
+    for x in [*np.linspace(-5.0, 5.0, 21), *np.linspace(5.0, -5.0, 21)]:
+        d.qpos[:] = 0.0
+        d.qpos[:4] = [x, 0.0, 0.2, 0.4]
+        mujoco.mj_forward(sim.model, d)
+        od, _ = check(sim)
+        assert 0.0 < od < sim.settings.obstacle_cutoff
+        sim._record(stop=False)
+        assert sim._rec.buf[len(sim._rec) - 1, R_OD] == od  # the compiled row
+    assert len(sim._proximity._slots) <= 3
