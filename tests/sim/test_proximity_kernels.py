@@ -266,3 +266,24 @@ def test_candidate_cache_cleared_and_rebuilt(monkeypatch: pytest.MonkeyPatch) ->
         sim._record(stop=False)
         assert sim._rec.buf[len(sim._rec) - 1, R_OD] == od  # the compiled row
     assert len(sim._proximity._slots) <= 3
+
+
+def test_obstacle_distance_fn_replaces_the_mujoco_distance() -> None:
+    # a user distance function bypasses the compiled row: its value (here 10 - z of the base
+    # ground point) is recorded, the rest of the row as the compiled path records it
+    from navbench.sim import SimSettings
+
+    scene = Scene("wall", "indoor", "t", boxes=(FLOOR, WALL))
+    runs = []
+    for fn in (None, lambda p: 10.0 - float(p[2])):
+        sim = Simulator(scene, SPOT, SimSettings(obstacle_distance_fn=fn))
+        sim.reset_to((0.0, 0.0, 0.0), 0.0)
+        for _ in range(10):
+            sim.step(VelocityAction(0.5))
+        runs.append(sim.records())
+    plain, user = runs
+    assert user["obstacle_distance"].tolist() == (10.0 - user["position"][:, 2]).tolist()
+    assert plain["obstacle_distance"][0] == pytest.approx(2.9 - 0.55, abs=0.01)
+    for k in plain:
+        if k != "obstacle_distance":
+            assert plain[k].tobytes() == user[k].tobytes(), k
