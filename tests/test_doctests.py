@@ -36,6 +36,7 @@ MODULES = (
     "navbench.scene.procgen.indoor",
     "navbench.sim",
     "navbench.sim.env",
+    "navbench.sim.mjc",
     "navbench.sim.records",
     "navbench.sim.simulator",
     "navbench.sim.traction",

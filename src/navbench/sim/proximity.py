@@ -6,11 +6,19 @@ than the best distance found so far are computed, nearest lower bound first: for
 cell (``cell`` m) of the robot's origin, the obstacles near it are listed once, sorted by the
 distance of their XZ box to the cell, and taken in that order; the lower bound of a pair is
 the distance between the robot geom's world AABB and the obstacle's world AABB (convex bodies
-are never nearer than their bounding boxes). Pruning drops only pairs that cannot lower the result, so the value is the
-minimum over all pairs, as a brute-force scan computes it.
+are never nearer than their bounding boxes). Pruning drops only pairs that cannot lower the
+result, and every pair computed is computed as a brute-force scan computes it (``distmax`` =
+``cutoff``: with the best distance so far as ``distmax``, MuJoCo returns ``distmax`` for a pair
+within its tolerance of it, 1 ulp above the scan's minimum on near ties), so the value is the
+brute-force minimum over all pairs, bit for bit.
 
 :class:`DownRay` finds the geom under the robot (per-step record ``surface``) as ``mj_ray``
 does, trying only the geoms whose XZ box holds the point.
+
+Both (and :class:`SurfaceProbe`) run compiled (:mod:`navbench.sim.proximity_kernels`: the
+same operations, MuJoCo's C functions called from numba) when ``compiled`` is true, the
+default where :func:`navbench.sim.proximity_kernels.available` (not with ``NAVBENCH_MJC=0``);
+the Python methods stay as the reference and the fallback.
 """
 
 from __future__ import annotations
@@ -20,6 +28,8 @@ import math
 
 import mujoco
 import numpy as np
+
+from navbench.sim import proximity_kernels as pk
 
 _MESH, _HFIELD, _SDF = (int(t) for t in (mujoco.mjtGeom.mjGEOM_MESH, mujoco.mjtGeom.mjGEOM_HFIELD,
                                          mujoco.mjtGeom.mjGEOM_SDF))
@@ -34,7 +44,8 @@ class ObstacleDistance:
     Parameters: ``robot_geoms`` and ``obstacle_geoms`` (geom ids); ``lo``, ``hi`` (ngeom, 3)
     world AABBs of the static geoms (rows of the obstacle ids are read; Habitat frame, m);
     ``reach``: XZ radius about the robot body's origin that holds all its geoms (m);
-    ``cutoff`` (m); ``cell``: grid cell size (m).
+    ``cutoff`` (m); ``cell``: grid cell size (m); ``compiled``: use the kernel (``None``:
+    where available; ``False``: the Python method).
 
     Search: for the XZ grid cell holding the body's origin, the obstacles within
     ``cutoff + reach`` of the cell, sorted by their XZ box's distance ``c`` to the cell (built
@@ -47,8 +58,8 @@ class ObstacleDistance:
 
     def __init__(self, model: mujoco.MjModel, robot_geoms: np.ndarray,
                  obstacle_geoms: np.ndarray, lo: np.ndarray, hi: np.ndarray, reach: float,
-                 cutoff: float, cell: float = 1.0) -> None:
-        ids = np.asarray(obstacle_geoms, int)
+                 cutoff: float, cell: float = 1.0, compiled: bool | None = None) -> None:
+        ids = np.asarray(obstacle_geoms, np.int64)
         self._ids: list[int] = ids.tolist()
         self._lo: list[list[float]] = lo[ids].tolist()
         self._hi: list[list[float]] = hi[ids].tolist()
@@ -61,6 +72,45 @@ class ObstacleDistance:
         self._last: tuple[int, int] | None = None  # (robot geom index, obstacle) nearest last call
         # body cell -> (c - reach per candidate, ascending; candidate obstacle indices)
         self._near: dict[tuple[int, int], tuple[list[float], list[int]]] = {}
+        #: whether calls run the compiled kernel (the same value as the Python method)
+        self.compiled = pk.available() if compiled is None else bool(compiled and pk.available())
+        # the kernel's copies: robot ids and local AABBs, obstacle ids and world boxes, and
+        # the per-cell candidates as slices [start, end) of flat arrays
+        self._rg = rg.astype(np.int64)
+        self._raabb = np.ascontiguousarray(model.geom_aabb[rg], float)
+        self._oids = ids
+        self._obox = np.ascontiguousarray(np.hstack([lo[ids], hi[ids]]), float)
+        self._cb, self._co, self._nflat = np.zeros(0), np.zeros(0, np.int64), 0
+        self._slots: dict[tuple[int, int], tuple[int, int]] = {}
+        self._state = np.array([-1, -1], np.int64)  # the kernel's nearest pair of the last call
+        self._bound: tuple[mujoco.MjData | None, int, int, np.ndarray, np.ndarray] = \
+            (None, 0, 0, np.zeros((0, 3)), np.zeros((0, 9)))
+
+    def _cell(self, i: int, j: int) -> tuple[np.ndarray, np.ndarray]:
+        """Bounds ``c − reach`` (ascending) and indices of the candidates of cell (i, j)."""
+        h = self.cell
+        a = np.array([i * h, j * h])
+        gap = np.maximum(np.maximum(self._lo_xz - (a + h), a - self._hi_xz), 0.0)
+        c = np.hypot(gap[:, 0], gap[:, 1]) - self._reach - 1e-6
+        keep = np.flatnonzero(c <= self.cutoff + _SLACK)
+        order = keep[np.argsort(c[keep], kind="stable")]
+        return c[order], order
+
+    def _slot(self, key: tuple[int, int]) -> tuple[int, int]:
+        """The flat-array slice of cell ``key``'s candidates (built on the first visit)."""
+        if len(self._slots) > _MAX_CACHED_CELLS:
+            self._slots.clear()
+            self._nflat = 0
+        c, order = self._cell(*key)
+        s, e = self._nflat, self._nflat + len(order)
+        if e > len(self._cb):
+            grow = max(e, 2 * len(self._cb), 64)
+            self._cb = np.concatenate([self._cb[:s], np.zeros(grow - s)])
+            self._co = np.concatenate([self._co[:s], np.zeros(grow - s, np.int64)])
+        self._cb[s:e], self._co[s:e] = c, order
+        self._nflat = e
+        self._slots[key] = (s, e)
+        return s, e
 
     def _candidates(self, i: int, j: int) -> tuple[list[float], list[int]]:
         """Obstacles within ``cutoff + reach`` of cell (i, j), by ``c − reach`` ascending."""
@@ -69,13 +119,8 @@ class ObstacleDistance:
         if near is None:
             if len(self._near) > _MAX_CACHED_CELLS:
                 self._near.clear()
-            h = self.cell
-            a = np.array([i * h, j * h])
-            gap = np.maximum(np.maximum(self._lo_xz - (a + h), a - self._hi_xz), 0.0)
-            c = np.hypot(gap[:, 0], gap[:, 1]) - self._reach - 1e-6
-            keep = np.flatnonzero(c <= self.cutoff + _SLACK)
-            order = keep[np.argsort(c[keep], kind="stable")]
-            near = self._near[key] = (c[order].tolist(), order.tolist())
+            c, order = self._cell(i, j)
+            near = self._near[key] = (c.tolist(), order.tolist())
         return near
 
     def _robot_boxes(self, data: mujoco.MjData) -> list[Box6]:
@@ -99,8 +144,17 @@ class ObstacleDistance:
         """Distance (m) for the geom poses in ``data`` (``geom_xpos`` / ``geom_xmat``, as
         ``mj_geomDistance`` reads them); ``body_xz``: the robot body's origin (x, z)."""
         h = self.cell
-        best = self.cutoff
         bi, bj = math.floor(body_xz[0] / h), math.floor(body_xz[1] / h)
+        if self.compiled:
+            s, e = self._slots.get((bi, bj)) or self._slot((bi, bj))
+            bd = self._bound
+            if bd[0] is not data:
+                bd = self._bound = (data, model._address, data._address, data.geom_xpos,
+                                    data.geom_xmat)
+            return pk.obstacle_distance(bd[1], bd[2], bd[3], bd[4], self._rg, self._raabb,
+                                        self._obox, self._oids, self._cb, self._co, s, e,
+                                        self._state, self.cutoff)
+        best = self.cutoff
         boxes = self._robot_boxes(data)
         olo, ohi, ids, robot = self._lo, self._hi, self._ids, self._robot
         # Warm start: the pair nearest at the last call is usually still nearest; computed
@@ -109,7 +163,8 @@ class ObstacleDistance:
         # when it is computed).
         last, nearest = self._last, None
         if last is not None:
-            dist = mujoco.mj_geomDistance(model, data, robot[last[0]], ids[last[1]], best, None)
+            dist = mujoco.mj_geomDistance(model, data, robot[last[0]], ids[last[1]], self.cutoff,
+                                          None)
             if dist < best:
                 best, nearest = max(dist, 0.0), last
         bounds, cands = self._candidates(bi, bj)
@@ -153,7 +208,8 @@ class ObstacleDistance:
         already); the new (best, nearest pair)."""
         _, ri, o = heapq.heappop(heap)
         if (ri, o) != skip:
-            dist = mujoco.mj_geomDistance(model, data, self._robot[ri], self._ids[o], best, None)
+            dist = mujoco.mj_geomDistance(model, data, self._robot[ri], self._ids[o], self.cutoff,
+                                          None)
             if dist < best:
                 return max(dist, 0.0), (ri, o)
         return best, nearest
@@ -164,11 +220,13 @@ class DownRay:
     with the robot's body excluded: the same geom as ``mj_ray`` (same per-geom ray functions,
     same eliminations: body, invisible geom / material, group; nearest hit, lowest id on a tie),
     but only the geoms whose XZ AABB holds the point are tried (an XZ grid of ``cell`` m lists
-    them per cell, built on the first visit).
+    them per cell, built on the first visit). ``compiled``: use the kernel (``None``: where
+    available; ``False``: the Python method).
     """
 
     def __init__(self, model: mujoco.MjModel, lo: np.ndarray, hi: np.ndarray,
-                 groups: np.ndarray, body_exclude: int, cell: float = 2.0) -> None:
+                 groups: np.ndarray, body_exclude: int, cell: float = 2.0,
+                 compiled: bool | None = None) -> None:
         grp = np.clip(model.geom_group, 0, len(groups) - 1)
         mat = model.geom_matid
         alpha = np.where(mat < 0, model.geom_rgba[:, 3], model.mat_rgba[np.maximum(mat, 0), 3]
@@ -185,21 +243,55 @@ class DownRay:
         self.cell = float(cell)
         self._cells: dict[tuple[int, int], list[int]] = {}
         self._vec = np.array([0.0, -1.0, 0.0])
+        #: whether calls run the compiled kernel (the same geom as the Python method)
+        self.compiled = pk.available() if compiled is None else bool(compiled and pk.available())
+        # the kernel's copies: per-geom arrays, per-cell candidates as slices of a flat array
+        self._ids_a = ids.astype(np.int64)
+        self._type_a = model.geom_type[ids].astype(np.int64)
+        self._lo_a, self._hi_a = np.ascontiguousarray(self._lo), np.ascontiguousarray(self._hi)
+        self._cand, self._nflat = np.zeros(0, np.int64), 0
+        self._slots: dict[tuple[int, int], tuple[int, int]] = {}
+        self._scratch = np.zeros(9)
+        self._bound: tuple[mujoco.MjData | None, int, int, np.ndarray, np.ndarray, np.ndarray] = \
+            (None, 0, 0, np.zeros((0, 3)), np.zeros((0, 9)), np.zeros((0, 3)))
+
+    def _cell(self, key: tuple[int, int]) -> np.ndarray:
+        """Indices (into the kept geoms, ascending) whose XZ box meets cell ``key``."""
+        a = np.array([key[0] * self.cell, key[1] * self.cell]) - 1e-6
+        b = a + self.cell + 2e-6
+        return np.flatnonzero(np.all((self._lo <= b) & (self._hi >= a), axis=1))
 
     def _near(self, x: float, z: float) -> list[int]:
         key = (math.floor(x / self.cell), math.floor(z / self.cell))
         near = self._cells.get(key)
         if near is None:
-            a = np.array([key[0] * self.cell, key[1] * self.cell]) - 1e-6
-            b = a + self.cell + 2e-6
-            hit = np.all((self._lo <= b) & (self._hi >= a), axis=1)
-            near = np.flatnonzero(hit).tolist()  # ascending geom id (ids are sorted)
-            self._cells[key] = near
+            near = self._cells[key] = self._cell(key).tolist()  # ascending geom id
         return near
+
+    def _slot(self, key: tuple[int, int]) -> tuple[int, int]:
+        """The flat-array slice of cell ``key``'s candidates (built on the first visit)."""
+        near = self._cell(key)
+        s, e = self._nflat, self._nflat + len(near)
+        if e > len(self._cand):
+            grow = max(e, 2 * len(self._cand), 64)
+            self._cand = np.concatenate([self._cand[:s], np.zeros(grow - s, np.int64)])
+        self._cand[s:e] = near
+        self._nflat = e
+        self._slots[key] = (s, e)
+        return s, e
 
     def __call__(self, model: mujoco.MjModel, data: mujoco.MjData, pnt: np.ndarray) -> int:
         """Id of the nearest geom hit below ``pnt`` (world, m), or -1."""
         x, z = float(pnt[0]), float(pnt[2])
+        if self.compiled:
+            key = (math.floor(x / self.cell), math.floor(z / self.cell))
+            s, e = self._slots.get(key) or self._slot(key)
+            bd = self._bound
+            if bd[0] is not data:
+                bd = self._bound = (data, model._address, data._address, data.geom_xpos,
+                                    data.geom_xmat, model.geom_size)
+            return pk.down_ray(bd[1], bd[2], bd[3], bd[4], bd[5], pnt, self._lo_a, self._hi_a,
+                               self._ids_a, self._type_a, self._cand, s, e, self._scratch)
         lo, hi, ids, types = self._lo_list, self._hi_list, self._ids_list, self._type
         vec = self._vec
         best, best_id = -1.0, -1
@@ -224,20 +316,40 @@ class SurfaceProbe:
     """Id of the first static geom straight below a point (−Y; -1 if none), over the geoms of
     ``groups``, the body ``body_exclude`` excluded: ``mj_ray`` (C over every geom: fastest in a
     house) in worlds of up to ``big`` geoms, :class:`DownRay` (the same answer from the geoms
-    under the point) in larger ones."""
+    under the point) in larger ones; compiled or not as ``compiled`` says (see
+    :class:`DownRay`; settable through :attr:`compiled`)."""
 
     def __init__(self, model: mujoco.MjModel, lo: np.ndarray, hi: np.ndarray,
-                 groups: np.ndarray, body_exclude: int, big: int = 1000) -> None:
-        self.down = DownRay(model, lo, hi, groups, body_exclude)
+                 groups: np.ndarray, body_exclude: int, big: int = 1000,
+                 compiled: bool | None = None) -> None:
+        self.down = DownRay(model, lo, hi, groups, body_exclude, compiled=compiled)
         self.uses_down_ray = self.down.supported and model.ngeom > big
-        self._groups, self._body = groups, body_exclude
+        self._groups = np.ascontiguousarray(groups, np.uint8)
+        self._body = body_exclude
         self._geomid = np.zeros(1, np.int32)
         self._vec = np.array([0.0, -1.0, 0.0])
+        self._scratch = np.zeros(9)
+        self._addr: tuple[mujoco.MjData | None, int, int] = (None, 0, 0)
+
+    @property
+    def compiled(self) -> bool:
+        """Whether calls run compiled (the same geom as the Python path)."""
+        return self.down.compiled
+
+    @compiled.setter
+    def compiled(self, value: bool) -> None:
+        self.down.compiled = bool(value and pk.available())
 
     def __call__(self, model: mujoco.MjModel, data: mujoco.MjData, pnt: np.ndarray) -> int:
         """Geom id below ``pnt`` (world, m), or -1."""
         if self.uses_down_ray:
             return self.down(model, data, pnt)
+        if self.down.compiled:
+            a = self._addr
+            if a[0] is not data:
+                a = self._addr = (data, model._address, data._address)
+            return pk.all_ray(a[1], a[2], pnt, self._groups, self._body, self._scratch,
+                              self._geomid)
         dist = mujoco.mj_ray(model, data, pnt.copy(), self._vec, self._groups, 1, self._body,
                              self._geomid)
         return int(self._geomid[0]) if dist >= 0 else -1

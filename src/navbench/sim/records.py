@@ -1,6 +1,8 @@
 """Per-step episode records of the simulator (:meth:`navbench.sim.Simulator.records`).
 
-:class:`StepRecords` collects one row per agent step (0.1 s, plus t = 0) in Python lists and
+:class:`StepRecords` collects one row per agent step (0.1 s, plus t = 0) in a float64 buffer
+(columns ``R_*``; the surface as an index into a table of (class, preferred) entries), written
+by :meth:`StepRecords.add` or, row by row, by a kernel (:mod:`navbench.sim.record_row`), and
 turns them into arrays at the end; :class:`GoalDistance` is the NavVerse DTG of the current
 goals in plain Python floats. Both sit in the 10 Hz loop, where a numpy call costs more than
 the arithmetic it does.
@@ -9,12 +11,17 @@ the arithmetic it does.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 import numpy as np
 
 #: record names, in the order of :meth:`StepRecords.add`'s arguments (``label`` is added last)
 FIELDS = ("t", "position", "yaw", "tilt", "collision", "obstacle_distance", "surface",
           "preferred", "stop", "dtg")
+#: columns of :attr:`StepRecords.buf`: time (s), position x, y, z (m), yaw, tilt (rad),
+#: collision (0 / 1), obstacle distance (m), surface (index into the table), stop (0 / 1), DTG (m)
+R_T, R_X, R_Y, R_Z, R_YAW, R_TILT, R_COL, R_OD, R_SURF, R_STOP, R_DTG = range(11)
+NCOL = 11
 
 
 class GoalDistance:
@@ -53,6 +60,10 @@ class GoalDistance:
 class StepRecords:
     """Rows of per-step records: see :meth:`add` and :meth:`arrays`.
 
+    ``surfaces``: the (surface class, preferred) table a row's surface index points into
+    (the simulator's: one entry per geom id, then "none"); :meth:`add` extends a copy with
+    the entries it does not find.
+
     >>> rec = StepRecords()
     >>> rec.add(0.0, [1.0, 0.0, 2.0], 0.5, 0.0, False, 1.2, "floor", True, False, 3.0)
     >>> rec.add(0.1, [1.1, 0.0, 2.0], 0.5, 0.0, True, 0.9, "rug", False, True, 2.9)
@@ -63,12 +74,25 @@ class StepRecords:
     (2, 2.9, True)
     """
 
-    def __init__(self) -> None:
-        self._cols: tuple[list[float | bool | str | list[float]], ...] = tuple(
-            [] for _ in FIELDS)
+    def __init__(self, surfaces: Sequence[tuple[str, bool]] = ()) -> None:
+        #: the surface table (row surface index → (class, preferred))
+        self.surfaces: Sequence[tuple[str, bool]] = surfaces
+        self._index: dict[tuple[str, bool], int] | None = None  # built by the first add
+        #: the rows (``NCOL`` columns ``R_*``); rows ``[0, len)`` are filled
+        self.buf = np.zeros((64, NCOL))
+        self._n = 0
 
     def __len__(self) -> int:
-        return len(self._cols[0])
+        return self._n
+
+    def next_row(self) -> tuple[np.ndarray, int]:
+        """Room for one more row: the buffer and the index of the new row, which the caller
+        fills (every column) at once."""
+        n = self._n
+        if n == len(self.buf):
+            self.buf = np.concatenate([self.buf, np.zeros_like(self.buf)])
+        self._n = n + 1
+        return self.buf, n
 
     def add(self, t: float, position: list[float], yaw: float, tilt: float, collision: bool,
             obstacle_distance: float, surface: str, preferred: bool, stop: bool,
@@ -76,45 +100,49 @@ class StepRecords:
         """Append one row: time (s), base ground point ``[x, y, z]`` (m), yaw and tilt (rad),
         collision during the step, obstacle distance (m), surface class under the base and
         whether it is preferred, stop, DTG (m)."""
-        c = self._cols
-        c[0].append(t)
-        c[1].append(position)
-        c[2].append(yaw)
-        c[3].append(tilt)
-        c[4].append(collision)
-        c[5].append(obstacle_distance)
-        c[6].append(surface)
-        c[7].append(preferred)
-        c[8].append(stop)
-        c[9].append(dtg)
+        entry = (surface, preferred)
+        index = self._index
+        if index is None:
+            index = self._index = {}
+            for i, known in enumerate(self.surfaces):
+                index.setdefault(known, i)
+        k = index.get(entry)
+        if k is None:
+            k = index[entry] = len(self.surfaces)
+            self.surfaces = [*self.surfaces, entry]
+        buf, n = self.next_row()
+        buf[n] = (t, position[0], position[1], position[2], yaw, tilt, collision,
+                  obstacle_distance, k, stop, dtg)
 
     @property
     def last_dtg(self) -> float:
         """DTG of the last row (m)."""
-        return float(self._cols[9][-1])  # type: ignore[arg-type]  # the dtg column holds floats
+        return float(self.buf[self._n - 1, R_DTG])
 
     @property
     def last_collision(self) -> bool:
         """Collision flag of the last row."""
-        return bool(self._cols[4][-1])
+        return bool(self.buf[self._n - 1, R_COL])
 
     def arrays(self, label: str | None) -> dict[str, np.ndarray]:
         """Per-step arrays: t, position (N, 3), yaw, tilt, collision, obstacle_distance,
         surface (str), preferred, stop, dtg, and label (``label`` on the last row when not
         ``None``, else "")."""
-        c = dict(zip(FIELDS, self._cols, strict=True))
-        n = len(self)
+        n = self._n
+        b = self.buf[:n]
+        table = self.surfaces
+        entries = [table[k] for k in b[:, R_SURF].astype(np.int64).tolist()]
         out = {
-            "t": np.asarray(c["t"], float),
-            "position": np.asarray(c["position"], float).reshape(n, 3),
-            "yaw": np.asarray(c["yaw"], float),
-            "tilt": np.asarray(c["tilt"], float),
-            "collision": np.asarray(c["collision"], bool),
-            "obstacle_distance": np.asarray(c["obstacle_distance"], float),
-            "surface": np.asarray(c["surface"], dtype=object).astype(str),
-            "preferred": np.asarray(c["preferred"], bool),
-            "stop": np.asarray(c["stop"], bool),
-            "dtg": np.asarray(c["dtg"], float),
+            "t": b[:, R_T].copy(),
+            "position": np.ascontiguousarray(b[:, R_X:R_Z + 1]),
+            "yaw": b[:, R_YAW].copy(),
+            "tilt": b[:, R_TILT].copy(),
+            "collision": b[:, R_COL] != 0.0,
+            "obstacle_distance": b[:, R_OD].copy(),
+            "surface": np.asarray([e[0] for e in entries], dtype=object).astype(str),
+            "preferred": np.asarray([e[1] for e in entries], bool),
+            "stop": b[:, R_STOP] != 0.0,
+            "dtg": b[:, R_DTG].copy(),
         }
         lab = np.full(n, "", dtype=object)
         if n and label is not None:
@@ -123,4 +151,5 @@ class StepRecords:
         return out
 
 
-__all__ = ["FIELDS", "GoalDistance", "StepRecords"]
+__all__ = ["FIELDS", "NCOL", "R_COL", "R_DTG", "R_OD", "R_STOP", "R_SURF", "R_T", "R_TILT",
+           "R_X", "R_Y", "R_YAW", "R_Z", "GoalDistance", "StepRecords"]

@@ -43,6 +43,7 @@ from navbench.jsontypes import JSONObject, Observation
 from navbench.scene.model import Scene
 from navbench.sim import mjc
 from navbench.sim import step_kernel as sk
+from navbench.sim import proximity_kernels as pk
 from navbench.sim import tick_kernels as tk
 from navbench.sim.actions import (
     Action,
@@ -71,9 +72,11 @@ from navbench.sim.protocols import (
     goal_arrays,
 )
 from navbench.sim.proximity import ObstacleDistance, SurfaceProbe, highest_ground
+from navbench.sim.record_row import CompiledRow
 from navbench.sim.records import GoalDistance, StepRecords
 from navbench.sim.world import World, build_world
 
+_COLLIDED = tk.SC_COLLIDED  # the contact scan's collision flag in ``ContactScan.sc``
 _DOWNRAY_GEOMS = 1000  # worlds with more geoms find the surface with DownRay, not mj_ray
 
 
@@ -83,9 +86,11 @@ class Simulator:
     def __init__(self, scene: Scene, embodiment: Embodiment = SPOT,
                  settings: SimSettings | None = None, *, compiled: bool | None = None) -> None:
         """``compiled``: run each agent step's physics in one compiled call
-        (:mod:`navbench.sim.step_kernel`; byte-identical records); ``None`` (default) when
+        (:mod:`navbench.sim.step_kernel`) and each record row in another
+        (:mod:`navbench.sim.record_row`), with byte-identical records; ``None`` (default) when
         :func:`navbench.sim.mjc.available`, ``False`` the Python loop (``mujoco.mj_step`` per
-        tick), ``True`` requires it (``RuntimeError`` naming the reason if unavailable)."""
+        tick) and Python records, ``True`` requires it (``RuntimeError`` naming the reason if
+        unavailable). :attr:`compiled_records` switches the records alone."""
         self.scene, self.embodiment = scene, embodiment
         self.settings = s = settings or SimSettings()
         self.world: World = build_world(scene, embodiment, offscreen=(s.width, s.height), visuals=s.render and s.visuals)
@@ -160,10 +165,17 @@ class Simulator:
         self._kargs = (m._address, self.data._address, mjc.layout().array, self._substeps,
                        self._ticks, sc.lut, sc.sc, sc.forcerange, sc.xmat, f_s, f_i, ts,
                        self._qpos, self._qvel, self._ctrl) if use else None
+        # surface class and preferred flag per geom id, the last entry for "no geom" (id -1)
+        self._surfaces = [(g.surface, g.preferred) for g in self.world.geoms] + [("none", False)]
+        self._row = CompiledRow(m, self.data, self._proximity, self._surface_probe,
+                                self.world.robot_body, self.contacts.sc, _COLLIDED,
+                                len(self._surfaces) - 1)
+        if compiled is False:
+            self.compiled_records = False
         self._label: str | None = None
         #: why the episode ended in ``fall``: ``"drop"`` or ``"tilt"`` (``None`` otherwise).
         self.fall_reason: str | None = None
-        self._rec = StepRecords()
+        self._rec = StepRecords(self._surfaces)
         self._goals = (np.zeros((0, 3)), np.zeros(0))
         self._dtg = GoalDistance(*self._goals)
 
@@ -288,7 +300,7 @@ class Simulator:
         ts[tk.T_IX] = ts[tk.T_IZ] = ts[tk.T_VX] = ts[tk.T_VY] = ts[tk.T_W] = 0.0
         ts[tk.T_FOLLOW] = 0.0
         self.follower.clear()
-        self._rec = StepRecords()
+        self._rec = StepRecords(self._surfaces)
         self._record(stop=False)
         return self._observe()
 
@@ -444,38 +456,53 @@ class Simulator:
             self._label = "success"
         self._record(stop=False, dtg=dtg)
 
+    @property
+    def compiled_records(self) -> bool:
+        """Whether the record's obstacle distance and surface probe run compiled
+        (:mod:`navbench.sim.proximity_kernels`, the default where available); ``False``: the
+        Python methods (as with ``NAVBENCH_MJC=0``). Both give the same values."""
+        return self._proximity.compiled
+
+    @compiled_records.setter
+    def compiled_records(self, value: bool) -> None:
+        self._proximity.compiled = self._surface_probe.compiled = \
+            bool(value) and pk.available()
+
     def obstacle_distance(self) -> float:
         """Surface distance (m, capped at ``obstacle_cutoff``) from the robot's collision geoms
         to the nearest obstacle geom, for the geom poses in :attr:`data`; the record's
         ``obstacle_distance`` (``obstacle_distance_fn`` of the base ground point if given)."""
-        s = self.settings
-        if s.obstacle_distance_fn is not None:
-            return float(s.obstacle_distance_fn(self.pose()[:3]))
+        fn = self.settings.obstacle_distance_fn
+        if fn is not None:
+            return float(fn(self.pose()[:3]))
         x, _, z = self._body_xpos.tolist()
         return self._proximity(self.model, self.data, (x, z))
 
     def _surface(self) -> tuple[str, bool]:
         """Surface class of the first static geom below the base, and whether it is preferred."""
-        gid = self._surface_probe(self.model, self.data, self._body_xpos)
-        if gid < 0:
-            return "none", False
-        g = self.world.geoms[gid]
-        return g.surface, g.preferred
+        return self._surfaces[self._surface_probe(self.model, self.data, self._body_xpos)]
 
     def _record(self, stop: bool, dtg: float | None = None) -> None:
-        """Append one record row for the current state (``dtg``: its DTG if already known)."""
+        """Append one record row for the current state (``dtg``: its DTG if already known):
+        one kernel call (:mod:`navbench.sim.record_row`) when :attr:`compiled_records`, else
+        the Python methods (the same values)."""
+        if dtg is None:
+            dtg = self.distance_to_goal()
+        if self._proximity.compiled and self.settings.obstacle_distance_fn is None:
+            self._row(self._rec, self.data.time, stop, dtg)
+            return
         q = self._qpos.tolist()
-        surf, pref = self._surface()
         scan = self.contacts
-        self._rec.add(float(self.data.time), q[:3], q[3], scan.tilt(), scan.collided,
-                      self.obstacle_distance(), surf, pref, stop,
-                      self._dtg(q[0], q[1], q[2]) if dtg is None else dtg)
-        scan.collided = False
+        sc = scan.sc
+        surf, pref = self._surface()
+        self._rec.add(self.data.time, q[:3], q[3], scan.tilt(), sc[_COLLIDED] != 0.0,
+                      self.obstacle_distance(), surf, pref, stop, dtg)
+        sc[_COLLIDED] = 0.0
 
     def _observe(self) -> Observation:
         obs: dict[str, Any] = {  # an Observation (SPEC §6) being filled: mixed sensor values
-            "pose": self.pose(),
-            "time": self.time,
+            "pose": self._qpos[:4].copy(),  # pose() and time, without their lookups
+            "time": self.data.time,
             "cam_to_body": self._cam_to_body.copy(),
             "robot_radius": self.embodiment.radius,
         }
