@@ -42,8 +42,8 @@ from navbench.geometry import quaternion_to_yaw
 from navbench.jsontypes import JSONObject, Observation
 from navbench.scene.model import Scene
 from navbench.sim import mjc
-from navbench.sim import step_kernel as sk
 from navbench.sim import proximity_kernels as pk
+from navbench.sim import step_kernel as sk
 from navbench.sim import tick_kernels as tk
 from navbench.sim.actions import (
     Action,
