@@ -19,21 +19,12 @@ from navbench.sim import proximity_kernels as pk
 from navbench.sim.actions import VelocityAction, WaypointAction
 from navbench.sim.embodiments import GROUP_HFIELD, GROUP_STATIC
 from navbench.sim.records import R_OD
+from tests.sim.test_proximity import brute_force
 
 pytestmark = pytest.mark.skipif(not pk.available(), reason="MuJoCo's C calls are unavailable")
 
 FLOOR = Box("floor", "floor", (0.0, -0.05, 0.0), (20.0, 0.1, 20.0), label="floor")
 WALL = Box("w", "wall", (0.0, 1.0, -3.0), (20.0, 2.0, 0.2), label="wall", ref="w")  # face z=-2.9
-
-
-def brute_force(sim: Simulator) -> float:
-    """Every robot geom against every obstacle geom, no pruning (m, capped at the cutoff)."""
-    cut = sim.settings.obstacle_cutoff
-    best = cut
-    for r in sim.world.robot_geoms.tolist():
-        for k in sim.world.obstacle_geoms.tolist():
-            best = min(best, max(mujoco.mj_geomDistance(sim.model, sim.data, r, k, cut, None), 0.0))
-    return best
 
 
 def mj_ray_geom(sim: Simulator) -> int:
