@@ -4,8 +4,10 @@ The bindings cost ~1 µs per call and expose ``mjData.ncon`` and the contact arr
 Python objects, so a compiled control loop cannot step or read contacts without returning to
 Python. This module gives it both, for the MuJoCo the bindings ship (pinned to 4.0):
 
-- ``step``, ``geom_distance`` and ``ray`` are numba ``ExternalFunction`` s bound, through
-  ``llvmlite.binding.add_symbol``, to ``mj_step``, ``mj_geomDistance`` and ``mj_ray`` in the
+- ``step``, ``geom_distance``, ``ray`` (and the per-type ``ray_geom``, ``ray_mesh``,
+  ``ray_hfield``) are numba ``ExternalFunction`` s bound, through
+  ``llvmlite.binding.add_symbol``, to ``mj_step``, ``mj_geomDistance``, ``mj_ray`` (and
+  ``mju_rayGeom``, ``mj_rayMesh``, ``mj_rayHfield``) in the
   ``libmujoco`` next to the bindings (the library the bindings themselves run). They are bound
   by symbol name, so kernels that call them can be cached (``cache=True``).
 - :func:`layout` finds the byte offsets of ``mjData.ncon``, of the ``mjData.contact`` pointer
@@ -54,6 +56,12 @@ SIGNATURES: dict[str, tuple[str, tuple[str, ...]]] = {
     "mj_ray": ("mjtNum", ("const mjModel *", "const mjData *", "const mjtNum [3]",
                           "const mjtNum [3]", "const mjtByte *", "mjtBool", "int", "int [1]",
                           "mjtNum [3]")),
+    "mju_rayGeom": ("mjtNum", ("const mjtNum [3]", "const mjtNum [9]", "const mjtNum [3]",
+                               "const mjtNum [3]", "const mjtNum [3]", "int", "mjtNum [3]")),
+    "mj_rayMesh": ("mjtNum", ("const mjModel *", "const mjData *", "int", "const mjtNum [3]",
+                              "const mjtNum [3]", "mjtNum [3]")),
+    "mj_rayHfield": ("mjtNum", ("const mjModel *", "const mjData *", "int", "const mjtNum [3]",
+                                "const mjtNum [3]", "mjtNum [3]")),
 }
 
 _vp = types.voidptr
@@ -66,6 +74,15 @@ geom_distance = types.ExternalFunction(
 #: along ``vec`` (in units of ``|vec|``) to the first geom hit, −1 if none.
 ray = types.ExternalFunction(
     "mj_ray", types.float64(_vp, _vp, _vp, _vp, _vp, types.uint8, types.int32, _vp, _vp))
+#: ``mju_rayGeom(pos, mat, size, pnt, vec, geomtype, normal)``: distance to a primitive, −1.
+ray_geom = types.ExternalFunction("mju_rayGeom",
+                                  types.float64(_vp, _vp, _vp, _vp, _vp, types.int32, _vp))
+#: ``mj_rayMesh(m, d, geomid, pnt, vec, normal)`` / ``mj_rayHfield(...)``: the same for a mesh /
+#: height field geom.
+ray_mesh = types.ExternalFunction("mj_rayMesh", types.float64(_vp, _vp, types.int32, _vp, _vp,
+                                                               _vp))
+ray_hfield = types.ExternalFunction("mj_rayHfield", types.float64(_vp, _vp, types.int32, _vp,
+                                                                   _vp, _vp))
 
 
 @intrinsic
@@ -278,4 +295,5 @@ def unavailable_reason() -> str:
 
 __all__ = ["L_CONTACT", "L_DIST", "L_FRAME", "L_GEOM", "L_NCON", "L_POS", "L_STRIDE",
            "SIGNATURES", "Layout", "available", "contacts", "geom_distance", "layout", "ptr",
-           "ray", "read_ncon", "step", "unavailable_reason"]
+           "ray", "ray_geom", "ray_hfield", "ray_mesh", "read_ncon", "step",
+           "unavailable_reason"]

@@ -7,22 +7,15 @@ nearest-bound-first order, ``mj_geomDistance``), :func:`down_ray` is ``DownRay._
 (same candidates and per-type ray functions) and :func:`all_ray` is ``mj_ray`` over every geom.
 Both take plain arrays and addresses, so a larger kernel can call them too.
 
-``mju_rayGeom``, ``mj_rayMesh`` and ``mj_rayHfield`` are bound here as ``mjc`` binds its
-functions (by symbol, from the bindings' own ``libmujoco``, signatures checked against
-``mujoco.introspect``); :func:`available` says whether all of it is usable (else the Python
-path runs).
+:func:`available` says whether MuJoCo's C functions are usable (:mod:`navbench.sim.mjc`; else
+the Python path runs).
 """
 
 from __future__ import annotations
 
-import ctypes
-import functools
-
-import llvmlite.binding as llvm
 import mujoco
 import numba as nb
 import numpy as np
-from numba import types
 
 from navbench.sim import mjc
 
@@ -32,45 +25,12 @@ SLACK = 1e-9  # m, as proximity._SLACK
 # a distance is clipped as ``max(dist, 0.0)`` clips it (-0.0 stays -0.0):
 # ``0.0 if dist < 0.0 else dist``
 
-_RAY_SIGNATURES: dict[str, tuple[str, tuple[str, ...]]] = {
-    "mju_rayGeom": ("mjtNum", ("const mjtNum [3]", "const mjtNum [9]", "const mjtNum [3]",
-                               "const mjtNum [3]", "const mjtNum [3]", "int", "mjtNum [3]")),
-    "mj_rayMesh": ("mjtNum", ("const mjModel *", "const mjData *", "int", "const mjtNum [3]",
-                              "const mjtNum [3]", "mjtNum [3]")),
-    "mj_rayHfield": ("mjtNum", ("const mjModel *", "const mjData *", "int", "const mjtNum [3]",
-                                "const mjtNum [3]", "mjtNum [3]")),
-}
-_vp = types.voidptr
-#: ``mju_rayGeom(pos, mat, size, pnt, vec, geomtype, normal)``: distance to a primitive, −1.
-ray_geom = types.ExternalFunction("mju_rayGeom",
-                                  types.float64(_vp, _vp, _vp, _vp, _vp, types.int32, _vp))
-#: ``mj_rayMesh(m, d, geomid, pnt, vec, normal)`` / ``mj_rayHfield(...)``: the same for a mesh /
-#: height field geom.
-ray_mesh = types.ExternalFunction("mj_rayMesh", types.float64(_vp, _vp, types.int32, _vp, _vp,
-                                                               _vp))
-ray_hfield = types.ExternalFunction("mj_rayHfield", types.float64(_vp, _vp, types.int32, _vp,
-                                                                   _vp, _vp))
+ray_geom, ray_mesh, ray_hfield = mjc.ray_geom, mjc.ray_mesh, mjc.ray_hfield
 
 
-@functools.cache
 def available() -> bool:
-    """Whether the kernels can run: ``mjc.available()`` and the three ray functions bound."""
-    if not mjc.available():
-        return False
-    from mujoco.introspect import functions
-
-    for name, (ret, params) in _RAY_SIGNATURES.items():
-        f = functions.FUNCTIONS.get(name)
-        if f is None or (str(f.return_type), tuple(str(p.type) for p in f.parameters)) != \
-                (ret, params):
-            return False
-    try:
-        lib = mjc._library()  # the library mjc bound (same version check)
-        for name in _RAY_SIGNATURES:
-            llvm.add_symbol(name, ctypes.cast(getattr(lib, name), ctypes.c_void_p).value)
-    except (RuntimeError, OSError, AttributeError):
-        return False
-    return True
+    """Whether the kernels can run (:func:`navbench.sim.mjc.available`)."""
+    return mjc.available()
 
 
 @nb.njit(cache=True)
