@@ -103,7 +103,8 @@ def test_obstacle_distance_matches_brute_force_in_a_house(emb: Embodiment) -> No
     assert min(values) == 0.0 and sum(v > 0.05 for v in values) >= 8
 
 
-def _mj_ray_geom(sim: Simulator) -> int:
+def mj_ray_geom(sim: Simulator) -> int:
+    """``mj_ray``'s geom straight below the body origin over the static groups (-1: none)."""
     groups = np.zeros(6, np.uint8)
     groups[[GROUP_STATIC, GROUP_HFIELD]] = 1
     gid = np.zeros(1, np.int32)
@@ -122,7 +123,7 @@ def test_surface_ray_by_hand() -> None:
                               ((1.2, 0.0, 0.8), "box:t"), ((30.0, 0.0, 0.0), None)]:
         place(sim, x, z, 0.0, y=y)
         gid = sim._down(sim.model, sim.data, sim.data.xpos[sim.world.robot_body])
-        assert gid == _mj_ray_geom(sim)  # the lower id of the two coincident curbs wins
+        assert gid == mj_ray_geom(sim)  # the lower id of the two coincident curbs wins
         assert (names[gid] if gid >= 0 else None) == expect
     place(sim, 30.0, 0.0, 0.0)
     assert sim._surface() == ("none", False)
@@ -138,7 +139,7 @@ def test_surface_ray_matches_mj_ray_on_a_city() -> None:
         x, z = rng.uniform(-65.0, 65.0, 2)
         place(sim, float(x), float(z), 0.0, y=float(rng.uniform(-0.2, 0.5)))
         gid = sim._down(sim.model, sim.data, sim.data.xpos[sim.world.robot_body])
-        assert gid == _mj_ray_geom(sim)
+        assert gid == mj_ray_geom(sim)
         kinds.add(sim.world.geoms[gid].surface if gid >= 0 else "none")
     assert len(kinds) >= 3  # roads, sidewalks, ... and outside the city
 

@@ -17,25 +17,13 @@ from navbench.scene import Box, Scene
 from navbench.sim import SPOT, TURTLEBOT, Embodiment, Simulator
 from navbench.sim import proximity_kernels as pk
 from navbench.sim.actions import VelocityAction, WaypointAction
-from navbench.sim.embodiments import GROUP_HFIELD, GROUP_STATIC
 from navbench.sim.records import R_OD
-from tests.sim.test_proximity import brute_force
+from tests.sim.test_proximity import brute_force, mj_ray_geom
 
 pytestmark = pytest.mark.skipif(not pk.available(), reason="MuJoCo's C calls are unavailable")
 
 FLOOR = Box("floor", "floor", (0.0, -0.05, 0.0), (20.0, 0.1, 20.0), label="floor")
 WALL = Box("w", "wall", (0.0, 1.0, -3.0), (20.0, 2.0, 0.2), label="wall", ref="w")  # face z=-2.9
-
-
-def mj_ray_geom(sim: Simulator) -> int:
-    """``mj_ray``'s geom straight below the body origin over the static groups (-1: none)."""
-    groups = np.zeros(6, np.uint8)
-    groups[[GROUP_STATIC, GROUP_HFIELD]] = 1
-    gid = np.zeros(1, np.int32)
-    pnt = sim.data.xpos[sim.world.robot_body].copy()
-    dist = mujoco.mj_ray(sim.model, sim.data, pnt, np.array([0.0, -1.0, 0.0]), groups, 1,
-                         sim.world.robot_body, gid)
-    return int(gid[0]) if dist >= 0 else -1
 
 
 def both_ways(sim: Simulator) -> tuple[float, float, int, int]:
