@@ -270,20 +270,26 @@ def _pose_free_numpy(fp, x: float, z: float, yaw: float, y: float) -> bool:
     return not bool(hit.any())
 
 
-def test_pose_free_equals_the_vector_form_in_a_house():
+def _house_queries(seed: int, n: int = 400):
+    """``n`` random footprint queries in a 4-room house: (check, x, z, yaw, y), the check
+    being the whole-scene footprint or one narrowed to the query point (every other query)."""
     from navbench.scene.procgen.indoor import generate_house
 
     sim = Simulator(generate_house(0, n_rooms=4), SPOT)
-    rng = np.random.default_rng(5)
+    rng = np.random.default_rng(seed)
     rooms = sim.scene.rooms
-    results = []
-    for i in range(400):
+    for i in range(n):
         cx, cz = rooms[i % len(rooms)].centroid
-        x, z = cx + rng.uniform(-2.5, 2.5), cz + rng.uniform(-2.5, 2.5)
-        yaw, y = rng.uniform(-math.pi, math.pi), float(rng.choice([0.0, 0.0, 1.5]))
-        fp = sim.footprint.near([(x, z)], pad=0.5) if i % 2 else sim.footprint
-        got = fp.pose_free(float(x), float(z), float(yaw), y)
-        assert got == _pose_free_numpy(fp, float(x), float(z), float(yaw), y)
+        x, z = float(cx + rng.uniform(-2.5, 2.5)), float(cz + rng.uniform(-2.5, 2.5))
+        yaw, y = float(rng.uniform(-math.pi, math.pi)), float(rng.choice([0.0, 0.0, 1.5]))
+        yield (sim.footprint.near([(x, z)], pad=0.5) if i % 2 else sim.footprint), x, z, yaw, y
+
+
+def test_pose_free_equals_the_vector_form_in_a_house():
+    results = []
+    for fp, x, z, yaw, y in _house_queries(5):
+        got = fp.pose_free(x, z, yaw, y)
+        assert got == _pose_free_numpy(fp, x, z, yaw, y)
         results.append(got)
     assert 50 < sum(results) < 350  # both free and blocked poses were tested
 
@@ -297,17 +303,8 @@ def _disc_free_numpy(fp, x: float, z: float, y: float) -> bool:
 
 
 def test_disc_free_equals_the_vector_form_in_a_house():
-    from navbench.scene.procgen.indoor import generate_house
-
-    sim = Simulator(generate_house(0, n_rooms=4), SPOT)
-    rng = np.random.default_rng(6)
-    rooms = sim.scene.rooms
     results = []
-    for i in range(400):
-        cx, cz = rooms[i % len(rooms)].centroid
-        x, z = float(cx + rng.uniform(-2.5, 2.5)), float(cz + rng.uniform(-2.5, 2.5))
-        y = float(rng.choice([0.0, 0.0, 1.5]))
-        fp = sim.footprint.near([(x, z)], pad=0.5) if i % 2 else sim.footprint
+    for fp, x, z, _, y in _house_queries(6):
         got = fp.disc_free(x, z, y)
         assert got == _disc_free_numpy(fp, x, z, y)
         results.append(got)

@@ -14,13 +14,12 @@ import numpy as np
 import pytest
 
 from navbench.scene import Box, Scene
-from navbench.sim import SPOT, TURTLEBOT, Embodiment, Simulator
-from navbench.sim import proximity_kernels as pk
+from navbench.sim import SPOT, TURTLEBOT, Embodiment, Simulator, mjc
 from navbench.sim.actions import VelocityAction, WaypointAction
 from navbench.sim.records import R_OD
 from tests.sim.test_proximity import brute_force, mj_ray_geom
 
-pytestmark = pytest.mark.skipif(not pk.available(), reason="MuJoCo's C calls are unavailable")
+pytestmark = pytest.mark.skipif(not mjc.available(), reason=mjc.unavailable_reason())
 
 FLOOR = Box("floor", "floor", (0.0, -0.05, 0.0), (20.0, 0.1, 20.0), label="floor")
 WALL = Box("w", "wall", (0.0, 1.0, -3.0), (20.0, 2.0, 0.2), label="wall", ref="w")  # face z=-2.9

@@ -17,7 +17,7 @@ does, trying only the geoms whose XZ box holds the point.
 
 Both (and :class:`SurfaceProbe`) run compiled (:mod:`navbench.sim.proximity_kernels`: the
 same operations, MuJoCo's C functions called from numba) when ``compiled`` is true, the
-default where :func:`navbench.sim.proximity_kernels.available` (not with ``NAVBENCH_MJC=0``);
+default where :func:`navbench.sim.mjc.available` (not with ``NAVBENCH_MJC=0``);
 the Python methods stay as the reference and the fallback.
 """
 
@@ -29,6 +29,7 @@ import math
 import mujoco
 import numpy as np
 
+from navbench.sim import mjc
 from navbench.sim import proximity_kernels as pk
 
 _MESH, _HFIELD, _SDF = (int(t) for t in (mujoco.mjtGeom.mjGEOM_MESH, mujoco.mjtGeom.mjGEOM_HFIELD,
@@ -73,7 +74,7 @@ class ObstacleDistance:
         # body cell -> (c - reach per candidate, ascending; candidate obstacle indices)
         self._near: dict[tuple[int, int], tuple[list[float], list[int]]] = {}
         #: whether calls run the compiled kernel (the same value as the Python method)
-        self.compiled = pk.available() if compiled is None else bool(compiled and pk.available())
+        self.compiled = mjc.available() if compiled is None else bool(compiled and mjc.available())
         # the kernel's copies: robot ids and local AABBs, obstacle ids and world boxes, and
         # the per-cell candidates as slices [start, end) of flat arrays
         self._rg = rg.astype(np.int64)
@@ -244,7 +245,7 @@ class DownRay:
         self._cells: dict[tuple[int, int], list[int]] = {}
         self._vec = np.array([0.0, -1.0, 0.0])
         #: whether calls run the compiled kernel (the same geom as the Python method)
-        self.compiled = pk.available() if compiled is None else bool(compiled and pk.available())
+        self.compiled = mjc.available() if compiled is None else bool(compiled and mjc.available())
         # the kernel's copies: per-geom arrays, per-cell candidates as slices of a flat array
         self._ids_a = ids.astype(np.int64)
         self._type_a = model.geom_type[ids].astype(np.int64)
@@ -338,7 +339,7 @@ class SurfaceProbe:
 
     @compiled.setter
     def compiled(self, value: bool) -> None:
-        self.down.compiled = bool(value and pk.available())
+        self.down.compiled = bool(value and mjc.available())
 
     def __call__(self, model: mujoco.MjModel, data: mujoco.MjData, pnt: np.ndarray) -> int:
         """Geom id below ``pnt`` (world, m), or -1."""

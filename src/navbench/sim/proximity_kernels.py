@@ -7,8 +7,7 @@ nearest-bound-first order, ``mj_geomDistance``), :func:`down_ray` is ``DownRay._
 (same candidates and per-type ray functions) and :func:`all_ray` is ``mj_ray`` over every geom.
 Both take plain arrays and addresses, so a larger kernel can call them too.
 
-:func:`available` says whether MuJoCo's C functions are usable (:mod:`navbench.sim.mjc`; else
-the Python path runs).
+They run where :func:`navbench.sim.mjc.available` (else the Python path runs).
 """
 
 from __future__ import annotations
@@ -26,11 +25,6 @@ SLACK = 1e-9  # m, as proximity._SLACK
 # ``0.0 if dist < 0.0 else dist``
 
 ray_geom, ray_mesh, ray_hfield = mjc.ray_geom, mjc.ray_mesh, mjc.ray_hfield
-
-
-def available() -> bool:
-    """Whether the kernels can run (:func:`navbench.sim.mjc.available`)."""
-    return mjc.available()
 
 
 @nb.njit(cache=True)
@@ -211,5 +205,5 @@ def all_ray(ma, da, pnt, groups, body, scratch, gid):
     return gid[0] if dist >= 0 else -1
 
 
-__all__ = ["SLACK", "all_ray", "available", "down_ray", "obstacle_distance", "ray_geom",
+__all__ = ["SLACK", "all_ray", "down_ray", "obstacle_distance", "ray_geom",
            "ray_hfield", "ray_mesh"]

@@ -42,7 +42,6 @@ from navbench.geometry import quaternion_to_yaw
 from navbench.jsontypes import JSONObject, Observation
 from navbench.scene.model import Scene
 from navbench.sim import mjc
-from navbench.sim import proximity_kernels as pk
 from navbench.sim import step_kernel as sk
 from navbench.sim import tick_kernels as tk
 from navbench.sim.actions import (
@@ -466,7 +465,7 @@ class Simulator:
     @compiled_records.setter
     def compiled_records(self, value: bool) -> None:
         self._proximity.compiled = self._surface_probe.compiled = \
-            bool(value) and pk.available()
+            bool(value) and mjc.available()
 
     def obstacle_distance(self) -> float:
         """Surface distance (m, capped at ``obstacle_cutoff``) from the robot's collision geoms
