@@ -42,7 +42,7 @@ def measure(sim: Simulator, qs: list[np.ndarray], label: str, repeats: int = 2) 
     in its own pass over the states (the best of ``repeats`` passes per path)."""
     m, d = sim.model, sim.data
     clock = time.perf_counter_ns
-    calls = {"obstacle_distance": sim.obstacle_distance, "surface probe": sim._surface,
+    calls = {"obstacle_distance": sim.obstacle_distance, "surface probe": sim.recorder.surface,
              "record row": lambda: sim._record(stop=False)}
     best = {(n, c): float("inf") for n in calls for c in (True, False)}
     vals: dict[bool, list[object]] = {True: [], False: []}

@@ -122,11 +122,11 @@ def test_surface_ray_by_hand() -> None:
     for (x, z, y), expect in [((0.0, -5.0, 0.0), "box:floor"), ((3.0, 0.5, 0.15), "box:c"),
                               ((1.2, 0.0, 0.8), "box:t"), ((30.0, 0.0, 0.0), None)]:
         place(sim, x, z, 0.0, y=y)
-        gid = sim._down(sim.model, sim.data, sim.data.xpos[sim.world.robot_body])
+        gid = sim.recorder.down(sim.model, sim.data, sim.data.xpos[sim.world.robot_body])
         assert gid == mj_ray_geom(sim)  # the lower id of the two coincident curbs wins
         assert (names[gid] if gid >= 0 else None) == expect
     place(sim, 30.0, 0.0, 0.0)
-    assert sim._surface() == ("none", False)
+    assert sim.recorder.surface() == ("none", False)
 
 
 def test_surface_ray_matches_mj_ray_on_a_city() -> None:
@@ -138,7 +138,7 @@ def test_surface_ray_matches_mj_ray_on_a_city() -> None:
     for _ in range(150):
         x, z = rng.uniform(-65.0, 65.0, 2)
         place(sim, float(x), float(z), 0.0, y=float(rng.uniform(-0.2, 0.5)))
-        gid = sim._down(sim.model, sim.data, sim.data.xpos[sim.world.robot_body])
+        gid = sim.recorder.down(sim.model, sim.data, sim.data.xpos[sim.world.robot_body])
         assert gid == mj_ray_geom(sim)
         kinds.add(sim.world.geoms[gid].surface if gid >= 0 else "none")
     assert len(kinds) >= 3  # roads, sidewalks, ... and outside the city

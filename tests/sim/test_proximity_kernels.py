@@ -27,12 +27,12 @@ WALL = Box("w", "wall", (0.0, 1.0, -3.0), (20.0, 2.0, 0.2), label="wall", ref="w
 
 def both_ways(sim: Simulator) -> tuple[float, float, int, int]:
     """Obstacle distance and surface geom id at the current state, compiled then Python."""
-    probe = sim._surface_probe
+    probe = sim.recorder.probe
     dist, gid = [], []
     for comp in (True, False):
         sim.compiled_records = comp
         dist.append(sim.obstacle_distance())
-        gid.append(probe(sim.model, sim.data, sim._body_xpos))
+        gid.append(probe(sim.model, sim.data, sim.data.xpos[sim.world.robot_body]))
     sim.compiled_records = True
     return dist[0], dist[1], gid[0], gid[1]
 
@@ -43,8 +43,8 @@ def check(sim: Simulator) -> tuple[float, int]:
     dc, dp, gc, gp = both_ways(sim)
     assert dc == dp == brute_force(sim)
     assert gc == gp == mj_ray_geom(sim)
-    down = sim._down  # DownRay, whichever the probe uses in this world
-    m, d, p = sim.model, sim.data, sim._body_xpos
+    down = sim.recorder.down  # DownRay, whichever the probe uses in this world
+    m, d, p = sim.model, sim.data, sim.data.xpos[sim.world.robot_body]
     for comp in (True, False):
         down.compiled = comp
         assert down(m, d, p) == gc
@@ -121,7 +121,7 @@ def test_city_compiled_equals_python_and_brute_force(emb: Embodiment) -> None:
     from navbench.scene.procgen.outdoor import OutdoorSettings, generate_city
 
     sim = Simulator(generate_city(0, OutdoorSettings(size=(200.0, 200.0))), emb)
-    assert sim.model.ngeom > 1000 and sim._surface_probe.uses_down_ray  # DownRay's kernel
+    assert sim.model.ngeom > 1000 and sim.recorder.probe.uses_down_ray  # DownRay's kernel
     rng = np.random.default_rng(11)
     values, kinds = [], set()
     for _ in range(60):  # poses anywhere: in buildings and cars, on roads, outside the city
@@ -191,7 +191,7 @@ def test_navbench_mjc_0_selects_the_python_path() -> None:
     code = ("from navbench.scene import Box, Scene; from navbench.sim import Simulator;"
             "f = Box('f', 'floor', (0, -0.05, 0), (4, 0.1, 4), label='floor');"
             "s = Simulator(Scene('s', 'indoor', 't', boxes=(f,)));"
-            "print(s.compiled_records, s._proximity.compiled, s._surface_probe.compiled)")
+            "print(s.compiled_records, s.recorder.proximity.compiled, s.recorder.probe.compiled)")
     env = dict(os.environ, NAVBENCH_MJC="0")
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
                          check=True).stdout
@@ -204,7 +204,7 @@ def test_record_rows_after_cells_built_by_direct_calls() -> None:
     from navbench.scene.procgen.outdoor import OutdoorSettings, generate_city
 
     sim = Simulator(generate_city(0, OutdoorSettings(size=(200.0, 200.0))), SPOT)
-    sim._surface_probe.uses_down_ray = True
+    sim.recorder.probe.uses_down_ray = True
     p = sim.scene.places[0].entrance
     sim.reset_to((float(p[0]), float(p[1]), float(p[2])), 0.0)
     d, pose = sim.data, sim.data.qpos.copy()
@@ -242,8 +242,8 @@ def test_candidate_cache_cleared_and_rebuilt(monkeypatch: pytest.MonkeyPatch) ->
         od, _ = check(sim)
         assert 0.0 < od < sim.settings.obstacle_cutoff
         sim._record(stop=False)
-        assert sim._rec.buf[len(sim._rec) - 1, R_OD] == od  # the compiled row
-    assert len(sim._proximity._slots) <= 3
+        assert sim.recorder.rows.buf[len(sim.recorder.rows) - 1, R_OD] == od  # the compiled row
+    assert len(sim.recorder.proximity._slots) <= 3
 
 
 def test_obstacle_distance_fn_replaces_the_mujoco_distance() -> None:

@@ -300,5 +300,18 @@ def align_tight_bends(start: Sequence[float], waypoints: Sequence[Sequence[float
     return out
 
 
-__all__ = ["DOOR_MARGIN", "FOOTPRINT_SLACK", "Door", "FootprintCheck", "align_through_doors",
-           "align_tight_bends", "scene_doors"]
+def align_path(start: Sequence[float], waypoints: Sequence[Sequence[float]],
+               doors: Sequence[Door], footprint: FootprintCheck, half_length: float, y: float,
+               ) -> tuple[list[tuple[float, float, float]], list[bool]]:
+    """The door-aware execution of ``waypoints`` from ``start`` (XZ, m) on floor height ``y``:
+    :func:`align_through_doors` (margin :data:`DOOR_MARGIN`), then
+    :func:`align_tight_bends`, both checking poses against the obstacles of ``footprint`` near
+    the path; the waypoints and their align flags, as ``WaypointFollower.set_path`` takes them."""
+    fp = footprint.near([start, *waypoints], pad=half_length + DOOR_MARGIN)
+    wps, flags = align_through_doors(start, waypoints, doors, half_length, DOOR_MARGIN,
+                                     fp.pose_free)
+    return wps, align_tight_bends(start, wps, flags, fp.pose_free, y, open_space=fp.disc_free)
+
+
+__all__ = ["DOOR_MARGIN", "FOOTPRINT_SLACK", "Door", "FootprintCheck", "align_path",
+           "align_through_doors", "align_tight_bends", "scene_doors"]

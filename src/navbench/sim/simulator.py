@@ -9,23 +9,18 @@ unsupported drop larger than the embodiment's ``max_drop``), ``timeout`` (300 s 
 ``stopped`` (stop in an episode without goals). DTG is :func:`navbench.geometry.
 goal_surface_distance` from the base's ground point, τ = 1.0 + r_robot unless configured.
 
-Per-step records (every 0.1 s, plus t = 0): collision = any contact of the robot with a
-non-ground geom (walls, furniture, objects, buildings, cars) during the step — NavVerse's
-"non-ground collision"; pressing against a curb or step is support/obstruction, not a collision;
-obstacle_distance = surface distance from the robot's collision geoms to the nearest obstacle
-geom (``mj_geomDistance``, capped at ``obstacle_cutoff``; only the pairs that can be nearest are
-computed, :class:`navbench.sim.proximity.ObstacleDistance`) unless an ``obstacle_distance_fn``
-is given; surface = class of the first static geom below the base (``mj_ray``'s answer, from
-the geoms under the base only: :class:`navbench.sim.proximity.DownRay`).
+Per-step records (every 0.1 s, plus t = 0; :mod:`navbench.sim.recorder`): pose, tilt,
+collision = any contact of the robot with a non-ground geom (walls, furniture, objects,
+buildings, cars) during the step — NavVerse's "non-ground collision"; pressing against a curb
+or step is support/obstruction, not a collision —, obstacle distance, surface, stop, DTG.
 
 Split: settings, labels and protocols live in :mod:`navbench.sim.protocols` (re-exported
-here), the 50 Hz contact scan (support, traction caps, falls) in :mod:`navbench.sim.contacts`,
-the record rows and DTG in :mod:`navbench.sim.records`. The 50 Hz tick (follower, PI velocity
-loop, contact scan) is compiled: :mod:`navbench.sim.follow_kernels` and
-:mod:`navbench.sim.tick_kernels` (numba, cached on disk; a cold cache costs ~11 s of
-compilation at the first simulator, a warm one ~0.5 s of loading). Where MuJoCo's C calls
-are usable from numba (:mod:`navbench.sim.mjc`), a whole agent step's physics is one compiled
-call (:mod:`navbench.sim.step_kernel`, records byte-identical to the Python loop).
+here); one agent step's physics (control ticks, ``mj_step``, the contact scan of
+:mod:`navbench.sim.contacts`) in :mod:`navbench.sim.stepper`, compiled (numba, cached on disk:
+a cold cache costs ~11 s of compilation at the first simulator, a warm one ~0.5 s of loading;
+one call per agent step where MuJoCo's C calls are usable from numba, :mod:`navbench.sim.mjc`);
+the record rows in :mod:`navbench.sim.recorder`; door and bend alignment of streamed waypoints
+in :mod:`navbench.sim.doors`.
 """
 
 from __future__ import annotations
@@ -41,8 +36,6 @@ from navbench.errors import ConfigError
 from navbench.geometry import quaternion_to_yaw
 from navbench.jsontypes import JSONObject, Observation
 from navbench.scene.model import Scene
-from navbench.sim import mjc
-from navbench.sim import step_kernel as sk
 from navbench.sim import tick_kernels as tk
 from navbench.sim.actions import (
     Action,
@@ -54,14 +47,8 @@ from navbench.sim.actions import (
 )
 from navbench.sim.contacts import ContactScan
 from navbench.sim.controller import FollowerSettings, WaypointFollower, clip
-from navbench.sim.doors import (
-    DOOR_MARGIN,
-    FootprintCheck,
-    align_through_doors,
-    align_tight_bends,
-    scene_doors,
-)
-from navbench.sim.embodiments import GROUP_HFIELD, GROUP_STATIC, SPOT, Embodiment, camera_to_body
+from navbench.sim.doors import DOOR_MARGIN, FootprintCheck, align_path, scene_doors
+from navbench.sim.embodiments import SPOT, Embodiment, camera_to_body
 from navbench.sim.protocols import (
     LABELS,
     EpisodeLike,
@@ -70,13 +57,11 @@ from navbench.sim.protocols import (
     SimulatorLike,
     goal_arrays,
 )
-from navbench.sim.proximity import ObstacleDistance, SurfaceProbe, highest_ground
-from navbench.sim.record_row import CompiledRow
-from navbench.sim.records import GoalDistance, StepRecords
+from navbench.sim.proximity import highest_ground
+from navbench.sim.recorder import Recorder
+from navbench.sim.records import GoalDistance
+from navbench.sim.stepper import AgentStepper
 from navbench.sim.world import World, build_world
-
-_COLLIDED = tk.SC_COLLIDED  # the contact scan's collision flag in ``ContactScan.sc``
-_DOWNRAY_GEOMS = 1000  # worlds with more geoms find the surface with DownRay, not mj_ray
 
 
 class Simulator:
@@ -102,11 +87,7 @@ class Simulator:
         # the trajectories are bit-identical without it (checked on houses and cities).
         m.opt.disableflags |= mujoco.mjtDisableBit.mjDSBL_ISLAND
         self.data = mujoco.MjData(m)
-        # views into the model / data buffers (fixed for the simulator's life)
-        self._body_xpos = self.data.xpos[self.world.robot_body]
-        self._qpos, self._qvel, self._ctrl = self.data.qpos, self.data.qvel, self.data.ctrl
-        self._substeps = max(1, round(s.control_dt / m.opt.timestep))
-        self._ticks = max(1, round(s.agent_dt / s.control_dt))
+        self._qpos = self.data.qpos  # a view into the data buffer (fixed for the sim's life)
         fs = s.follower or FollowerSettings(
             vx_max=embodiment.vx_max, vy_max=embodiment.vy_max, omega_max=embodiment.omega_max)
         self.follower = WaypointFollower(fs, holonomic=embodiment.holonomic)
@@ -119,26 +100,17 @@ class Simulator:
         #: footprint checks of the door-aware execution (``navbench.sim.doors``)
         self.footprint = FootprintCheck(embodiment, lo, hi, self.world.aabb_lo[obst, 1],
                                         self.world.aabb_hi[obst, 1])
-        rg = self.world.robot_geoms
-        rb = m.geom_rbound[rg]  # bounding sphere about each geom's centre, in the body frame
-        reach = float((rb + np.hypot(m.geom_pos[rg, 0], m.geom_pos[rg, 2])).max())
-        self._proximity = ObstacleDistance(m, rg, obst, self.world.aabb_lo, self.world.aabb_hi,
-                                           reach, s.obstacle_cutoff)
         self._act = tuple(mujoco.mj_name2id(m, mujoco.mjtObj.mjOBJ_ACTUATOR, "robot/v" + n)
                           for n in ("x", "z", "yaw"))
         #: per-tick contact scan: collisions, support, traction caps, falls (``sim.contacts``)
         self.contacts = ContactScan(self.world, self.data, embodiment, self.follower,
                                     *self._act, friction_scale=s.friction_scale,
                                     friction_override=s.friction_override, max_tilt=s.max_tilt)
-        e = embodiment
-        #: the compiled tick's state (``tick_kernels`` layout): servo integrals and constants
-        self._tick = ts = np.zeros(tk.NT)
-        ts[tk.T_KI] = e.servo_integral * s.control_dt
-        ts[tk.T_KV] = e.mass * e.servo_rate
-        # the integral's clamp: the largest cap over the servo gain (m/s)
-        ts[tk.T_LIM] = max(e.force_cap * e.weight, e.climb_force * e.weight) / \
-            (e.mass * e.servo_rate)
-        ts[tk.T_DT] = s.control_dt
+        #: one agent step of physics: ticks, ``mj_step``, contact scans (``sim.stepper``)
+        self.stepper = AgentStepper(m, self.data, embodiment, self.contacts, self.follower,
+                                    s.control_dt, s.agent_dt, compiled=compiled)
+        #: whether agent steps run in one compiled call (``compiled`` above)
+        self.compiled = self.stepper.compiled
         self._align_body = s.align_doors and not embodiment.round
         self._doors = scene_doors(scene, embodiment.diagonal + 2.0 * DOOR_MARGIN) \
             if self._align_body else []
@@ -148,33 +120,12 @@ class Simulator:
 
             self._camera = Camera(self.world, width=s.width, height=s.height,
                                   cull_distance=s.cull_distance)
-        groups = np.zeros(6, np.uint8)
-        groups[[GROUP_STATIC, GROUP_HFIELD]] = 1
-        self._static_groups = groups
-        self._surface_probe = SurfaceProbe(m, self.world.aabb_lo, self.world.aabb_hi, groups,
-                                           self.world.robot_body, big=_DOWNRAY_GEOMS)
-        self._down = self._surface_probe.down
-        use = sk.compile_step() if compiled is None or compiled else False
-        if compiled and not use:
-            raise RuntimeError(f"Simulator(compiled=True): {mjc.unavailable_reason()}")
-        #: whether agent steps run in one compiled call (``compiled`` above)
-        self.compiled = use
-        sc, (_, _, f_s, f_i) = self.contacts, self.follower.state
-        # the compiled step's arguments after the follower's path (fixed for the sim's life)
-        self._kargs = (m._address, self.data._address, mjc.layout().array, self._substeps,
-                       self._ticks, sc.lut, sc.sc, sc.forcerange, sc.xmat, f_s, f_i, ts,
-                       self._qpos, self._qvel, self._ctrl) if use else None
-        # surface class and preferred flag per geom id, the last entry for "no geom" (id -1)
-        self._surfaces = [(g.surface, g.preferred) for g in self.world.geoms] + [("none", False)]
-        self._row = CompiledRow(m, self.data, self._proximity, self._surface_probe,
-                                self.world.robot_body, self.contacts.sc, _COLLIDED,
-                                len(self._surfaces) - 1)
-        if compiled is False:
-            self.compiled_records = False
+        #: the per-step record: obstacle distance, surface, rows (``sim.recorder``)
+        self.recorder = Recorder(self.world, self.data, self.contacts, cutoff=s.obstacle_cutoff,
+                                 distance_fn=s.obstacle_distance_fn, compiled=compiled is not False)
         self._label: str | None = None
         #: why the episode ended in ``fall``: ``"drop"`` or ``"tilt"`` (``None`` otherwise).
         self.fall_reason: str | None = None
-        self._rec = StepRecords(self._surfaces)
         self._goals = (np.zeros((0, 3)), np.zeros(0))
         self._dtg = GoalDistance(*self._goals)
 
@@ -279,7 +230,7 @@ class Simulator:
         # the highest ground under the footprint instead.
         e = self.embodiment
         w, h = e.half_extents
-        top = highest_ground(m, d, self.contacts.ground, self._static_groups, self.world.robot_body,
+        top = highest_ground(m, d, self.contacts.ground, self.recorder.groups, self.world.robot_body,
                              float(position[0]), float(position[1]), float(position[2]),
                              float(yaw), w, h, e.max_step + 0.02)
         if top > position[1] + 1e-3:
@@ -295,11 +246,9 @@ class Simulator:
         self.contacts.reset()
         self.contacts()  # traction caps and support from the settled state (no fall yet)
         self.contacts.collided = False
-        ts = self._tick  # servo integrals, the velocity command, the follow flag: zero
-        ts[tk.T_IX] = ts[tk.T_IZ] = ts[tk.T_VX] = ts[tk.T_VY] = ts[tk.T_W] = 0.0
-        ts[tk.T_FOLLOW] = 0.0
+        self.stepper.reset()
         self.follower.clear()
-        self._rec = StepRecords(self._surfaces)
+        self.recorder.reset()
         self._record(stop=False)
         return self._observe()
 
@@ -360,25 +309,19 @@ class Simulator:
         if self._label is not None:
             raise RuntimeError("the episode has ended; call reset() first")
         info: JSONObject = {}
-        ts = self._tick  # the command of the next agent step (the follow flag, else velocity)
         # the action classes are unrelated: the most frequent (streamed waypoints) first
         if isinstance(action, WaypointAction):
-            ts[tk.T_FOLLOW] = 1.0
+            self.stepper.follow()
             if action.waypoints:
                 p = self.pose()
                 wps: Sequence[Sequence[float]] = action.waypoints
                 flags = None
-                if self._align_body:
+                if self._align_body:  # door-aware execution (sim.doors)
                     rest = self.follower.path
                     a = rest[-1][:2] if action.append and rest and not self.follower.reached \
                         else (p[0], p[2])
-                    fp = self.footprint.near(  # obstacles near this path (and its doors)
-                        [a, *wps], pad=self.embodiment.half_extents[1] + DOOR_MARGIN)
-                    wps, flags = align_through_doors(a, wps, self._doors,
-                                                     self.embodiment.half_extents[1],
-                                                     DOOR_MARGIN, fp.pose_free)
-                    flags = align_tight_bends(a, wps, flags, fp.pose_free, float(p[1]),
-                                              open_space=fp.disc_free)
+                    wps, flags = align_path(a, wps, self._doors, self.footprint,
+                                            self.embodiment.half_extents[1], float(p[1]))
                 self.follower.set_path(wps, start=(p[0], p[2]), append=action.append,
                                        align=flags)
             self._advance()
@@ -386,9 +329,8 @@ class Simulator:
         elif isinstance(action, VelocityAction):
             e = self.embodiment
             vy = action.vy if e.holonomic else 0.0
-            ts[tk.T_VX], ts[tk.T_VY], ts[tk.T_W], ts[tk.T_FOLLOW] = (
-                clip(action.vx, e.vx_max), clip(vy, e.vy_max), clip(action.omega, e.omega_max),
-                0.0)
+            self.stepper.command(clip(action.vx, e.vx_max), clip(vy, e.vy_max),
+                                 clip(action.omega, e.omega_max))
             self._advance()
         elif isinstance(action, StopAction) or (
                 isinstance(action, DiscreteAction) and action.kind == "stop"):
@@ -396,7 +338,7 @@ class Simulator:
         elif isinstance(action, DiscreteAction):
             p = self.pose()
             target = discrete_target(action.kind, p[0], p[2], p[3], self.settings.discrete)
-            ts[tk.T_FOLLOW] = 1.0
+            self.stepper.follow()
             self.follower.set_path([target], start=(p[0], p[2]))
             t0 = self.time
             while self._label is None and not self.follower.reached and \
@@ -407,8 +349,9 @@ class Simulator:
         else:
             raise TypeError(f"unsupported action {action!r}")
         # the last record row is the current state (every branch records after its physics)
+        rows = self.recorder.rows
         info.update(label=self._label, time=float(self.data.time),
-                    distance_to_goal=self._rec.last_dtg, collision=self._rec.last_collision)
+                    distance_to_goal=rows.last_dtg, collision=rows.last_collision)
         return self._observe(), self._label is not None, info
 
     # ------------------------------------------------------------------ internals
@@ -421,31 +364,9 @@ class Simulator:
         self._record(stop=True, dtg=dtg)
 
     def _advance(self) -> None:
-        """Run one agent step (``agent_dt``) of control ticks, then record.
-
-        Per tick: follower (or the velocity command) → PI velocity loop → ``mj_step`` ×
-        substeps → contact scan (support, caps, falls). With :attr:`compiled`, all of it is
-        one call (:func:`navbench.sim.step_kernel.advance`); else both ends are compiled
-        (:func:`navbench.sim.tick_kernels.tick`): one kernel call before the first tick, then
-        one after each ``mj_step`` that scans and commands the next tick.
-        """
-        path, align, fs, fi = self.follower.state  # the command is in ts (step() wrote it)
-        if self._kargs is not None:  # the same calls in one compiled call (sim.step_kernel)
-            fall = sk.advance(path, align, *self._kargs)
-        else:
-            m, d, nsub, scan, ts = self.model, self.data, self._substeps, self.contacts, self._tick
-            con, lut, sc, fr, xmat = scan.con, scan.lut, scan.sc, scan.forcerange, scan.xmat
-            qpos, qvel, ctrl = self._qpos, self._qvel, self._ctrl
-            step, tick = mujoco.mj_step, tk.tick
-            both, last = tk.SCAN | tk.CONTROL, self._ticks - 1
-            fall = tick(con.geom, con.pos, con.frame, lut, sc, fr, xmat, path, align, fs, fi,
-                        ts, qpos, qvel, ctrl, tk.CONTROL)
-            for k in range(self._ticks):
-                step(m, d, nsub)
-                fall = tick(con.geom, con.pos, con.frame, lut, sc, fr, xmat, path, align, fs,
-                            fi, ts, qpos, qvel, ctrl, both if k < last else tk.SCAN)
-                if fall:
-                    break
+        """Run one agent step (``agent_dt``, :class:`navbench.sim.stepper.AgentStepper`),
+        label the episode's end if it ended, and record."""
+        fall = self.stepper()  # the command is in its state (step() wrote it)
         if fall:
             self._label, self.fall_reason = "fall", ("drop" if fall == tk.DROP else "tilt")
         if self._label is None and self.data.time >= self.settings.max_time - 1e-9:
@@ -460,43 +381,21 @@ class Simulator:
         """Whether the record's obstacle distance and surface probe run compiled
         (:mod:`navbench.sim.proximity_kernels`, the default where available); ``False``: the
         Python methods (as with ``NAVBENCH_MJC=0``). Both give the same values."""
-        return self._proximity.compiled
+        return self.recorder.compiled
 
     @compiled_records.setter
     def compiled_records(self, value: bool) -> None:
-        self._proximity.compiled = self._surface_probe.compiled = \
-            bool(value) and mjc.available()
+        self.recorder.compiled = value
 
     def obstacle_distance(self) -> float:
         """Surface distance (m, capped at ``obstacle_cutoff``) from the robot's collision geoms
         to the nearest obstacle geom, for the geom poses in :attr:`data`; the record's
         ``obstacle_distance`` (``obstacle_distance_fn`` of the base ground point if given)."""
-        fn = self.settings.obstacle_distance_fn
-        if fn is not None:
-            return float(fn(self.pose()[:3]))
-        x, _, z = self._body_xpos.tolist()
-        return self._proximity(self.model, self.data, (x, z))
-
-    def _surface(self) -> tuple[str, bool]:
-        """Surface class of the first static geom below the base, and whether it is preferred."""
-        return self._surfaces[self._surface_probe(self.model, self.data, self._body_xpos)]
+        return self.recorder.obstacle_distance()
 
     def _record(self, stop: bool, dtg: float | None = None) -> None:
-        """Append one record row for the current state (``dtg``: its DTG if already known):
-        one kernel call (:mod:`navbench.sim.record_row`) when :attr:`compiled_records`, else
-        the Python methods (the same values)."""
-        if dtg is None:
-            dtg = self.distance_to_goal()
-        if self._proximity.compiled and self.settings.obstacle_distance_fn is None:
-            self._row(self._rec, self.data.time, stop, dtg)
-            return
-        q = self._qpos.tolist()
-        scan = self.contacts
-        sc = scan.sc
-        surf, pref = self._surface()
-        self._rec.add(self.data.time, q[:3], q[3], scan.tilt(), sc[_COLLIDED] != 0.0,
-                      self.obstacle_distance(), surf, pref, stop, dtg)
-        sc[_COLLIDED] = 0.0
+        """Append one record row for the current state (``dtg``: its DTG if already known)."""
+        self.recorder.record(stop, self.distance_to_goal() if dtg is None else dtg)
 
     def _observe(self) -> Observation:
         obs: dict[str, Any] = {  # an Observation (SPEC §6) being filled: mixed sensor values
@@ -520,7 +419,7 @@ class Simulator:
     def records(self) -> dict[str, np.ndarray]:
         """Per-step arrays: t, position (N,3), yaw, tilt, collision, obstacle_distance,
         surface (str), preferred, stop, dtg, label (the final label on the last row, else "")."""
-        return self._rec.arrays(self._label)
+        return self.recorder.rows.arrays(self._label)
 
     def close(self) -> None:
         """Release the renderer (if any)."""
