@@ -10,13 +10,20 @@ Targets: full loop ≥ 0.6 of raw mj_step (issue 18; ≥ 300× real time in a ho
 1 km² city with ``--city-size 1000``), ≥ 20 fps.
 
     .venv/bin/python benchmarks/bench_sim.py [--seconds 60] [--frames 30] [--city-size 1000]
-    (--frames 0: physics only)
+                                             [--cpu N]
+    (--frames 0: physics only; --cpu: run on that CPU only)
+
+On a shared virtual machine the same run can differ by 1.6× from one process to the next
+(the virtual CPUs are not equally fast, and a process mostly stays on one): compare the ratios
+printed, which are measured in the same process, and pin the process (``--cpu``) to compare
+absolute speeds between runs.
 """
 
 from __future__ import annotations
 
 import argparse
 import math
+import os
 import time
 
 import mujoco
@@ -204,7 +211,13 @@ def main() -> None:
     ap.add_argument("--frames", type=int, default=30, help="rendered frames (0: no rendering)")
     ap.add_argument("--city-size", type=float, default=0.0,
                     help="also measure a generated city of this size (m; 1000 = 1 km²)")
+    ap.add_argument("--cpu", type=int, default=None,
+                    help="run on this CPU only (os.sched_setaffinity; Linux)")
     a = ap.parse_args()
+    if a.cpu is not None:
+        os.sched_setaffinity(0, {a.cpu})
+    cpus = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
+    print(f"CPUs this process may run on: {cpus}")
     scene = house()
     room = max(scene.rooms, key=lambda r: r.area)
     sim = Simulator(scene, SPOT, SimSettings(render=False))
