@@ -1,11 +1,14 @@
 """Conditional VLN episodes from conditional instructions (CondVLN §3.1.5, SPEC §4).
 
 For each :class:`~navbench.tasks.conditional.Instruction`: a start is sampled on the largest
-navmesh island; the reference path runs start → each subgoal's approach point → the goal's
+navmesh island (inside the house in indoor-to-outdoor scenes, :mod:`navbench.episodes.starts`)
+at least ``min_start_distance`` (and τ) from its first target and from its goal; the reference path runs start → each subgoal's approach point → the goal's
 approach point (:mod:`navbench.episodes.approach`; approach points are navigable points within
 ``approach_fraction × τ`` of the object's XZ footprint). ``geodesic_distance`` is the length of
-that path (through the subgoals; the direct start→goal distance is kept as
-``info.navbench.direct_geodesic_distance``). Instructions whose pathfinding fails are dropped
+that path (through the subgoals; the direct geodesic distance from the start to the goal point,
+habitat's d_0 and SPEC §5's L, is kept as ``info.navbench.direct_geodesic_distance``).
+Instructions whose pathfinding fails, or one of whose other branches' targets cannot be reached
+(so that branch could not be executed, and an agent taking it could not be scored), are dropped
 and counted by reason. The oracle-linear copy differs only in ``instruction_text``.
 """
 
@@ -20,6 +23,7 @@ import numpy as np
 
 from navbench.episodes.approach import Approach, join_legs, object_approach, path_through
 from navbench.episodes.model import Episode, Goal
+from navbench.episodes.starts import start_sampler
 from navbench.errors import ConfigError
 from navbench.geometry import quat4, vec3, yaw_of_direction, yaw_to_quaternion
 from navbench.jsontypes import JSONObject
@@ -38,8 +42,9 @@ class ConditionalEpisodeSettings:
     Attributes:
         success_distance: τ (m); ``None`` = CondVLN's 0.5 for single-room scenes, 1.0 otherwise.
         start_facing: ``"random"`` (uniform yaw) or ``"path"`` (faces the reference path).
-        min_start_distance: shortest allowed first leg (m); must exceed τ so no target is
-            reached at the start.
+        min_start_distance: shortest allowed geodesic distance (m) from the start to the first
+            target and to the goal point (τ if larger), so that no target is reached at the
+            start and the episode asks for some navigation.
         approach_fraction: approach points lie within this fraction of τ of the target (XZ).
         start_tries: start samples per instruction before it is dropped.
         branch_separation: every other branch's goal must lie more than this many τ from the
@@ -49,7 +54,7 @@ class ConditionalEpisodeSettings:
 
     success_distance: float | None = None
     start_facing: str = "random"
-    min_start_distance: float = 1.0
+    min_start_distance: float = 2.0
     approach_fraction: float = 0.8
     start_tries: int = 8
     branch_separation: float = 2.0
@@ -72,13 +77,25 @@ def default_success_distance(scene: Scene) -> float:
     return 0.5 if len(scene.rooms) <= 1 else 1.0
 
 
-def instruction_settings(scene: Scene, settings: ConditionalEpisodeSettings | None = None
-                         ) -> InstructionSettings:
+def instruction_settings(scene: Scene, settings: ConditionalEpisodeSettings | None = None,
+                         navmesh: NavMesh | None = None) -> InstructionSettings:
     """Sampler settings whose targets are ``branch_separation × τ`` apart (footprint gap), so
-    that few instructions are later dropped as ``branch_goals_close``."""
+    that few instructions are later dropped as ``branch_goals_close``, and, with ``navmesh``,
+    only objects with approach points on its largest island (:func:`target_approach`) as
+    targets, so that none is dropped as ``no_approach`` or ``branch_unreachable``."""
     s = settings or ConditionalEpisodeSettings()
     tau = s.success_distance if s.success_distance is not None else default_success_distance(scene)
-    return InstructionSettings(min_target_gap=s.branch_separation * tau)
+    targets = None if navmesh is None else frozenset(
+        o.id for o in scene.objects if target_approach(scene, navmesh, o.id, tau, s) is not None)
+    return InstructionSettings(min_target_gap=s.branch_separation * tau, targets=targets)
+
+
+def target_approach(scene: Scene, navmesh: NavMesh, object_id: str, tau: float,
+                    settings: ConditionalEpisodeSettings) -> Approach | None:
+    """Approach points of a target object on the largest island (within
+    ``approach_fraction × τ`` of its footprint); ``None`` for an unknown object or none."""
+    o = scene.object_index.get(object_id)
+    return None if o is None else object_approach(navmesh, o, 0, settings.approach_fraction * tau)
 
 
 def scene_path(scene_id: str) -> str:
@@ -111,12 +128,12 @@ def conditional_episodes(
     Episode ids are the instruction ids (``"{scene}:{k}"``); dataset writers renumber them.
     Reasons: ``no_approach`` (a target has no navigable point within reach on the largest
     island), ``no_path`` (no start on the largest island reaches the targets with a first leg
-    ≥ ``min_start_distance``), ``branch_goals_close`` (another branch's goal lies within
+    and a start→goal distance ≥ ``min_start_distance``), ``branch_unreachable`` (another
+    branch's target has no approach point reachable from the start), ``branch_goals_close`` (another branch's goal lies within
     ``branch_separation × τ`` of the correct goal), ``no_island`` (empty navmesh).
     """
     s = settings or ConditionalEpisodeSettings()
     tau = s.success_distance if s.success_distance is not None else default_success_distance(scene)
-    objs = scene.object_index
     dropped: Counter[str] = Counter()
     out: list[Episode] = []
     if not navmesh.islands:
@@ -126,10 +143,11 @@ def conditional_episodes(
 
     def approach(oid: str) -> Approach | None:
         if oid not in cache:
-            o = objs.get(oid)
-            cache[oid] = None if o is None else object_approach(navmesh, o, 0, s.approach_fraction * tau)
+            cache[oid] = target_approach(scene, navmesh, oid, tau, s)
         return cache[oid]
 
+    sample = start_sampler(scene, navmesh)
+    far = max(s.min_start_distance, tau)
     for ins in instructions:
         ids = [*ins.subgoal_ids, ins.goal_id]
         targets = [approach(i) for i in ids]
@@ -139,9 +157,10 @@ def conditional_episodes(
         rng = derive(seed, scene.id, "conditional", ins.id)
         legs = None
         for _ in range(s.start_tries):
-            start = navmesh.sample_point(rng, island=0)
-            legs = path_through(navmesh, start, targets)  # type: ignore[arg-type]
-            if legs is not None and legs[0].length >= max(s.min_start_distance, tau):
+            start = sample(rng)
+            legs = None if start is None else path_through(navmesh, start, targets)  # type: ignore[arg-type]
+            if legs is not None and legs[0].length >= far and \
+                    navmesh.geodesic_distance(start, legs[-1].end) >= far:
                 break
             legs = None
         if legs is None:
@@ -150,6 +169,9 @@ def conditional_episodes(
         path = join_legs(legs[0].points[0], legs)
         yaw = path_yaw(path) if s.start_facing == "path" else float(rng.uniform(-math.pi, math.pi))
         ep = _episode(scene, navmesh, ins, path, legs, yaw, tau, approach)
+        if not all(b["reachable"] for b in ep.info["navbench"]["branch_goals"]):
+            dropped["branch_unreachable"] += 1
+            continue
         if _branch_goals_close(ep, s.branch_separation * tau):
             dropped["branch_goals_close"] += 1
             continue
@@ -183,9 +205,7 @@ def _episode(scene: Scene, navmesh: NavMesh, ins: Instruction, path: np.ndarray,
         pos = ap.points[sp.goal_index] if ok else np.asarray(objs[oid].center)  # type: ignore[union-attr]
         branch_goals.append({"position": _vec(pos), "object_id": oid, "label": objs[oid].label,
                              "reachable": bool(ok)})
-    goal_ap = approach(ins.goal_id)
-    assert goal_ap is not None  # the legs were planned to this approach
-    direct = navmesh.geodesic_distance(start, goal_ap.points)
+    direct = navmesh.geodesic_distance(start, legs[-1].end)  # to the goal point (d_0, L)
     start_room = scene.room_at(float(start[0]), float(start[2]), float(start[1]))
     evaluated = ins.axes.get("evaluated", [])
     cond_rooms = ins.axes.get("condition_rooms", {})

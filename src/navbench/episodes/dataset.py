@@ -258,7 +258,7 @@ def _with_gt(eps: list[Episode], s: DatasetSettings, drop: Counter[str]
 
 
 #: Rounds of per-category re-sampling that refill categories after episode drops.
-RESAMPLE_ROUNDS = 4
+RESAMPLE_ROUNDS = 8
 
 
 def _conditional(scene: Scene, nm: NavMesh, seed: int, s: DatasetSettings, drop: Counter[str]
@@ -277,7 +277,7 @@ def _conditional(scene: Scene, nm: NavMesh, seed: int, s: DatasetSettings, drop:
     k = int(derive(seed, scene.id, "category-offset").integers(len(cats)))
     cats = cats[k:] + cats[:k]  # the round-robin remainder lands on a different category per scene
     n = s.episodes_per_scene
-    ist = instruction_settings(scene, s.conditional)
+    ist = instruction_settings(scene, s.conditional, nm)
     try:
         ins = generate_instructions(scene, n, child_seed(seed, "instructions"), categories=cats,
                                     instruction_settings=ist)

@@ -25,8 +25,9 @@ import numpy as np
 
 from navbench.episodes.approach import approach_points
 from navbench.episodes.conditional import path_yaw, scene_path
-from navbench.episodes.goal_tasks import outdoor_instances, start_sampler
+from navbench.episodes.goal_tasks import outdoor_instances
 from navbench.episodes.model import Episode, Goal
+from navbench.episodes.starts import start_sampler
 from navbench.geometry import quat4, vec3, wrap_angle, yaw_to_quaternion
 from navbench.nav import NavMesh
 from navbench.nav.pedestrian import has_roadway, pedestrian_navmesh

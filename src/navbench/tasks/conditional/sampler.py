@@ -106,6 +106,9 @@ class InstructionSettings:
             footprint gap), so that an agent's stopping point tells which branch it took
             (episode builders set it to twice the success distance and check the exact goal
             positions again); ``0`` (the default) disables it.
+        targets: ids of the objects that may be navigation targets (goal, subgoals and every
+            branch's target; e.g. those a robot can reach, as episode builders pass them);
+            ``None`` (the default): every referable object. Conditions may name any object.
     """
 
     p_relation: float = 0.3
@@ -116,6 +119,7 @@ class InstructionSettings:
     min_target_gap: float = 0.0
     p_subgoal: float = 0.4
     direction_margin_deg: float = 45.0
+    targets: frozenset[str] | None = None
 
     def __post_init__(self) -> None:
         for name in ("p_relation", "p_cross_room", "p_subgoal"):

@@ -212,10 +212,14 @@ class SceneIndex:
 
     def target(self, room: _Room | None, rng: np.random.Generator, taken: set[str],
                ctx: Context | None = None) -> Go | None:
-        """A referable target (in ``room``, or anywhere when None) not in ``taken``, with no
-        reference to an object ``ctx`` declares absent."""
+        """A referable target (in ``room``, or anywhere when None) not in ``taken``, one of the
+        settings' ``targets`` if they are given, with no reference to an object ``ctx`` declares
+        absent."""
         ctx = ctx or Context()
         cands = [(room, k) for k in room.ref_keys] if room is not None else self.pool
+        allowed = self.settings.targets
+        if allowed is not None:
+            cands = [(r, k) for r, k in cands if r.objects[k].id in allowed]
         free = [(r, k) for r, k in cands if r.objects[k].id not in taken
                 and self._apart(r.objects[k], taken)]
         while free:
