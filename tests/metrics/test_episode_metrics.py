@@ -183,3 +183,20 @@ def test_coverage_efficiency_cells():
     assert coverage_efficiency(xs(0.5)) == 1.0  # P = 0 → max(P, ε = 1 m)
     assert coverage_efficiency(xs(0.5, 0.7), eps=0.1) == pytest.approx(1 / 0.2)
     assert coverage_efficiency(line, cell=0.5) == pytest.approx(7 / 3)
+
+
+def test_termination_label_follows_the_metrics_success():
+    # The simulator labels by its Euclidean DTG; this task scores the geodesic one. Ends at x = 3.8:
+    # Euclidean d_T = 0.2 ≤ τ = 0.5 (the simulator said "success"), but the wall makes the way
+    # round 0.9 m long (geodesic d_T = 0.9 > τ): S = 0, so the label must say so, and back.
+    far = compute_episode_metrics(Trajectory("e", xs(0, 3, 3.8), stopped=True, termination="success"),
+                                  facts(), goal_distances=[8.0, 3.5, 0.9])
+    assert far["success"] == 0.0 and far["termination"] == "perception_error"
+    near = compute_episode_metrics(Trajectory("e", xs(0, 3, 3.2), stopped=True,
+                                              termination="perception_error"),
+                                   facts(), goal_distances=[8.0, 3.0, 0.4])
+    assert near["success"] == 1.0 and near["termination"] == "success"
+    # labels that are not a distance test stand, whatever S is
+    fell = compute_episode_metrics(Trajectory("e", xs(0, 3, 4), stopped=False, termination="fall"),
+                                   facts())
+    assert fell["termination"] == "fall"

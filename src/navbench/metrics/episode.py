@@ -21,10 +21,25 @@ from navbench.metrics.trajectory import EpisodeFacts, Trajectory
 METRIC_KEYS: tuple[str, ...] = tuple(m.key for m in METRICS)
 
 
+#: Labels the simulator decides by its own distance test at the end (its Euclidean NavVerse
+#: DTG); the episode's metric decides them instead, so the label never contradicts S.
+DISTANCE_LABELS = frozenset({"success", "perception_error"})
+
+
 def termination_label(recorded: str | None, stopped: bool, succeeded: bool) -> str:
-    """The recorded label if any; else ``success``, ``perception_error`` (stopped with
-    d > τ) or ``timeout`` (never stopped), as in NavVerse App. 6.6."""
-    if recorded:
+    """The episode's one termination label (NavVerse App. 6.6, SPEC §6). A recorded label
+    other than ``success`` / ``perception_error`` (``fall``, ``timeout``, ``agent_error``, ...)
+    stands. Otherwise the metric's S decides (its own d_T, τ and comparison: the simulator's
+    test uses the Euclidean DTG, a task may score the geodesic one), so the label never
+    contradicts SR: ``success`` if ``succeeded``, else ``perception_error`` (stopped with
+    d_T > τ) or ``timeout`` (never stopped).
+
+    >>> termination_label("perception_error", True, True), termination_label("fall", False, False)
+    ('success', 'fall')
+    >>> termination_label("success", True, False), termination_label(None, False, False)
+    ('perception_error', 'timeout')
+    """
+    if recorded and recorded not in DISTANCE_LABELS:
         return recorded
     if succeeded:
         return "success"
