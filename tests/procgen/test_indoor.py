@@ -113,7 +113,24 @@ def test_repeat_rate_controls_repeated_labels() -> None:
 
 def test_unfurnished_house_has_only_structure() -> None:
     sc = generate_house(1, 5, IndoorSettings(furnish=False))
-    assert sc.objects == () and {b.kind for b in sc.boxes} == {"floor", "wall"}
+    assert sc.objects == () and {b.kind for b in sc.boxes} == {"floor", "wall", "door"}
+
+
+def test_the_entrance_door_is_closed_and_the_street_cuts_it_open() -> None:
+    # A house that stands alone has nothing outside its entrance: a robot leaving it fell off
+    # the floor slab (the review saw forward / random baselines labelled "fall" that way).
+    from navbench.nav import NavMesh
+    from navbench.scene.procgen.hybrid import generate_hybrid
+
+    sc = generate_house(1, 4)
+    (ex,) = [p for p in sc.portals if p.kind == "exit"]
+    (door,) = [b for b in sc.boxes if b.kind == "door"]
+    assert (door.center[0], door.center[2]) == (ex.center[0], ex.center[2])
+    assert max(door.size[0], door.size[2]) == ex.width and min(door.size[0], door.size[2]) == 0.05
+    assert door.size[1] == ex.height and door.center[1] == ex.height / 2
+    nm = NavMesh.build(sc)
+    assert not nm.is_navigable((ex.center[0], 0.0, ex.center[2]))  # no way out
+    assert not [b for b in generate_hybrid(3, house=sc).boxes if b.kind == "door"]
 
 
 @pytest.mark.parametrize(

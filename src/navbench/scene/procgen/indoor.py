@@ -4,8 +4,10 @@
 in the Habitat frame (metres, +Y up, north = -Z): 1–10 rectangular rooms from a recursive
 partition of a rectangular, L- or T-shaped footprint; a hallway when there are more than 5
 rooms; doors (≥ 0.9 m) connecting every room, bathrooms off a hallway or a bedroom; one
-entrance door (``Portal(kind="exit")`` to ``"outdoor"``); walls, door lintels and floor slabs
-as static boxes; furniture and small objects from :mod:`navbench.scene.procgen.catalog`.
+entrance door (``Portal(kind="exit")`` to ``"outdoor"``), closed by a door leaf (a ``"door"``
+box: the house stands alone, and a robot that left it would fall off its floor slab into the
+void; :func:`navbench.scene.procgen.hybrid.generate_hybrid` cuts it open onto the street);
+walls, door lintels and floor slabs as static boxes; furniture and small objects from :mod:`navbench.scene.procgen.catalog`.
 
 The same ``seed``, ``n_rooms`` and :class:`IndoorSettings` give a byte-identical ``scene.json``.
 """
@@ -24,7 +26,8 @@ from navbench.scene.procgen.layout import Plan, PlanRejectedError, Rect
 from navbench.scene.procgen.openings import make_plan
 
 #: Bumped whenever the same seed and settings would produce a different house.
-GENERATOR_VERSION = "indoor/1"
+DOOR_LEAF = 0.05  # m, thickness of the closed entrance door
+GENERATOR_VERSION = "indoor/2"  # 2: the entrance door is closed
 
 Range = tuple[float, float]
 
@@ -211,6 +214,11 @@ def generate_house(seed: int, n_rooms: int | None = None, settings: IndoorSettin
         yc = s.door_height + lintel_h / 2
         size = (t, lintel_h, d.width) if d.axis == "x" else (d.width, lintel_h, t)
         boxes.append(Box(f"lintel_{d.id}", "wall", (cx, yc, cz), size, 0.0, "wall", d.id))
+        if d.kind == "exit":  # the closed entrance door: a leaf in the middle of the wall
+            leaf = (DOOR_LEAF, s.door_height, d.width) if d.axis == "x" else \
+                (d.width, s.door_height, DOOR_LEAF)
+            boxes.append(Box(f"door_{d.id}", "door", (cx, s.door_height / 2, cz), leaf, 0.0,
+                             "door", d.id))
 
     objects: list[SceneObject] = []
     if s.furnish:
