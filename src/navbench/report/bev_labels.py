@@ -23,6 +23,7 @@ from navbench.scene.model import Scene, SceneObject
 if TYPE_CHECKING:  # matplotlib is imported lazily at run time
     from matplotlib.axes import Axes
     from matplotlib.text import Text
+    from matplotlib.transforms import Bbox
 
 ROOM_FONT = 7.5  #: room names (pt)
 OBJECT_FONT = 6.0  #: furniture and other top-level objects (pt)
@@ -44,6 +45,8 @@ class Label:
     va: Literal["top", "center", "bottom"] = "center"
     halo: bool = False
     zorder: float = 12.0
+    #: world box ``(xmin, zmin, xmax, zmax)`` (m) the text must fit in (a room's), if any
+    within: tuple[float, float, float, float] | None = None
 
 
 def _footprint(o: SceneObject) -> float:
@@ -58,7 +61,8 @@ def _footprint(o: SceneObject) -> float:
 
 def scene_labels(scene: Scene, *, exit_color: str, object_color: str) -> list[Label]:
     """Every label of ``scene`` in placement priority order: rooms (name and id, centred on the
-    room's north edge, or at the centroid when that point lies outside an odd-shaped room), exit
+    room's north edge, or at the centroid when that point lies outside an odd-shaped room;
+    dropped when wider or taller than the room's bounding box on the page), exit
     portals (1.1 m outside the opening), then objects with a room (all objects indoors) — those
     standing on the floor by decreasing footprint, then those on other objects."""
     out: list[Label] = []
@@ -68,8 +72,10 @@ def scene_labels(scene: Scene, *, exit_color: str, object_color: str) -> list[La
         top = (cx, float(poly[:, 1].min()) + ROOM_LABEL_INSET)
         inside = point_in_polygon(top, poly)
         x, z = top if inside else (cx, cz)
+        (x0, z0), (x1, z1) = poly.min(axis=0), poly.max(axis=0)
         out.append(Label(x, z, f"{r.label}\n{r.id}", ROOM_FONT, "#444444",
-                         "top" if inside else "center", halo=True, zorder=13))
+                         "top" if inside else "center", halo=True, zorder=13,
+                         within=(float(x0), float(z0), float(x1), float(z1))))
     for p in scene.portals:
         if p.kind == "exit":
             d = np.array([-np.sin(p.yaw), -np.cos(p.yaw)])  # passage direction (as drawn)
@@ -81,14 +87,22 @@ def scene_labels(scene: Scene, *, exit_color: str, object_color: str) -> list[La
         out.append(Label(o.center[0], o.center[2], o.label, OBJECT_FONT, "#2b1d0e", halo=True))
     for o in named:
         if o.parent_id is not None:
-            out.append(Label(o.center[0], o.center[2], o.label, SMALL_FONT, object_color, "bottom"))
+            out.append(Label(o.center[0], o.center[2], o.label, SMALL_FONT, object_color, "bottom",
+                             halo=True))
     return out
+
+
+def _inside(a: Bbox, b: Bbox) -> bool:
+    """Box ``a`` lies within box ``b`` (either may be flipped: an inverted axis)."""
+    return bool(min(b.x0, b.x1) <= min(a.x0, a.x1) and max(a.x0, a.x1) <= max(b.x0, b.x1)
+                and min(b.y0, b.y1) <= min(a.y0, a.y1) and max(a.y0, a.y1) <= max(b.y0, b.y1))
 
 
 def place_labels(ax: Axes, labels: Sequence[Label]) -> list[Text]:
     """Draw ``labels`` on ``ax`` in order, skipping each one whose padded box would overlap a
     label already drawn or stick out of the axes; returns the texts drawn."""
     from matplotlib import patheffects
+    from matplotlib.transforms import Bbox
 
     ax.apply_aspect()
     get = getattr(ax.figure.canvas, "get_renderer", None)
@@ -102,7 +116,10 @@ def place_labels(ax: Axes, labels: Sequence[Label]) -> list[Text]:
                     va=lab.va, zorder=lab.zorder, clip_on=True, linespacing=1.0,
                     path_effects=halo if lab.halo else None)
         bb = t.get_window_extent(renderer).padded(PAD_PX)
-        fits = frame.x0 <= bb.x0 and bb.x1 <= frame.x1 and frame.y0 <= bb.y0 and bb.y1 <= frame.y1
+        fits = _inside(bb, frame)
+        if fits and lab.within is not None:
+            x0, z0, x1, z1 = lab.within
+            fits = _inside(bb, Bbox(ax.transData.transform([(x0, z0), (x1, z1)])))
         if not fits or any(bb.overlaps(b) for b in boxes):
             t.remove()
             continue
