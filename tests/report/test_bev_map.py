@@ -72,16 +72,18 @@ def test_legend_stays_off_the_map_and_inside_the_figure() -> None:
 
 
 def test_labels_do_not_overlap_and_rooms_come_first() -> None:
-    """Two objects on the same spot: only the larger one is named; room names are all drawn."""
+    """Two objects on the same spot: only the larger one is named; room names are drawn, but
+    not one wider than its (0.2 m) room."""
     base = two_room_scene()
     crowd = (SceneObject("c0", "chair", (2.0, 0.4, -3.0), "r0", size=(0.5, 0.8, 0.5)),
              SceneObject("c1", "desk", (2.0, 0.4, -3.0), "r0", size=(1.2, 0.8, 0.6)))
-    scene = dataclasses.replace(base, objects=(*base.objects, *crowd))
+    closet = Room("r9", "closet", ((9.0, -1.0), (9.2, -1.0), (9.2, -1.2), (9.0, -1.2)), 0.0, 2.7)
+    scene = dataclasses.replace(base, objects=(*base.objects, *crowd), rooms=(*base.rooms, closet))
     fig = bev_figure(_episode(scene))
     ax = fig.axes[0]
     texts = {t.get_text(): t for t in ax.texts}
     assert {"kitchen\nr0", "living room\nr1", "desk", "exit"} <= set(texts)
-    assert "chair" not in texts
+    assert "chair" not in texts and "closet\nr9" not in texts
     boxes = [t.get_window_extent() for t in ax.texts]
     assert not any(a.overlaps(b) for a, b in itertools.combinations(boxes, 2))
 

@@ -70,7 +70,7 @@ def scene_labels(scene: Scene, *, exit_color: str, object_color: str) -> list[La
         poly = np.asarray(r.floor_polygon, dtype=float)
         cx, cz = r.centroid
         top = (cx, float(poly[:, 1].min()) + ROOM_LABEL_INSET)
-        inside = point_in_polygon(top, poly)
+        inside = point_in_polygon(top, r.floor_polygon)
         x, z = top if inside else (cx, cz)
         (x0, z0), (x1, z1) = poly.min(axis=0), poly.max(axis=0)
         out.append(Label(x, z, f"{r.label}\n{r.id}", ROOM_FONT, "#444444",
@@ -109,7 +109,7 @@ def place_labels(ax: Axes, labels: Sequence[Label]) -> list[Text]:
     renderer = get() if callable(get) else None
     frame = ax.get_window_extent(renderer)
     halo = [patheffects.withStroke(linewidth=2.0, foreground="white")]
-    boxes = []
+    boxes: list[Bbox] = []
     kept: list[Text] = []
     for lab in labels:
         t = ax.text(lab.x, lab.z, lab.text, fontsize=lab.size, color=lab.color, ha="center",

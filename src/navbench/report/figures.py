@@ -243,7 +243,7 @@ def bev_figure(ep: BevEpisode, *, margin: float = 1.0) -> Figure:
     extent = episode_extent(ep.scene, pts, margin)
     handles, names = ax.get_legend_handles_labels()
     leg = fig.legend(handles, names, fontsize=8, loc="upper left", frameon=False, borderaxespad=0.0)
-    box = leg.get_window_extent(fig.canvas.get_renderer())  # type: ignore[attr-defined]
+    box = leg.get_window_extent()  # inches below: independent of the figure size
     lay = map_layout(extent, (box.width / fig.dpi, box.height / fig.dpi))
     fig.set_size_inches(*lay.size)
     ax.set_position(lay.axes)
