@@ -18,6 +18,7 @@ import numpy as np
 
 from navbench.geometry import box_corners_xz
 from navbench.io import atomic_write_with
+from navbench.report.bev_labels import place_labels, scene_labels
 from navbench.scene.model import Scene
 
 if TYPE_CHECKING:  # matplotlib is imported lazily at run time
@@ -44,31 +45,38 @@ EXIT_COLOR = "#d62728"
 
 
 def draw_scene(ax: Axes, scene: Scene, *, labels: bool = True, objects: bool = True,
-               margin: float = 1.0) -> None:
+               margin: float = 1.0, limits: tuple[tuple[float, float], tuple[float, float]] | None = None,
+               north_arrow: bool = True) -> None:
     """Draw ``scene`` on a matplotlib ``Axes`` (X right = east, Z inverted so north is up).
+
+    Room names and object labels are placed without overlaps (:mod:`navbench.report.bev_labels`)
+    for the axes' position at call time: lay the figure out before calling.
 
     Args:
         ax: matplotlib Axes to draw on; its limits, aspect and axis labels are set.
         scene: the scene to draw.
         labels: write room names and object labels.
         objects: draw objects (furniture filled, small objects darker).
-        margin: extra space around the scene bounds (m).
+        margin: extra space around the scene bounds (m), when ``limits`` is not given.
+        limits: the view ``((xmin, zmin), (xmax, zmax))`` in metres, instead of the scene bounds.
+        north_arrow: draw the north arrow in the axes' top-right corner.
     """
     from matplotlib.collections import PolyCollection
 
-    (x0, z0), (x1, z1) = scene.bounds_xz
+    if limits is None:
+        (x0, z0), (x1, z1) = scene.bounds_xz
+        x0, z0, x1, z1 = x0 - margin, z0 - margin, x1 + margin, z1 + margin
+    else:
+        (x0, z0), (x1, z1) = limits
     if scene.surfaces and scene.kind != "indoor":  # terrain, buildings and storefronts first
         from navbench.report.bev_outdoor import draw_surfaces
 
-        draw_surfaces(ax, scene, objects=False, places=True, labels=labels)
+        draw_surfaces(ax, scene, objects=False, places=True, labels=labels,
+                      under_rooms=True)
     for r in scene.rooms:
         poly = np.asarray(r.floor_polygon, dtype=float)
         ax.fill(poly[:, 0], poly[:, 1], color=ROOM_COLORS.get(r.label, DEFAULT_ROOM_COLOR),
                 zorder=1, linewidth=0)
-        if labels:
-            cx, cz = r.centroid
-            ax.text(cx, cz, f"{r.label}\n{r.id}", ha="center", va="center", fontsize=7,
-                    color="#555555", zorder=2, alpha=0.8, clip_on=True)
     walls = [box_corners_xz(b.center, b.size, b.yaw) for b in scene.boxes if b.kind == "wall"]
     if walls:
         ax.add_collection(PolyCollection(walls, facecolors=WALL_COLOR, edgecolors=WALL_COLOR,
@@ -83,24 +91,23 @@ def draw_scene(ax: Axes, scene: Scene, *, labels: bool = True, objects: bool = T
         if p.kind == "exit":
             ax.annotate("", xy=tuple(c + 0.8 * d), xytext=tuple(c), zorder=7,
                         arrowprops={"arrowstyle": "->", "color": EXIT_COLOR, "lw": 1.5})
-            if labels:
-                tx, ty = c + 1.1 * d
-                ax.text(tx, ty, "exit", color=EXIT_COLOR, fontsize=7, ha="center",
-                        va="center", zorder=7, clip_on=True)
     if objects:
-        _draw_objects(ax, scene, labels)
+        _draw_objects(ax, scene)
     ax.set_aspect("equal")
-    ax.set_xlim(x0 - margin, x1 + margin)
-    ax.set_ylim(z1 + margin, z0 - margin)  # inverted: north (-Z) up
+    ax.set_xlim(x0, x1)
+    ax.set_ylim(z1, z0)  # inverted: north (-Z) up
     ax.set_xlabel("x (m), east →")
     ax.set_ylabel("z (m), north = -Z ↑")
     ax.set_title(f"{scene.id} ({scene.kind}, {scene.source})", fontsize=9)
-    ax.annotate("N", xy=(0.96, 0.97), xytext=(0.96, 0.87), xycoords="axes fraction",
-                ha="center", va="center", fontsize=9, fontweight="bold", zorder=10,
-                arrowprops={"arrowstyle": "-|>", "color": "black", "lw": 1.5})
+    if north_arrow:
+        ax.annotate("N", xy=(0.96, 0.97), xytext=(0.96, 0.87), xycoords="axes fraction",
+                    ha="center", va="center", fontsize=9, fontweight="bold", zorder=10,
+                    arrowprops={"arrowstyle": "-|>", "color": "black", "lw": 1.5})
+    if labels:
+        place_labels(ax, scene_labels(scene, exit_color=EXIT_COLOR, object_color=OBJECT_COLOR))
 
 
-def _draw_objects(ax: Axes, scene: Scene, labels: bool) -> None:
+def _draw_objects(ax: Axes, scene: Scene) -> None:
     from matplotlib.collections import PolyCollection
 
     furn: list[np.ndarray] = []
@@ -123,15 +130,6 @@ def _draw_objects(ax: Axes, scene: Scene, labels: bool) -> None:
     if pts:
         a = np.asarray(pts)
         ax.scatter(a[:, 0], a[:, 1], s=6, c=OBJECT_COLOR, zorder=9)
-    if labels:  # outdoor objects (cars, benches, ...) are too many to name legibly
-        for o in scene.objects:
-            if o.room_id is None and scene.kind != "indoor":
-                continue
-            top = o.parent_id is None
-            ax.text(o.center[0], o.center[2], o.label, fontsize=4.5 if top else 3.5,
-                    ha="center", va="center" if top else "bottom",
-                    color="#2b1d0e" if top else OBJECT_COLOR, zorder=11 if top else 12,
-                    clip_on=True)
 
 
 def render_scene_figure(scene: Scene, *, size: float = 10.0, dpi: int = 100,
@@ -143,8 +141,8 @@ def render_scene_figure(scene: Scene, *, size: float = 10.0, dpi: int = 100,
     fig = Figure(figsize=(size, size), dpi=dpi)
     FigureCanvasAgg(fig)
     ax = fig.add_subplot(1, 1, 1)
+    fig.subplots_adjust(left=0.08, right=0.98, bottom=0.06, top=0.95)  # before the labels
     draw_scene(ax, scene, labels=labels)
-    fig.subplots_adjust(left=0.08, right=0.98, bottom=0.06, top=0.95)
     return fig
 
 

@@ -32,8 +32,12 @@ BOX_COLORS: dict[str, str] = {"building": "#7a6552", "wall": "#3d3d3d", "sign": 
 
 
 def draw_surfaces(ax: Axes, scene: Scene, *, objects: bool = True, places: bool = True,
-                  labels: bool = False) -> None:
-    """Draw ``scene`` on ``ax`` (matplotlib Axes), XZ plane with north up (metres)."""
+                  labels: bool = False, under_rooms: bool = False) -> None:
+    """Draw ``scene`` on ``ax`` (matplotlib Axes), XZ plane with north up (metres).
+
+    ``under_rooms``: the rooms are drawn on top (:func:`navbench.report.bev.draw_scene`), so
+    building boxes standing over a room (the upper storeys of a house) are left out.
+    """
     from matplotlib.collections import PatchCollection
     from matplotlib.patches import PathPatch
     from matplotlib.path import Path
@@ -56,7 +60,8 @@ def draw_surfaces(ax: Axes, scene: Scene, *, objects: bool = True, places: bool 
     for k, cls in enumerate(order):
         patches(by_cls.get(cls, []), CLASS_COLORS[cls], 1 + k)
     for kind, color in BOX_COLORS.items():
-        bx = [ring_path([box_corners_xz(b.center, b.size, b.yaw)]) for b in scene.boxes if b.kind == kind]
+        bx = [ring_path([box_corners_xz(b.center, b.size, b.yaw)]) for b in scene.boxes if b.kind == kind
+              and not (under_rooms and kind == "building" and scene.room_at(b.center[0], b.center[2]))]
         patches(bx, color, 20 if kind != "wall" else 22)
     if objects and scene.objects:
         c = np.array([[o.center[0], o.center[2]] for o in scene.objects])

@@ -192,17 +192,30 @@ def _pts(a: npt.ArrayLike) -> np.ndarray:
     return np.asarray(a, dtype=float).reshape(-1, 3)
 
 
-def bev_map(ep: BevEpisode, *, margin: float = 2.0) -> FigureImage:
+def bev_map(ep: BevEpisode, *, margin: float = 1.0) -> FigureImage:
+    """The PNG of :func:`bev_figure` with its caption."""
+    outs = ", ".join(f"{r}: {o}" for r, o in ep.outcomes.items())
+    return FigureImage(f"bev_{safe_name(str(ep.episode_id))}", f"Episode {ep.episode_id}",
+                       png_bytes(bev_figure(ep, margin=margin)),
+                       "Green star: correct branch goal; red X: other branch goals; dashed: "
+                       f"reference; end dot colour = outcome ({outs or 'n/a'}).")
+
+
+def bev_figure(ep: BevEpisode, *, margin: float = 1.0) -> Figure:
     """Bird's-eye view of one episode: the scene, the reference path (dashed), every run's
     trajectory (one colour per run, end marker coloured by outcome), the correct-branch goal
     (green star), other branch goals (red crosses), subgoals (numbered) and the start (black
-    triangle). The view is cropped to the drawn points plus ``margin`` metres."""
+    triangle). The view (:func:`~navbench.report.bev_layout.episode_extent`, ``margin`` metres
+    around) holds the whole scene indoors and, in outdoor and hybrid scenes, the episode's
+    points and the buildings they lie in; the figure is sized to the view with the legend beside or
+    below the map (:func:`~navbench.report.bev_layout.map_layout`)."""
     from navbench.report.bev import draw_scene
+    from navbench.report.bev_layout import episode_extent, map_layout
 
     fig = _new_figure(9.0, 6.0)
-    ax = fig.add_subplot(1, 1, 1)
-    draw_scene(ax, ep.scene, labels=True)
-    pts = [_pts(ep.start), _pts(ep.goals), _pts(ep.branch_goals), _pts(ep.reference_path)]
+    ax = fig.add_axes((0.0, 0.0, 1.0, 1.0))
+    pts = [_pts(ep.start), _pts(ep.goals), _pts(ep.branch_goals), _pts(ep.reference_path),
+           _pts(ep.subgoals)]
     ref = _pts(ep.reference_path)
     if len(ref):
         ax.plot(ref[:, 0], ref[:, 2], "--", color="black", lw=1.2, zorder=30, label="reference path")
@@ -227,14 +240,22 @@ def bev_map(ep: BevEpisode, *, margin: float = 2.0) -> FigureImage:
                     fontweight="bold", xytext=(4, 4), textcoords="offset points")
     st = _pts(ep.start)
     ax.scatter(st[:, 0], st[:, 2], s=70, marker="^", c="black", zorder=36, label="start")
-    a = np.vstack([q for q in pts if len(q)])
-    ax.set_xlim(a[:, 0].min() - margin, a[:, 0].max() + margin)
-    ax.set_ylim(a[:, 2].max() + margin, a[:, 2].min() - margin)  # north (-Z) up
-    ax.set_aspect("equal")
-    ax.set_title(f"episode {ep.episode_id} · {ep.scene.id}", fontsize=9)
-    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.02, 1.0), frameon=False)
-    fig.tight_layout()
-    outs = ", ".join(f"{r}: {o}" for r, o in ep.outcomes.items())
-    return FigureImage(f"bev_{safe_name(str(ep.episode_id))}", f"Episode {ep.episode_id}", png_bytes(fig),
-                       "Green star: correct branch goal; red X: other branch goals; dashed: "
-                       f"reference; end dot colour = outcome ({outs or 'n/a'}).")
+    extent = episode_extent(ep.scene, pts, margin)
+    handles, names = ax.get_legend_handles_labels()
+    leg = fig.legend(handles, names, fontsize=8, loc="upper left", frameon=False, borderaxespad=0.0)
+    box = leg.get_window_extent()  # inches below: independent of the figure size
+    lay = map_layout(extent, (box.width / fig.dpi, box.height / fig.dpi))
+    fig.set_size_inches(*lay.size)
+    ax.set_position(lay.axes)
+    leg.set_bbox_to_anchor(lay.legend_at, transform=fig.transFigure)
+    draw_scene(ax, ep.scene, labels=True, limits=extent, north_arrow=False)
+    ax.set_title("")  # the scene's own title: the episode's stands on the left
+    ax.set_title(f"episode {ep.episode_id} · {ep.scene.id}", fontsize=9, loc="left")
+    x1, y1 = lay.axes[0] + lay.axes[2], lay.axes[1] + lay.axes[3]  # the map's top-right corner
+    w, h = lay.size  # north arrow above that corner, in the top margin (inches → fractions)
+    ax.annotate("", xy=(x1 - 0.1 / w, y1 + 0.46 / h), xytext=(x1 - 0.1 / w, y1 + 0.04 / h),
+                xycoords="figure fraction", annotation_clip=False,
+                arrowprops={"arrowstyle": "-|>", "color": "black", "lw": 1.2})
+    ax.text(x1 - 0.2 / w, y1 + 0.06 / h, "N", transform=fig.transFigure, ha="right",
+            va="bottom", fontsize=8, fontweight="bold")
+    return fig
