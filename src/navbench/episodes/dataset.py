@@ -282,8 +282,15 @@ def _conditional(scene: Scene, nm: NavMesh, seed: int, s: DatasetSettings, drop:
         ins = generate_instructions(scene, n, child_seed(seed, "instructions"), categories=cats,
                                     instruction_settings=ist)
     except SamplingError:
-        drop["scene_unsupported"] += n
-        return []
+        # too few approachable targets for some category: every referable object may be a
+        # target, and the instructions naming one without approach points are dropped
+        ist = replace(ist, targets=None)
+        try:
+            ins = generate_instructions(scene, n, child_seed(seed, "instructions"),
+                                        categories=cats, instruction_settings=ist)
+        except SamplingError:
+            drop["scene_unsupported"] += n
+            return []
     def fitting(got: list[Episode]) -> list[Episode]:  # budget drops are refilled like the rest
         return [e for e, _ in within_budget("conditional", _with_gt(got, s, drop), drop)]
 
