@@ -127,7 +127,8 @@ def conditional_episodes(
     def approach(oid: str) -> Approach | None:
         if oid not in cache:
             o = objs.get(oid)
-            cache[oid] = None if o is None else object_approach(navmesh, o, 0, s.approach_fraction * tau)
+            cache[oid] = None if o is None else object_approach(  # inside the object's room, if any
+                navmesh, o, 0, s.approach_fraction * tau, room=scene.room_index.get(o.room_id or ""))
         return cache[oid]
 
     for ins in instructions:

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from navbench.episodes.approach import approach_points
+from navbench.episodes.approach import approach_points, object_room
 from navbench.episodes.conditional import path_yaw, scene_path
 from navbench.episodes.goal_tasks import outdoor_instances, start_sampler
 from navbench.episodes.model import Episode, Goal
@@ -116,7 +116,8 @@ def route_episodes(scene: Scene, nm: NavMesh, seed: int, n: int, drop: Counter[s
             kind = kinds[int(rng.integers(len(kinds)))]
             goal = goals[kind][int(rng.integers(len(goals[kind])))]
             if goal.id not in aps:
-                aps[goal.id] = approach_points(nm, goal.lo, goal.hi, 0, s.approach_distance, y=goal.y)
+                aps[goal.id] = approach_points(nm, goal.lo, goal.hi, 0, s.approach_distance, y=goal.y,
+                                               room=object_room(scene, goal.id) if kind == "object" else None)
             ap = aps[goal.id]
             if ap is None:
                 continue
