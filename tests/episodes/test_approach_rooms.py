@@ -107,3 +107,29 @@ def test_check_flags_points_outside_the_targets_room() -> None:
                           "'cab' (it lies in no room)"]
     # ObjectNav goals are object centres, not approach points: not checked
     assert room_problems(_episode(outside, outside, outside, task="objectnav"), SCENE) == []
+
+
+def test_objectnav_reference_paths_end_in_the_targets_room(nm: NavMesh) -> None:
+    from collections import Counter
+
+    from navbench.episodes.goal_tasks import GoalTaskSettings, goal_episodes
+
+    scene = Scene("two", "indoor", "test", rooms=(ROOM_A, ROOM_B), objects=(CABINET,), boxes=BOXES)
+    eps = goal_episodes("objectnav", scene, nm, 0, 4, Counter(), GoalTaskSettings(min_path=1.0))
+    assert eps
+    for e in eps:  # the cabinet is reached from room A, never from just across the wall in B
+        x, _, z = e.reference_path[-1]
+        assert -4.0 < x < 0.0 and -2.0 < z < 2.0
+
+
+def test_oracle_goal_plans_to_the_targets_room(nm: NavMesh) -> None:
+    from navbench.agents.oracle import OracleGoalAgent
+
+    start = np.array([1.0, 0.0, -1.0])  # room B, 1.05 m from the wall; the door is at z ∈ [1, 2]
+    goal, r = np.array([[-0.325, 0.4, -1.0]]), np.array([0.5])  # cabinet centre, ½ max(0.55, 1.0)
+    free = OracleGoalAgent._near_goals(nm, start, goal, r, 1.0)
+    inside = OracleGoalAgent._near_goals(nm, start, goal, r, 1.0, [ROOM_A])
+    assert free.points is not None and inside.points is not None
+    assert free.points[-1][0] > 0.0 and free.geodesic_distance < 1.0  # just across the wall, in B
+    end = inside.points[-1]
+    assert end[0] < 0.0 and inside.geodesic_distance > 2 * 1.0  # through the door into room A

@@ -3,8 +3,9 @@
 Per episode: a goal category drawn uniformly among the scene's categories; a start sampled on
 the largest navmesh island; a shortest path to the approach points
 (:mod:`navbench.episodes.approach`, within 1 m of the footprint and at NavVerse distance to
-goal ≤ τ − 0.2 m, :func:`goal_approach`) of every instance of the
-category; instances with 5 ≤ L ≤ 50 m are kept as goals (none kept → retry, then drop).
+goal ≤ τ − 0.2 m, :func:`goal_approach`; an object in a room is approached from inside that
+room) of every instance of the category; instances with 5 ≤ L ≤ 50 m are kept as goals (none
+kept → retry, then drop).
 The start yaw faces the next waypoint of the closest kept instance's path ± U(−30°, 30°).
 ``geodesic_distance`` = L of the closest instance; its path is the reference path.
 

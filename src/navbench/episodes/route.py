@@ -4,7 +4,8 @@ Per episode: a goal drawn uniformly among the scene's nameable objects and place
 (:meth:`~navbench.tasks.route_landmarks.RouteContext.refer`; outdoor scenes with places draw a
 place or an object with equal odds); a start on the largest island (hybrid scenes: inside the
 house, outdoor goals only — see :mod:`navbench.episodes.goal_tasks`) whose shortest path to the
-goal's approach points has 5 ≤ L ≤ 50 m (starts are pre-filtered by straight-line distance);
+goal's approach points (inside the goal object's room, if it has one) has 5 ≤ L ≤ 50 m
+(starts are pre-filtered by straight-line distance);
 start yaw facing the path ± U(−30°, 30°); in scenes with roads the path is planned on sidewalks
 and crosswalks only (``sidewalks_only``), starts never stand on a crosswalk or road and parked vehicles are not
 goals; the instruction from
