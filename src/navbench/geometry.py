@@ -119,6 +119,22 @@ def point_in_polygon(pt: Sequence[float], poly: Sequence[Sequence[float]]) -> bo
     return inside
 
 
+def points_in_polygon(xz: np.ndarray, poly: Sequence[Sequence[float]]) -> np.ndarray:
+    """:func:`point_in_polygon` of each XZ point of ``xz`` (N, 2): a bool (N,) array (same rule)."""
+    q = np.asarray(xz, dtype=float).reshape(-1, 2)
+    x, z = q[:, 0], q[:, 1]
+    p = np.asarray(poly, dtype=float)
+    inside = np.zeros(len(q), dtype=bool)
+    j = len(p) - 1
+    for i in range(len(p)):
+        (xi, zi), (xj, zj) = p[i], p[j]
+        if zi != zj:
+            cross = ((zi > z) != (zj > z)) & (x < (xj - xi) * (z - zi) / (zj - zi) + xi)
+            inside ^= cross
+        j = i
+    return inside
+
+
 def path_length(points: Sequence[Sequence[float]] | np.ndarray) -> float:
     """Euclidean length of a polyline (any dimension)."""
     p = np.asarray(points, dtype=float)

@@ -74,7 +74,7 @@ def test_privileged_facts_only_when_declared() -> None:
     assert set(t.privileged) == {"reference_path"}
     assert t.privileged["reference_path"].tolist() == [[0, 0, 0], [1, 0, 2]]
     t = make_task(ep, load_agent("oracle-goal"), scene="SCENE")
-    assert set(t.privileged) == {"goals", "goal_radii", "scene", "navmesh"}
+    assert set(t.privileged) == {"goals", "goal_radii", "goal_object_ids", "scene", "navmesh"}
     assert t.privileged["goals"].tolist() == [[1, 0, 2]]
 
 

@@ -40,7 +40,7 @@ from navbench.sim.actions import Action, StopAction, WaypointAction
 if TYPE_CHECKING:
     from navbench.nav import NavMesh
     from navbench.nav.query import ShortestPath
-    from navbench.scene.model import Scene, SceneObject
+    from navbench.scene.model import Room, Scene, SceneObject
     from navbench.tasks.conditional import Evaluation
 
 
@@ -238,8 +238,12 @@ class OracleGoalAgent(PathFollowingAgent):
         nm = self.planner.navmesh(scene)
         sp = nm.find_path(start, goals)
         if sp.points is None and task.success_distance is not None:
+            from navbench.episodes.approach import object_room
+
             radii = np.asarray(task.privileged.get("goal_radii", np.zeros(len(goals))), float)
-            sp = self._near_goals(nm, start, goals, radii, float(task.success_distance))
+            ids = task.privileged.get("goal_object_ids") or [None] * len(goals)
+            rooms = [None if scene is None else object_room(scene, i) for i in ids]
+            sp = self._near_goals(nm, start, goals, radii, float(task.success_distance), rooms)
         if sp.points is None:
             raise ConfigError(f"oracle-goal: no path to any goal of episode {task.episode_id}")
         self.diag["goal_index"] = None if sp.goal_index is None else int(sp.goal_index)
@@ -248,18 +252,19 @@ class OracleGoalAgent(PathFollowingAgent):
 
     @staticmethod
     def _near_goals(nm: NavMesh, start: np.ndarray, goals: np.ndarray, radii: np.ndarray, tau: float,
-                    margin: float = 0.1) -> ShortestPath:
+                    rooms: Sequence[Room | None] | None = None, margin: float = 0.1) -> ShortestPath:
         """Shortest path to navigable points whose NavVerse distance to some goal
         (``‖p − g‖ − r``, 3D) is at most ``tau − margin``, for goals too deep inside furniture
-        to snap onto the navmesh."""
+        to snap onto the navmesh; inside the goal's room (``rooms[k]``, as the dataset builder
+        restricts approach points) when it has one."""
         from navbench.episodes.approach import approach_points
         from navbench.geometry import goal_surface_distance
 
         island = nm.island_of(start)
         pts = []
-        for g, r in zip(goals, radii, strict=True):
+        for g, r, room in zip(goals, radii, rooms or [None] * len(goals), strict=True):
             a = None if island is None else approach_points(
-                nm, (g[0], g[2]), (g[0], g[2]), island, tau + r, y=g[1] - 1.0)
+                nm, (g[0], g[2]), (g[0], g[2]), island, tau + r, y=g[1] - 1.0, room=room)
             if a is not None:
                 ok = [p for p in a.points if goal_surface_distance(p, [g], [r]) <= tau - margin]
                 pts += ok
@@ -311,13 +316,14 @@ class _BranchAgent(PathFollowingAgent):
         """The dataset's own construction (:mod:`navbench.episodes.approach`): nearest approach
         point within ``approach_fraction × τ`` of each target's footprint, in order, on the
         start's island; ``None`` when a target has none (then :meth:`NavmeshPlanner.approach`)."""
-        from navbench.episodes.approach import join_legs, object_approach, path_through
+        from navbench.episodes.approach import join_legs, object_approach, object_room, path_through
 
         nm = self.planner.navmesh(scene)
         island = nm.island_of(start)
         if island is None or tau is None:
             return None
-        aps = [object_approach(nm, o, island, self.approach_fraction * float(tau)) for o in targets]
+        aps = [object_approach(nm, o, island, self.approach_fraction * float(tau), room=object_room(scene, o))
+               for o in targets]
         found = [a for a in aps if a is not None]
         if len(found) < len(aps):
             return None

@@ -123,6 +123,7 @@ def make_task(episode: Episode, agent: object, *, scene: Scene | None = None,
         priv["goals"] = np.array([g.position for g in episode.goals], float).reshape(-1, 3)
         # NavVerse goal radii ½ max(sx, sz) (0 when unknown): part of the same privileged fact
         priv["goal_radii"] = np.array([g.extent_radius for g in episode.goals], float)
+        priv["goal_object_ids"] = [g.object_id for g in episode.goals]  # None: not an object
     if "reference_path" in want:
         priv["reference_path"] = np.array(episode.reference_path, float).reshape(-1, 3)
     if "program" in want:

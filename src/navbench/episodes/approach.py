@@ -5,6 +5,13 @@ furniture). :func:`approach_points` lists navigable cell centres of one island w
 horizontal (XZ) distance to the object's footprint is at most ``d_min + slack`` (``d_min``:
 the closest such cell) and at most ``max_distance``. A reference path visits the nearest of
 them (multi-goal shortest path). Frame: Habitat world, metres, +Y up.
+
+Walls: the XZ distance ignores them, so a cell across a wall can be as close as one beside the
+target. Given the target's room (:func:`object_room`), only cells whose centres lie inside that
+room's floor polygon are candidates (:func:`navbench.geometry.point_in_polygon`, no tolerance:
+the rule :meth:`navbench.scene.model.Scene.room_at` and ``navbench dataset check`` apply, so a
+doorway cell counts for the room on its side of the polygon edge); targets outside rooms
+(outdoors) keep every cell.
 """
 
 from __future__ import annotations
@@ -15,8 +22,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from navbench.geometry import points_in_polygon
 from navbench.nav import NavMesh
-from navbench.scene.model import SceneObject
+from navbench.scene.model import Room, Scene, SceneObject
 
 #: Most approach points passed to one multi-goal path query (evenly spread by angle).
 MAX_POINTS = 48
@@ -61,6 +69,7 @@ def approach_points(
     slack: float = 0.25,
     y: float | None = None,
     min_clearance: float = 0.0,
+    room: Room | None = None,
 ) -> Approach | None:
     """Navigable points of ``island`` within ``max_distance`` (m, XZ) of the rectangle ``[lo, hi]``.
 
@@ -70,7 +79,9 @@ def approach_points(
     layers whose walkable heights come within 1 m of ``y`` are searched; points closer than
     ``min_clearance`` (m) to an obstacle are skipped (a robot stands and turns there: the
     embodiment's end clearance, :data:`navbench.nav.settings.EMBODIMENT_END_CLEARANCE`).
-    ``None`` when no navigable point is close enough.
+    With ``room``, only points inside its floor polygon (XZ) are candidates, ``d_min``
+    included (points beyond the room's walls are never goals). ``None`` when no navigable
+    point is close enough.
     """
     lo_a, hi_a = np.asarray(lo, float), np.asarray(hi, float)
     pts, ds = [], []
@@ -93,6 +104,8 @@ def approach_points(
         xz = np.column_stack([L.x0 + (cc + 0.5) * L.cs, L.z0 + (rr + 0.5) * L.cs])
         d = rect_distance(xz, lo_a, hi_a)
         keep = d <= max_distance
+        if room is not None:
+            keep &= points_in_polygon(xz, room.floor_polygon)
         if keep.any():
             h = L.height[rr[keep], cc[keep]].astype(np.float64)
             pts.append(np.column_stack([xz[keep, 0], h, xz[keep, 1]]))
@@ -112,13 +125,24 @@ def approach_points(
 
 def object_approach(
     navmesh: NavMesh, obj: SceneObject, island: int, max_distance: float, *, slack: float = 0.25,
-    min_clearance: float = 0.0,
+    min_clearance: float = 0.0, room: Room | None = None,
 ) -> Approach | None:
-    """:func:`approach_points` around a scene object's XZ footprint (see :func:`footprint`)."""
+    """:func:`approach_points` around a scene object's XZ footprint (see :func:`footprint`),
+    inside ``room`` when given (callers pass :func:`object_room`)."""
     lo, hi = footprint(obj)
     floor_y = obj.bounds[0][1] if obj.bounds is not None else obj.center[1]
     return approach_points(navmesh, lo, hi, island, max_distance, slack=slack, y=floor_y,
-                           min_clearance=min_clearance)
+                           min_clearance=min_clearance, room=room)
+
+
+def object_room(scene: Scene, obj: SceneObject | str | None) -> Room | None:
+    """The room of a scene object (or object id) by its ``room_id``; ``None`` outdoors, for an
+    unknown object or room id, and for ids of other things (places)."""
+    if isinstance(obj, str) or obj is None:
+        obj = scene.object_index.get(obj) if obj is not None else None
+    if obj is None or obj.room_id is None:
+        return None
+    return scene.room_index.get(obj.room_id)
 
 
 @dataclass(frozen=True)

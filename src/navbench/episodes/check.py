@@ -13,7 +13,11 @@ Checks, collecting every problem instead of stopping at the first:
   conditional episode's reference path ends within τ of its goal;
 - **subgoals** (conditional): every subgoal is reachable, and the recorded
   ``geodesic_distance`` equals start → subgoals → goal on the navmesh within
-  :data:`LENGTH_TOLERANCE` (relative) + 0.05 m.
+  :data:`LENGTH_TOLERANCE` (relative) + 0.05 m;
+- **rooms** (conditional, route: goals that are navigable points): the goal, every subgoal and
+  every branch goal of a target object in a room (``room_id``) lies inside that room's floor
+  polygon (XZ, :func:`navbench.geometry.point_in_polygon`), not through a wall
+  (:mod:`navbench.episodes.approach`).
 
 The command also checks that each episode's action budget covers its reference path
 (:func:`navbench.eval.budget_check.check_budgets`, downstream of this module: the CLI joins both).
@@ -28,15 +32,18 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from navbench.episodes.approach import object_room
 from navbench.episodes.model import Episode
 from navbench.episodes.reachability import start_geodesic
 from navbench.errors import NavbenchError
+from navbench.geometry import point_in_polygon
 
 #: Largest distance (m) from a start to the navigable surface accepted.
 from navbench.jsontypes import JSON
 
 if TYPE_CHECKING:
     from navbench.nav import NavMesh
+    from navbench.scene.model import Scene
 SNAP_TOLERANCE = 0.2
 #: Relative tolerance of the recorded path length against the navmesh's.
 LENGTH_TOLERANCE = 0.02
@@ -121,6 +128,33 @@ def _episode_problems(e: Episode, nm: NavMesh, file: str) -> list[str]:
     return found
 
 
+def room_problems(e: Episode, scene: Scene) -> list[str]:
+    """Goal / subgoal / branch-goal points of in-room targets that lie outside the target's
+    room (conditional and route episodes, whose goals are approach points)."""
+    nb = e.navbench
+    if nb.get("task") not in ("conditional", "route") and "program" not in nb:
+        return []
+    items: list[tuple[str, object, object]] = [("goal", g.object_id, g.position) for g in e.goals]
+    for key, what in (("subgoals", "subgoal"), ("branch_goals", "branch goal")):
+        for k, it in enumerate(nb.get(key) or []):
+            if isinstance(it, dict):
+                items.append((f"{what} {k}", it.get("object_id"), it.get("position")))
+    found = []
+    for what, oid, pos in items:
+        room = object_room(scene, oid) if isinstance(oid, str) else None
+        if room is None:  # outdoors, or not a scene object (a place)
+            continue
+        try:
+            p = np.asarray(pos, dtype=float).reshape(3)
+        except (TypeError, ValueError):
+            continue  # malformed positions are reported by the format rules
+        if not point_in_polygon((p[0], p[2]), room.floor_polygon):
+            there = scene.room_at(float(p[0]), float(p[2]), float(p[1]))
+            found.append(f"{what} at {_xyz(p)} is outside room {room.id!r} of its target object "
+                         f"{oid!r} (it lies in {'room ' + repr(there.id) if there else 'no room'})")
+    return found
+
+
 def check_dataset(root: str | Path) -> CheckReport:
     """Check the dataset at ``root`` (see the module docs); never raises for a bad dataset.
 
@@ -134,6 +168,7 @@ def check_dataset(root: str | Path) -> CheckReport:
     problems = rep.problems
     assert problems is not None
     navmeshes: dict[str, NavMesh] = {}
+    scenes: dict[str, Scene] = {}
     for sid in sorted(ds.manifest.scenes):
         rep.files += 2
         try:
@@ -142,6 +177,7 @@ def check_dataset(root: str | Path) -> CheckReport:
                 problems.append(Problem(str(ds.scene_path(sid)), "id",
                                         f"expected {sid!r} (the manifest's key), got {scene.id!r}"))
             navmeshes[sid] = ds.navmesh(sid)
+            scenes[sid] = scene
         except NavbenchError as err:
             problems.append(Problem(f"scene {sid}", "<file>", str(err)))
     for task in ds.tasks:
@@ -170,4 +206,5 @@ def check_dataset(root: str | Path) -> CheckReport:
                     continue
                 problems.extend(Problem(str(path), where, m)
                                 for m in _episode_problems(e, navmeshes[sid], str(path)))
+                problems.extend(Problem(str(path), where, m) for m in room_problems(e, scenes[sid]))
     return rep

@@ -21,7 +21,13 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from navbench.episodes.approach import Approach, join_legs, object_approach, path_through
+from navbench.episodes.approach import (
+    Approach,
+    join_legs,
+    object_approach,
+    object_room,
+    path_through,
+)
 from navbench.episodes.model import Episode, Goal
 from navbench.episodes.starts import start_sampler
 from navbench.errors import ConfigError
@@ -93,9 +99,11 @@ def instruction_settings(scene: Scene, settings: ConditionalEpisodeSettings | No
 def target_approach(scene: Scene, navmesh: NavMesh, object_id: str, tau: float,
                     settings: ConditionalEpisodeSettings) -> Approach | None:
     """Approach points of a target object on the largest island (within
-    ``approach_fraction × τ`` of its footprint); ``None`` for an unknown object or none."""
+    ``approach_fraction × τ`` of its footprint, inside the object's room if it is in one);
+    ``None`` for an unknown object or none."""
     o = scene.object_index.get(object_id)
-    return None if o is None else object_approach(navmesh, o, 0, settings.approach_fraction * tau)
+    return None if o is None else object_approach(navmesh, o, 0, settings.approach_fraction * tau,
+                                                   room=object_room(scene, o))
 
 
 def scene_path(scene_id: str) -> str:

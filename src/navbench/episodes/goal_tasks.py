@@ -3,8 +3,9 @@
 Per episode: a goal category drawn uniformly among the scene's categories; a start sampled on
 the largest navmesh island; a shortest path to the approach points
 (:mod:`navbench.episodes.approach`, within 1 m of the footprint and at NavVerse distance to
-goal ≤ τ − 0.2 m, :func:`goal_approach`) of every instance of the
-category; instances with 5 ≤ L ≤ 50 m are kept as goals (none kept → retry, then drop).
+goal ≤ τ − 0.2 m, :func:`goal_approach`; an object in a room is approached from inside that
+room) of every instance of the category; instances with 5 ≤ L ≤ 50 m are kept as goals (none
+kept → retry, then drop).
 The start yaw faces the next waypoint of the closest kept instance's path ± U(−30°, 30°).
 ``geodesic_distance`` = L of the closest instance; its path is the reference path.
 
@@ -23,14 +24,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from navbench.episodes.approach import Approach, approach_points
+from navbench.episodes.approach import Approach, approach_points, object_room
 from navbench.episodes.conditional import path_yaw, scene_path
 from navbench.episodes.model import Episode, Goal
 from navbench.episodes.starts import start_sampler
 from navbench.geometry import goal_surface_distance, quat4, vec3, wrap_angle, yaw_to_quaternion
 from navbench.nav import NavMesh
 from navbench.rng import derive
-from navbench.scene.model import Scene
+from navbench.scene.model import Room, Scene
 from navbench.tasks.objectnav import SUCCESS_DISTANCE, GoalInstance, object_instances
 from navbench.tasks.placenav import place_instances
 
@@ -53,16 +54,18 @@ class GoalTaskSettings:
     end_clearance: float = 0.0
 
 
-def goal_approach(nm: NavMesh, inst: GoalInstance, s: GoalTaskSettings) -> Approach | None:
+def goal_approach(nm: NavMesh, inst: GoalInstance, s: GoalTaskSettings, room: Room | None = None
+                  ) -> Approach | None:
     """Approach points of a goal instance from which the episode succeeds: within
     ``approach_distance`` of its footprint (or, failing that, of its goal position) and at
     NavVerse distance to goal (:func:`~navbench.geometry.goal_surface_distance`, 3D, to the
-    goal position less half its horizontal size) at most ``success_distance − stop_margin``."""
+    goal position less half its horizontal size) at most ``success_distance − stop_margin``;
+    inside ``room`` (the instance's room, :func:`~navbench.episodes.approach.object_room`) when given."""
     r = 0.5 * max(inst.size[0], inst.size[2]) if inst.size is not None else 0.0
     limit = s.success_distance - s.stop_margin
     xz = (inst.position[0], inst.position[2])
     for lo, hi, reach in ((inst.lo, inst.hi, s.approach_distance), (xz, xz, max(limit + r, 0.0))):
-        ap = approach_points(nm, lo, hi, 0, reach, y=inst.y, min_clearance=s.end_clearance)
+        ap = approach_points(nm, lo, hi, 0, reach, y=inst.y, min_clearance=s.end_clearance, room=room)
         if ap is None:
             continue
         dtg = np.array([goal_surface_distance(p, [inst.position], [r]) for p in ap.points])
@@ -103,7 +106,8 @@ def goal_episodes(task: str, scene: Scene, nm: NavMesh, seed: int, n: int, drop:
         drop["no_goal_categories" if not inst else "no_island"] += n
         return []
     cats = list(inst)
-    aps = {i.id: goal_approach(nm, i, s) for v in inst.values() for i in v}
+    aps = {i.id: goal_approach(nm, i, s, object_room(scene, i.id) if task == "objectnav" else None)
+           for v in inst.values() for i in v}
     sample = start_sampler(scene, nm)
     out = []
     for k in range(n):

@@ -4,7 +4,8 @@ Per episode: a goal drawn uniformly among the scene's nameable objects and place
 (:meth:`~navbench.tasks.route_landmarks.RouteContext.refer`; outdoor scenes with places draw a
 place or an object with equal odds); a start on the largest island (hybrid scenes: inside the
 house, outdoor goals only — see :mod:`navbench.episodes.goal_tasks`) whose shortest path to the
-goal's approach points has 5 ≤ L ≤ 50 m (starts are pre-filtered by straight-line distance);
+goal's approach points (inside the goal object's room, if it has one) has 5 ≤ L ≤ 50 m
+(starts are pre-filtered by straight-line distance);
 start yaw facing the path ± U(−30°, 30°); in scenes with roads the path is planned on sidewalks
 and crosswalks only (``sidewalks_only``), starts never stand on a crosswalk or road and parked vehicles are not
 goals; the instruction from
@@ -23,7 +24,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from navbench.episodes.approach import approach_points
+from navbench.episodes.approach import approach_points, object_room
 from navbench.episodes.conditional import path_yaw, scene_path
 from navbench.episodes.goal_tasks import outdoor_instances
 from navbench.episodes.model import Episode, Goal
@@ -117,7 +118,8 @@ def route_episodes(scene: Scene, nm: NavMesh, seed: int, n: int, drop: Counter[s
             kind = kinds[int(rng.integers(len(kinds)))]
             goal = goals[kind][int(rng.integers(len(goals[kind])))]
             if goal.id not in aps:
-                aps[goal.id] = approach_points(nm, goal.lo, goal.hi, 0, s.approach_distance, y=goal.y)
+                aps[goal.id] = approach_points(nm, goal.lo, goal.hi, 0, s.approach_distance, y=goal.y,
+                                               room=object_room(scene, goal.id) if kind == "object" else None)
             ap = aps[goal.id]
             if ap is None:
                 continue
