@@ -10,7 +10,8 @@ repeats) or a function ``request_json -> step``. A step is:
 - ``("raw", bytes)``: a 200 reply with that body (malformed JSON...).
 
 Every request is recorded (``requests``: parsed body, ``headers``), with the number in flight
-at its start (``max_in_flight``).
+at its start (``max_in_flight``); a request stops being in flight just before its reply is
+sent, so a client that starts its next request on receiving a reply never overlaps it.
 """
 
 from __future__ import annotations
@@ -58,11 +59,18 @@ class FakeOpenAI:
                     fake.headers.append(dict(self.headers.items()))
                     fake.in_flight += 1
                     fake.max_in_flight = max(fake.max_in_flight, fake.in_flight)
-                try:
-                    fake._answer(self, body, k)
-                finally:
+                done = [False]
+
+                def release() -> None:  # once: before the reply is written, or on an error
                     with fake._lock:
-                        fake.in_flight -= 1
+                        if not done[0]:
+                            done[0] = True
+                            fake.in_flight -= 1
+
+                try:
+                    fake._answer(self, body, k, release)
+                finally:
+                    release()
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.server.daemon_threads = True
@@ -78,7 +86,8 @@ class FakeOpenAI:
             return self.script(body)
         return self.script[min(k, len(self.script) - 1)]
 
-    def _answer(self, h: BaseHTTPRequestHandler, body: dict[str, Any], k: int) -> None:
+    def _answer(self, h: BaseHTTPRequestHandler, body: dict[str, Any], k: int,
+                release: Callable[[], None]) -> None:
         step = self._step(body, k)
         if h.path != "/v1/chat/completions":
             step = ("status", 404)
@@ -103,6 +112,7 @@ class FakeOpenAI:
         h.send_header("Content-Type", "application/json")
         h.send_header("Content-Length", str(len(data)))
         h.end_headers()
+        release()
         with contextlib.suppress(OSError):  # the client gave up (timeout test)
             h.wfile.write(data)
 
