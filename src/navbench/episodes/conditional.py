@@ -166,7 +166,9 @@ def conditional_episodes(
         legs = None
         for _ in range(s.start_tries):
             start = sample(rng)
-            legs = None if start is None else path_through(navmesh, start, targets)  # type: ignore[arg-type]
+            if start is None:
+                continue
+            legs = path_through(navmesh, start, targets)  # type: ignore[arg-type]
             if legs is not None and legs[0].length >= far and \
                     navmesh.geodesic_distance(start, legs[-1].end) >= far:
                 break
