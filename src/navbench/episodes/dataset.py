@@ -271,46 +271,55 @@ def _conditional(scene: Scene, nm: NavMesh, seed: int, s: DatasetSettings, drop:
     does not fit the action budget (``over_budget``, :func:`~navbench.episodes.budget.
     within_budget`) are dropped before the quota is counted, so they are refilled too."""
     from navbench.episodes.conditional import conditional_episodes, instruction_settings
-    from navbench.tasks.conditional import CATEGORIES, SamplingError, generate_instructions
+    from navbench.tasks.conditional import (
+        CATEGORIES,
+        Instruction,
+        SamplingError,
+        generate_instructions,
+    )
 
     cats = list(s.categories or CATEGORIES)
     k = int(derive(seed, scene.id, "category-offset").integers(len(cats)))
     cats = cats[k:] + cats[:k]  # the round-robin remainder lands on a different category per scene
     n = s.episodes_per_scene
     ist = instruction_settings(scene, s.conditional, nm)
-    try:
-        ins = generate_instructions(scene, n, child_seed(seed, "instructions"), categories=cats,
-                                    instruction_settings=ist)
-    except SamplingError:
-        # too few approachable targets for some category: every referable object may be a
-        # target, and the instructions naming one without approach points are dropped
-        ist = replace(ist, targets=None)
-        try:
-            ins = generate_instructions(scene, n, child_seed(seed, "instructions"),
-                                        categories=cats, instruction_settings=ist)
-        except SamplingError:
-            drop["scene_unsupported"] += n
-            return []
+    loose = replace(ist, targets=None)
+
+    def draw(count: int, key: tuple[object, ...], which: list[str], first: int,
+             fallback: bool = True) -> list[Instruction] | None:
+        """Instructions whose targets all have approach points; with ``fallback``, where that
+        fails (a category with too few such targets), from every referable object (the
+        unapproachable ones are then dropped by reason); ``None`` when none can be drawn."""
+        for st in (ist, loose) if fallback else (ist,):
+            try:
+                return generate_instructions(scene, count, child_seed(seed, *key), categories=which,
+                                             instruction_settings=st, start_index=first)
+            except SamplingError:
+                continue
+        return None
+
     def fitting(got: list[Episode]) -> list[Episode]:  # budget drops are refilled like the rest
         return [e for e, _ in within_budget("conditional", _with_gt(got, s, drop), drop)]
 
-    eps, d = conditional_episodes(scene, nm, ins, seed, s.conditional)
-    drop.update(d)
-    eps = fitting(eps)
+    # all categories at once; if one of them fails, the rounds below draw each on its own
+    ins = draw(n, ("instructions",), cats, 0, fallback=False)
+    eps: list[Episode] = []
+    if ins is not None:
+        eps, d = conditional_episodes(scene, nm, ins, seed, s.conditional)
+        drop.update(d)
+        eps = fitting(eps)
     quota = Counter(cats[i % len(cats)] for i in range(n))
     have = Counter(e.navbench["category"] for e in eps)
-    start = n
+    start, drawn = n, ins is not None
     for r in range(1, RESAMPLE_ROUNDS + 1):
         short = {c: quota[c] - have[c] for c in cats if have[c] < quota[c]}
         if not short:
             break
-        for c, need in short.items():
-            try:
-                more = generate_instructions(scene, need, child_seed(seed, "instructions", c, r),
-                                             categories=[c], instruction_settings=ist,
-                                             start_index=start)
-            except SamplingError:
+        for c, need in short.items():  # per category, so one category's shortage stays its own
+            more = draw(need, ("instructions", c, r), [c], start)
+            if more is None:
                 continue
+            drawn = True
             start += len(more)
             drop["resampled"] += len(more)
             got, d = conditional_episodes(scene, nm, more, seed, s.conditional)
@@ -318,6 +327,8 @@ def _conditional(scene: Scene, nm: NavMesh, seed: int, s: DatasetSettings, drop:
             got = fitting(got)
             eps += got
             have[c] += len(got)
+    if not drawn:
+        drop["scene_unsupported"] += n
     return eps
 
 
