@@ -310,7 +310,9 @@ def _conditional(scene: Scene, nm: NavMesh, seed: int, s: DatasetSettings, drop:
         eps = fitting(eps)
     quota = Counter(cats[i % len(cats)] for i in range(n))
     have = Counter(e.navbench["category"] for e in eps)
-    start, drawn = n, ins is not None
+    # when the first draw failed, the refill's first n instructions stand in for it (they are
+    # not "resampled"), so that kept + dropped = n + resampled still holds
+    start, owed = n, 0 if ins is not None else n
     for r in range(1, RESAMPLE_ROUNDS + 1):
         short = {c: quota[c] - have[c] for c in cats if have[c] < quota[c]}
         if not short:
@@ -319,16 +321,17 @@ def _conditional(scene: Scene, nm: NavMesh, seed: int, s: DatasetSettings, drop:
             more = draw(need, ("instructions", c, r), [c], start)
             if more is None:
                 continue
-            drawn = True
             start += len(more)
-            drop["resampled"] += len(more)
+            k = min(owed, len(more))
+            owed -= k
+            drop["resampled"] += len(more) - k
             got, d = conditional_episodes(scene, nm, more, seed, s.conditional)
             drop.update(d)
             got = fitting(got)
             eps += got
             have[c] += len(got)
-    if not drawn:
-        drop["scene_unsupported"] += n
+    if owed:
+        drop["scene_unsupported"] += owed
     return eps
 
 
