@@ -37,7 +37,7 @@ from navbench.visual.storefront import scene_storefronts, sign_materials
 from navbench.visual.textures import texture
 
 #: Bump whenever a builder, material choice or texture changes: it keys the scene cache.
-VISUAL_VERSION = "13"
+VISUAL_VERSION = "14"  # 14: closed entrance doors in wood
 #: Seeded variants per outdoor category and box size (instances share these meshes).
 OUTDOOR_VARIANTS = 4
 OBJECT_KINDS = frozenset({"furniture", "object"})
@@ -256,6 +256,10 @@ def _build(scene: Scene, *, seed: int, cache: str | Path | None, texture_size: i
             sides = [arch.with_material(f, "asphalt") for f, n, _ in arch.box_faces(b, lift=arch.LIFT["road"])
                      if abs(n[1]) < 0.5]
             for p in [top, *merge(sides)]:
+                vis.add(p, ref=b.ref, label=b.label or b.kind, kind=b.kind, layer="structure")
+        elif b.kind == "door":  # a closed door leaf (a house's entrance): wooden planks
+            faces = [arch.with_material(f, "door_wood") for f, n, _ in arch.box_faces(b) if n[1] > -0.5]
+            for p in merge(faces):
                 vis.add(p, ref=b.ref, label=b.label or b.kind, kind=b.kind, layer="structure")
         elif b.kind == "sign" and b.ref in place_ids:
             continue  # drawn by the place's storefront (below), exactly over this box
