@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from navbench.geometry import points_in_polygon
 from navbench.scene.model import Scene
 
 Extent = tuple[tuple[float, float], tuple[float, float]]  # ((xmin, zmin), (xmax, zmax)), m
@@ -23,16 +24,6 @@ MAX_MAP_H = 7.0  #: largest map height (in)
 MAX_FIG_W = 12.0  #: widest figure with the legend beside the map (in)
 LEFT, RIGHT, BOTTOM, TOP = 0.8, 0.2, 0.6, 0.5  #: margins around the map: tick and axis labels, title (in)
 GAP = 0.25  #: space between the map and the legend (in)
-
-
-def _in_polygon(pts: np.ndarray, poly: np.ndarray) -> np.ndarray:
-    """Even-odd test of XZ points (N, 2) against one XZ polygon (M, 2), vectorised."""
-    x, z = pts[:, 0:1], pts[:, 1:2]
-    xi, zi = poly[:, 0], poly[:, 1]
-    xj, zj = np.roll(xi, 1), np.roll(zi, 1)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        cross = ((zi > z) != (zj > z)) & (x < (xj - xi) * (z - zi) / (zj - zi) + xi)
-    return np.asarray(cross.sum(axis=1) % 2 == 1)
 
 
 def _buildings_of(scene: Scene, rooms: set[str]) -> set[str]:
@@ -67,7 +58,7 @@ def episode_extent(scene: Scene, points: Sequence[np.ndarray], margin: float) ->
                 parts.append(np.array([port.center[0], port.center[2]]) + 1.3 * d[None, :])
     else:
         used = {r.id for r in scene.rooms
-                if len(p) and _in_polygon(p, np.asarray(r.floor_polygon, dtype=float)).any()}
+                if len(p) and points_in_polygon(p, r.floor_polygon).any()}
         parts += [np.asarray(r.floor_polygon, dtype=float) for r in scene.rooms
                   if r.id in _buildings_of(scene, used)]
     a = np.vstack(parts)

@@ -109,8 +109,6 @@ class Simulator:
         #: one agent step of physics: ticks, ``mj_step``, contact scans (``sim.stepper``)
         self.stepper = AgentStepper(m, self.data, embodiment, self.contacts, self.follower,
                                     s.control_dt, s.agent_dt, compiled=compiled)
-        #: whether agent steps run in one compiled call (``compiled`` above)
-        self.compiled = self.stepper.compiled
         self._align_body = s.align_doors and not embodiment.round
         self._doors = scene_doors(scene, embodiment.diagonal + 2.0 * DOOR_MARGIN) \
             if self._align_body else []
@@ -375,6 +373,11 @@ class Simulator:
         if self._label is None and self.settings.end_on_success and dtg <= self.tau:
             self._label = "success"
         self._record(stop=False, dtg=dtg)
+
+    @property
+    def compiled(self) -> bool:
+        """Whether agent steps run in one compiled call (the ``compiled`` argument)."""
+        return self.stepper.compiled
 
     @property
     def compiled_records(self) -> bool:
