@@ -19,6 +19,7 @@ import io
 import json
 import logging
 import math
+import os
 import sqlite3
 from collections.abc import Mapping
 from pathlib import Path
@@ -59,6 +60,34 @@ CREATE TABLE IF NOT EXISTS trajectories (
   run_id TEXT NOT NULL, episode_id TEXT NOT NULL, blob BLOB NOT NULL,
   PRIMARY KEY (run_id, episode_id), FOREIGN KEY (run_id, episode_id) REFERENCES episodes);
 """
+_TABLES = ("navbench_meta", "runs", "episodes", "trajectories")
+
+
+def _create_database(path: Path) -> None:
+    """Create an empty results database at ``path`` atomically: the schema is written to a
+    private file that is then linked into place, so a reader polling for the file never opens
+    a half-made one (and an existing file, made by a concurrent writer, is never replaced)."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.unlink(missing_ok=True)
+    try:
+        conn = sqlite3.connect(tmp, isolation_level=None)
+        try:
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.executescript(_DDL)
+            conn.execute("INSERT INTO navbench_meta VALUES ('schema', ?)", (SCHEMA,))
+        finally:
+            conn.close()  # the last connection of a WAL database folds its -wal file back in
+        try:
+            os.link(tmp, path)
+        except FileExistsError:
+            pass  # another writer created it first: use theirs
+        except OSError:  # a file system without hard links
+            if not path.exists():
+                os.replace(tmp, path)
+    except sqlite3.Error as e:
+        raise FormatError(path, "<file>", "a new SQLite results database", str(e)) from None
+    finally:
+        tmp.unlink(missing_ok=True)
 
 
 class DuplicateEpisodeError(NavbenchError):
@@ -108,37 +137,52 @@ class ResultsDB:
                     f"{self.path}: no results database here (run 'navbench evaluate' first)"
                 )
             self.path.parent.mkdir(parents=True, exist_ok=True)
+            _create_database(self.path)
         try:
             raw = sqlite3.connect(self.path, timeout=30.0, isolation_level=None)
         except sqlite3.Error as e:
             raise FormatError(self.path, "<file>", "an SQLite results database", str(e)) from None
         self._conn = GuardedConnection(raw, self.path)
         try:
-            self._conn.execute("PRAGMA journal_mode=WAL")
-            self._conn.execute("PRAGMA synchronous=NORMAL")  # durable against process kills
-            tables = {
-                r[0]
-                for r in self._conn.execute("SELECT name FROM sqlite_master WHERE type='table'")
-            }
-            if tables and "navbench_meta" not in tables:
-                raise FormatError(
-                    self.path, "navbench_meta", "a navbench results database", sorted(tables)
-                )
-            self._conn.executescript(_DDL)
-            self._conn.execute(
-                "INSERT OR IGNORE INTO navbench_meta VALUES ('schema', ?)", (SCHEMA,)
-            )
-            (schema,) = self._conn.execute(
-                "SELECT value FROM navbench_meta WHERE key='schema'"
-            ).fetchone()
-            if schema != SCHEMA:
-                raise FormatError(self.path, "navbench_meta.schema", repr(SCHEMA), schema)
+            self._open(create)
         except sqlite3.DatabaseError as e:
             self._conn.close()
             raise FormatError(self.path, "<file>", "an SQLite results database", str(e)) from e
         except NavbenchError:
             self._conn.close()
             raise
+
+    def _open(self, create: bool) -> None:
+        """Check the schema; a writer (``create``) also completes a database that lacks it.
+
+        A reader writes nothing: opening ``navbench results`` beside a starting run must not
+        take a lock the run needs (a reader's ``journal_mode`` switch or schema insert made the
+        run fail with "database is locked", ~1 start in 10 under a polling reader).
+        """
+        self._conn.execute("PRAGMA synchronous=NORMAL")  # durable against process kills
+        rows = self._conn.execute("SELECT name FROM sqlite_master WHERE type='table'")
+        tables = {r[0] for r in rows}
+        if tables and "navbench_meta" not in tables:
+            raise FormatError(
+                self.path, "navbench_meta", "a navbench results database", sorted(tables)
+            )
+        missing = sorted(set(_TABLES) - tables)
+        if missing and not create:
+            expected = "a navbench results database with tables " + ", ".join(_TABLES)
+            raise FormatError(self.path, "<tables>", expected, f"missing {', '.join(missing)}")
+        if create:
+            (mode,) = self._conn.execute("PRAGMA journal_mode").fetchone()
+            if str(mode).lower() != "wal":
+                self._conn.execute("PRAGMA journal_mode=WAL")
+            if missing:
+                self._conn.executescript(_DDL)
+                self._conn.execute(
+                    "INSERT OR IGNORE INTO navbench_meta VALUES ('schema', ?)", (SCHEMA,)
+                )
+        row = self._conn.execute("SELECT value FROM navbench_meta WHERE key='schema'").fetchone()
+        if row is None or row[0] != SCHEMA:
+            found = None if row is None else row[0]
+            raise FormatError(self.path, "navbench_meta.schema", repr(SCHEMA), found)
 
     # -- lifecycle ---------------------------------------------------------------------------
     def writer_lock(self) -> contextlib.AbstractContextManager[None]:
