@@ -50,6 +50,10 @@ def _raw(path: Path) -> dict:
 def test_layout_and_vlnce_loader_constraints(ds_dir: Path) -> None:
     m = json.loads((ds_dir / "manifest.json").read_text())
     assert set(m["splits"]) == {"train", "eval"}
+    # provenance: the versions the dataset's scenes say they were generated with
+    versions = {json.loads((ds_dir / v["scene"]).read_text())["meta"]["version"]
+                for v in m["scenes"].values()}
+    assert m["generator_versions"] == {"indoor": sorted(versions)} and versions == {"indoor/2"}
     assert set(m["splits"]["train"]).isdisjoint(m["splits"]["eval"])
     for task in ("conditional", "conditional_oracle"):
         for split in ("train", "eval"):
@@ -191,3 +195,21 @@ def test_objectnav_habitat_layout(tmp_path: Path) -> None:
             from navbench.geometry import quaternion_to_yaw, wrap_angle, yaw_of_direction
             want = yaw_of_direction(*(ref[1] - ref[0])[[0, 2]])
             assert abs(wrap_angle(quaternion_to_yaw(ep.start_rotation) - want)) <= math.radians(30) + 1e-9
+
+
+def test_generator_versions_come_from_each_scene() -> None:
+    """A hybrid records its own, its city's and its house's version; a loaded scene its
+    converter's; a scene with none adds nothing."""
+    import dataclasses
+
+    from navbench.episodes.writer import _versions
+    from tests.conftest import two_room_scene
+
+    base = two_room_scene()
+    hyb = dataclasses.replace(base, id="h", kind="hybrid", meta={
+        "version": "outdoor/2", "hybrid_version": "hybrid/1", "house_version": "indoor/2"})
+    loaded = dataclasses.replace(base, id="p", meta={"converter_version": "1.0"})
+    old = dataclasses.replace(base, id="o", meta={"version": "indoor/1"})
+    bare = dataclasses.replace(base, id="b", meta={})
+    assert _versions([hyb, loaded, old, bare]) == {
+        "hybrid": ["hybrid/1", "indoor/2", "outdoor/2"], "indoor": ["1.0", "indoor/1"]}

@@ -95,7 +95,7 @@ def write_dataset(root: Path, scenes: Sequence[Scene], results: Sequence[SceneRe
     doc = {
         "schema": SCHEMA,
         "generator": GENERATOR,
-        "generator_versions": _versions(),
+        "generator_versions": _versions(scenes),
         "seed": seed,
         "tasks": list(out_tasks),
         "split_fractions": fractions,
@@ -156,12 +156,15 @@ def conditional_mix(eps: Sequence[Episode], scenes: Sequence[Scene],
     }
 
 
-def _versions() -> dict[str, str]:
-    out = {}
-    try:
-        from navbench.scene.procgen.indoor import GENERATOR_VERSION
-
-        out["indoor"] = GENERATOR_VERSION
-    except ImportError:  # pragma: no cover - procgen is part of navbench
-        pass
-    return out
+def _versions(scenes: Sequence[Scene]) -> dict[str, list[str]]:
+    """The generator or converter versions the dataset's scenes were made with, by scene kind
+    (from each scene's ``meta``: procedural ``version``, hybrids' ``hybrid_version`` and
+    ``house_version``, loaders' ``converter_version``); a kind whose scenes carry none is left
+    out."""
+    out: dict[str, set[str]] = {}
+    for sc in scenes:
+        for key in ("version", "hybrid_version", "house_version", "converter_version"):
+            v = sc.meta.get(key)
+            if isinstance(v, str):
+                out.setdefault(sc.kind, set()).add(v)
+    return {k: sorted(v) for k, v in sorted(out.items())}

@@ -266,6 +266,8 @@ def generate_hybrid(seed: int, settings: HybridSettings | None = None, scene_id:
         "generator": "navbench.scene.procgen.hybrid",
         "hybrid_version": GENERATOR_VERSION,
         "house_id": house.id,
+        # the inner house's generator (procedural) or converter (loaded) version
+        "house_version": house.meta.get("version") or house.meta.get("converter_version"),
         "exit_portal": exit_p.id,
         "indoor_anchor": [float(v) for v in exit_p.center],
         "neighbourhood_radius": cfg.radius,
