@@ -113,7 +113,7 @@ def test_cli_report_from_results_db(tmp_path: Path) -> None:
     assert by_run["greedy"].startswith("greedy,1.0,1,0.5,1,0.0,2,0.0,2")
     assert by_run["oracle"].startswith("oracle,1.0,1,0.5,1,0.5,2,0.25,2")
     term = (tmp_path / "rep" / "tables" / "conditional" / "termination.csv").read_text().splitlines()
-    assert "greedy,conditional · indoor,3.0,3,0.3333333333333333,1,1.0,2" in term  # labels of the DB
+    assert "greedy,conditional · indoor,3,3,0.3333333333333333,1,1.0,2" in term  # labels of the DB
     branch = (tmp_path / "rep" / "tables" / "conditional" / "branch_confusion.csv").read_text().splitlines()
     assert "greedy,all,0.0,0,0.0,0,1.0,3" in branch  # branch_outcome from ``extra``
     assert (tmp_path / "rep" / "report.html").is_file()

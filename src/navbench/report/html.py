@@ -37,6 +37,10 @@ class FigureImage:
     caption: str = ""
 
 
+#: Columns (last header level) that hold episode counts, shown and written as integers.
+COUNT_COLS = ("episodes", "excluded")
+
+
 def _levels(col: object) -> tuple[str, ...]:
     return tuple(str(c) for c in col) if isinstance(col, tuple) else (str(col),)
 
@@ -44,7 +48,7 @@ def _levels(col: object) -> tuple[str, ...]:
 def format_cell(table: Table, col: object, value: float, n: int) -> str:
     """Display text of one cell (see the module docstring)."""
     lv = _levels(col)
-    if lv[-1] in ("episodes", "excluded"):
+    if lv[-1] in COUNT_COLS:
         return str(int(n))
     if lv[-1] in table.share_cols:
         return str(int(n)) if math.isnan(value) else f"{int(n)} ({100 * value:.1f}%)"
@@ -99,7 +103,8 @@ def table_markdown(table: Table) -> str:
 
 
 def table_csv(table: Table) -> str:
-    """CSV with index columns, then per value column its raw value and ``<column> n``."""
+    """CSV with index columns, then per value column its raw value (an integer in count
+    columns) and ``<column> n``."""
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     if table.values is None or table.counts is None:
@@ -109,11 +114,13 @@ def table_csv(table: Table) -> str:
     names = _col_names(table.values)
     w.writerow([*_index_names(table.values), *(x for nm in names for x in (nm, f"{nm} n"))])
     vals, counts = table.values.to_numpy(dtype=float), table.counts.to_numpy()
+    is_count = [_levels(c)[-1] in COUNT_COLS for c in table.values.columns]
     for i, idx in enumerate(_index_tuples(table.values)):
         cells: list[str] = []
         for j in range(table.values.shape[1]):
             v = float(vals[i, j])
-            cells += ["" if math.isnan(v) else repr(v), str(int(counts[i, j]))]
+            text = "" if math.isnan(v) else str(int(v)) if is_count[j] else repr(v)
+            cells += [text, str(int(counts[i, j]))]
         w.writerow([*idx, *cells])
     return buf.getvalue()
 
