@@ -59,6 +59,12 @@ def test_turn_words() -> None:
     assert turn_word(math.radians(-90), s) == "right"
     assert turn_word(math.radians(90), s) == "left"
     assert turn_word(math.radians(170), s) == "around"
+    # heading changes that cross ±180°: walking south (+Z, yaw ±π), then west is a RIGHT turn
+    # and east a LEFT one (before: the raw difference's sign, wrong for ~1 turn in 5 in a city)
+    south, west, east = math.pi, math.pi / 2, -math.pi / 2  # yaw_of_direction(0,1)/(-1,0)/(1,0)
+    assert turn_word(west - south, s) == "right" and turn_word(west - (-south), s) == "right"
+    assert turn_word(east - south, s) == "left"
+    assert turn_word(math.radians(-140) - math.radians(170), s) == "slightly left"  # 50° left
 
 
 def test_l_path_turn_direction_and_arrival_side() -> None:

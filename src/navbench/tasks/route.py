@@ -151,7 +151,8 @@ def split_at_events(path: np.ndarray, idx: list[int], events: Sequence[tuple[flo
 def turn_word(angle: float, s: RouteSettings) -> str | None:
     """Name of a heading change (rad, positive = left): ``None`` below ``min_turn_deg``,
     ``"slightly left/right"`` below ``slight_turn_deg``, ``"around"`` above ``around_turn_deg``."""
-    d = math.degrees(abs(wrap_angle(angle)))
+    angle = wrap_angle(angle)  # the side of the wrapped change: headings straddle ±π facing +Z
+    d = math.degrees(abs(angle))
     if d < s.min_turn_deg:
         return None
     if d > s.around_turn_deg:
