@@ -59,3 +59,20 @@ def test_fastdtw_wide_radius_is_exact():
 def test_bad_method():
     with pytest.raises(ValueError):
         ndtw(np.zeros((2, 3)), np.zeros((2, 3)), method="slow")  # type: ignore[arg-type]
+
+
+def test_in_place_turn_drift_adds_no_row() -> None:
+    """Q drops rows within 1 mm of the last kept one: a physics robot's in-place turn (µm
+    drift) counts like VLN-CE's exact repeat. By hand: Q = [(0,0,0), (1,0,0)] against
+    R = [(0,0,0), (1,0,0), (2,0,0)] gives DTW = 1 (the last R row matched to (1,0,0))."""
+    from navbench.metrics.fidelity import drop_repeats
+
+    drift = [[1e-7 * k, 0.0, 2e-7 * k] for k in range(20)]  # 20 rows of a turn at the start
+    q = np.array([*drift, [0.5, 0.0, 0.0], [0.5, 0.0, 0.0], [1.0, 0.0, 0.0]])
+    kept = drop_repeats(q)
+    assert kept.tolist() == [[0.0, 0.0, 0.0], [0.5, 0.0, 0.0], [1.0, 0.0, 0.0]]
+    assert len(drop_repeats(q, tol=0.0)) == 22  # exact-equality rule: only the one repeat goes
+    creep = np.array([[0.0004 * k, 0.0, 0.0] for k in range(6)])  # 0.4 mm per row
+    assert drop_repeats(creep)[:, 0] == pytest.approx([0.0, 0.0012])  # kept once 1 mm is covered
+    R = np.array([[0.0, 0, 0], [1.0, 0, 0], [2.0, 0, 0]])
+    assert ndtw(drop_repeats(q[[0, 5, 22]]), R) == pytest.approx(math.exp(-1 / 9))

@@ -2,9 +2,10 @@
 
 ``nDTW = exp(−DTW(Q, R) / (|R| · d_th))`` with Euclidean point distance and ``d_th = 3.0`` m;
 ``SDTW = S · nDTW``. VLN-CE semantics (its ``NDTW`` measure): ``Q`` is the agent's positions
-with consecutive repeats removed (:func:`drop_repeats`: a turn or STOP adds no row) and ``R``
-the dense ``locations`` of ``{split}_gt.json.gz`` (the 0.25 m / 15° follower's position after
-every action, repeats included); without a ``_gt`` record the reference path resampled every
+with consecutive repeats removed (:func:`drop_repeats`: a turn or STOP adds no row; rows
+within :data:`REPEAT_TOLERANCE` = 1 mm count as repeats) and ``R`` the dense ``locations`` of
+``{split}_gt.json.gz`` (the 0.25 m / 15° follower's position after every action, repeats
+included); without a ``_gt`` record the reference path resampled every
 0.25 m (:func:`densify`) stands in. ``method="exact"`` is the exact O(n·m) dynamic programme;
 ``method="fastdtw"`` reproduces the ``fastdtw`` package (radius 1) that VLN-CE calls by default
 (``FDTW: True``), an approximation that is never below the exact value. Results record which
@@ -52,15 +53,40 @@ def _dtw_window(x: np.ndarray, y: np.ndarray, lo: np.ndarray, hi: np.ndarray) ->
     return float(prev[m])
 
 
-def drop_repeats(positions: np.ndarray) -> np.ndarray:
-    """Positions without rows exactly equal to the previous kept row (VLN-CE's NDTW appends a
-    position only when ``current_position != locations[-1]``)."""
-    p = np.asarray(positions, dtype=float).reshape(-1, 3)
+#: Two positions closer than this (m) are one row of ``Q``: a physics robot turning in place
+#: drifts by ~1 µm per step where VLN-CE's kinematic simulator repeats the position exactly.
+REPEAT_TOLERANCE = 1e-3
+
+
+@njit(cache=True)
+def _keep_moved(p: np.ndarray, tol: float) -> np.ndarray:  # pragma: no cover - numba
+    keep = np.zeros(p.shape[0], dtype=np.bool_)
+    keep[0] = True
+    last = 0
+    for i in range(1, p.shape[0]):
+        s = 0.0
+        for k in range(p.shape[1]):
+            t = p[i, k] - p[last, k]
+            s += t * t
+        if s >= tol * tol:
+            keep[i] = True
+            last = i
+    return keep
+
+
+def drop_repeats(positions: np.ndarray, tol: float = REPEAT_TOLERANCE) -> np.ndarray:
+    """Positions without the rows within ``tol`` metres of the previous kept row (VLN-CE's
+    NDTW appends a position only when ``current_position != locations[-1]``; the tolerance
+    makes a physics robot's in-place turn add no row either). ``tol = 0`` keeps every row
+    that differs at all."""
+    p = np.ascontiguousarray(np.asarray(positions, dtype=float).reshape(-1, 3))
     if len(p) < 2:
         return p
-    keep = np.ones(len(p), dtype=bool)
-    keep[1:] = (p[1:] != p[:-1]).any(axis=1)
-    return p[keep]
+    if tol <= 0.0:
+        keep = np.ones(len(p), dtype=bool)
+        keep[1:] = (p[1:] != p[:-1]).any(axis=1)
+        return p[keep]
+    return p[_keep_moved(p, float(tol))]
 
 
 def densify(path: np.ndarray, step: float = 0.25) -> np.ndarray:
