@@ -137,7 +137,7 @@ def evaluate_cmd(
 
     Episodes are sharded by scene; each episode's metrics, termination label and trajectory are committed to OUT/results.sqlite as it finishes, so an interrupted run resumes where it stopped. An agent exception or a wall-clock timeout ends that episode as agent_error.
     """
-    from navbench.eval.db import DB_NAME
+    from navbench.eval.db import resolve_db_path
     from navbench.eval.pipeline import EvalSettings, evaluate
 
     if ray_address is not None and executor != "ray":
@@ -160,7 +160,7 @@ def evaluate_cmd(
     typer.echo(f"  labels: {labels}")
     if summary:
         typer.echo(f"  {summary}")
-    typer.echo(f"  results: {out / DB_NAME}")
+    typer.echo(f"  results: {resolve_db_path(out)}")
 
 
 @results_app.command("repair")

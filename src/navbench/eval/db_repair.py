@@ -13,7 +13,7 @@ import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 
-from navbench.errors import ConfigError
+from navbench.errors import ConfigError, FormatError
 from navbench.eval.db import ResultsDB, resolve_db_path
 from navbench.eval.db_safety import SQLRow, writer_lock
 from navbench.jsontypes import JSONObject
@@ -78,6 +78,10 @@ def _copy_rows(src: sqlite3.Connection, dst: sqlite3.Connection, table: str,
         last = r
 
 
+#: The first 16 bytes of every SQLite 3 database file.
+SQLITE_MAGIC = b"SQLite format 3\x00"
+
+
 def repair(run: str | Path) -> JSONObject:
     """Salvage a damaged results database (see the module docs).
 
@@ -88,12 +92,19 @@ def repair(run: str | Path) -> JSONObject:
 
     Raises:
         ConfigError: no database there, or another process is writing it.
+        FormatError: the file is not an SQLite database at all (nothing is written).
     """
     path = resolve_db_path(run)
     if not path.is_file():
         raise ConfigError(f"{path}: no results database here")
+    with open(path, "rb") as f:
+        head = f.read(16)
+    if head != SQLITE_MAGIC:  # nothing to salvage, and nothing may be written beside it
+        what = "an empty file" if not head else "a file that is not SQLite at all"
+        raise FormatError(path, "<file>", "an SQLite results database (a run folder's "
+                          "results.sqlite)", what)
     with writer_lock(path):
-        tmp = path.with_name(".repair-" + path.name)
+        tmp = path.with_name(f".repair-{path.stem}.sqlite")
         for p in (tmp, Path(f"{tmp}-wal"), Path(f"{tmp}-shm")):
             with contextlib.suppress(FileNotFoundError):
                 p.unlink()

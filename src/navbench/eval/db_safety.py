@@ -29,9 +29,10 @@ class CorruptDatabaseError(FormatError):
 
     def __init__(self, path: str | Path, detail: str) -> None:
         super().__init__(path, "<file>", "an intact SQLite results database", detail)
-        run = Path(path).parent
+        p = Path(path)
+        target = p.parent if p.name == "results.sqlite" else p  # a run folder, else the file
         self.args = (f"{self.args[0]}; recover the readable episodes with: "
-                     f"navbench results repair {run}",)
+                     f"navbench results repair {target}",)
 
 
 def _translate(path: Path, e: sqlite3.Error) -> Exception:

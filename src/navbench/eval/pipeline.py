@@ -300,6 +300,10 @@ def evaluate(dataset: str | Path, agent: str, out: str | Path, settings: EvalSet
     from navbench.eval.runner import code_version, plan_shards, run_shards
 
     s = settings or EvalSettings()
+    out_path = Path(out)
+    if out_path.exists() and not out_path.is_dir() and out_path.suffix not in (".sqlite", ".db"):
+        raise ConfigError(f"--out {out}: a file is there; give a run folder (results go to "
+                          "OUT/results.sqlite)")
     run_settings, pairs, worker_kw, dhash = plan_evaluation(dataset, agent, s, warn)
     ex = make_executor(executor, workers, ray_address)
     with ResultsDB(out) as db:

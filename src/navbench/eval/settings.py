@@ -73,6 +73,13 @@ class EvalSettings:
         for k, v in self.friction_override.items():
             if not (isinstance(v, (int, float)) and math.isfinite(v) and v >= 0):
                 raise ConfigError(f"--friction: expected CLASS=MU with MU >= 0, got {k}={v!r}")
+        if self.friction_override:  # a typo would silently run the study at default friction
+            from navbench.sim.world import SURFACE_FRICTION
+
+            unknown = sorted(set(self.friction_override) - set(SURFACE_FRICTION))
+            if unknown:
+                raise ConfigError(f"--friction: unknown surface class {unknown[0]!r}; expected "
+                                  f"one of {', '.join(sorted(SURFACE_FRICTION))}")
         if self.render not in RENDER_MODES:
             raise ConfigError(f"--render: expected one of {', '.join(RENDER_MODES)}, got {self.render!r}")
         if self.distance not in DISTANCE_MODES:

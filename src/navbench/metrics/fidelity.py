@@ -79,14 +79,15 @@ def drop_repeats(positions: np.ndarray, tol: float = REPEAT_TOLERANCE) -> np.nda
     NDTW appends a position only when ``current_position != locations[-1]``; the tolerance
     makes a physics robot's in-place turn add no row either). ``tol = 0`` keeps every row
     that differs at all."""
-    p = np.ascontiguousarray(np.asarray(positions, dtype=float).reshape(-1, 3))
+    p: np.ndarray = np.ascontiguousarray(np.asarray(positions, dtype=float).reshape(-1, 3))
     if len(p) < 2:
         return p
+    keep = np.ones(len(p), dtype=bool)
     if tol <= 0.0:
-        keep = np.ones(len(p), dtype=bool)
         keep[1:] = (p[1:] != p[:-1]).any(axis=1)
-        return p[keep]
-    return p[_keep_moved(p, float(tol))]
+    else:
+        keep[:] = _keep_moved(p, float(tol))
+    return p[keep]
 
 
 def densify(path: np.ndarray, step: float = 0.25) -> np.ndarray:
