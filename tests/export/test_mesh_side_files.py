@@ -106,3 +106,23 @@ def test_dataset_build_copies_side_files_beside_its_scenes(tmp_path: Path) -> No
     shutil.rmtree(src)
     shutil.move(tmp_path / "ds", tmp_path / "moved")
     _check_picture(_view(tmp_path / "moved/scenes/room/scene.json"))
+
+
+def test_a_hostile_mesh_id_cannot_place_files_outside_the_folder(tmp_path: Path) -> None:
+    """Two file-backed meshes go to folder/<mesh id>/: an id '../../x' (scene data) wrote
+    room.obj outside the dataset (a review reached /tmp with it); now it is a safe name."""
+    from dataclasses import replace
+
+    src = tmp_path / "src"
+    src.mkdir()
+    scene = import_scene(_obj_room(src))
+    evil = replace(scene.meshes[0], id="../../../escaped")
+    scene = replace(scene, meshes=(scene.meshes[0], evil))
+    out = tmp_path / "deep" / "out"
+    copied = copy_side_files(scene, out)
+    outside = [p for p in tmp_path.rglob("room.obj")
+               if out not in p.parents and src not in p.parents]
+    assert outside == []
+    dirs = sorted(p.name for p in out.iterdir() if p.is_dir())
+    assert dirs == ["_.._.._escaped-e9d20ae4", "mesh0"]  # safe_name: unsafe characters -> _
+    assert all(Path(str(m.file)).resolve().is_relative_to(out.resolve()) for m in copied.meshes)

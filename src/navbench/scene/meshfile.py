@@ -28,6 +28,7 @@ from urllib.parse import unquote
 import numpy as np
 
 from navbench.errors import ConfigError, SceneFormatError
+from navbench.paths import inside, safe_name
 from navbench.scene.model import Mesh, Scene
 
 if TYPE_CHECKING:
@@ -126,7 +127,9 @@ def copy_side_files(scene: Scene, folder: str | Path) -> Scene:
     paths relative to the mesh file) into ``folder`` and return the scene pointing at the copies,
     so that a ``scene.json`` saved in ``folder`` keeps loading after the folder moves.
 
-    One file-backed mesh goes directly into ``folder``; several go into ``folder/<mesh id>/``.
+    One file-backed mesh goes directly into ``folder``; several go into ``folder/<mesh id>/``
+    (the id made a safe file name by :func:`navbench.paths.safe_name`; nothing is written
+    outside ``folder``).
     Raises a :class:`ConfigError` when an asset lies outside its mesh file's folder.
     """
     folder = Path(folder)
@@ -136,19 +139,21 @@ def copy_side_files(scene: Scene, folder: str | Path) -> Scene:
     new: dict[str, Mesh] = {}
     for m in backed:
         src = Path(str(m.file))
-        dest = folder if len(backed) == 1 else folder / m.id
+        # a mesh id is scene data: it names a folder only through safe_name, proven inside
+        dest = folder if len(backed) == 1 else inside(folder, safe_name(m.id))
         dest.mkdir(parents=True, exist_ok=True)
-        target = dest / src.name
+        target = inside(dest, src.name)
         assets = []
         for a, digest in m.assets:
             rel = Path(os.path.relpath(a, src.parent))
             if rel.parts and rel.parts[0] == "..":
                 raise ConfigError(f"mesh {src.name}: its asset {a} lies outside the mesh's folder; move it "
                                   "beside the mesh (and fix the reference) to copy the scene")
-            (dest / rel).parent.mkdir(parents=True, exist_ok=True)
-            if (dest / rel).resolve() != Path(a).resolve():
-                shutil.copyfile(a, dest / rel)
-            assets.append((str((dest / rel).resolve()), digest))
+            out = inside(dest, *rel.parts)
+            out.parent.mkdir(parents=True, exist_ok=True)
+            if out.resolve() != Path(a).resolve():
+                shutil.copyfile(a, out)
+            assets.append((str(out.resolve()), digest))
         if target.resolve() != src.resolve():
             shutil.copyfile(src, target)
         new[m.id] = replace(m, file=str(target.resolve()), assets=tuple(assets))
