@@ -35,6 +35,8 @@ def test_render_writes_rgb_depth_and_semantics(tmp_path):
 def test_render_rejects_bad_vectors_and_sizes(tmp_path, capsys):
     scene_path = save(studio(), tmp_path / "scene.json")
     for args, msg in ((["--pos", "1,2", "--look-at", "0,0,0"], "--pos: expected X,Y,Z"),
+                      (["--pos", "nan,0,0", "--look-at", "0,0,0"], "--pos: expected X,Y,Z"),
+                      (["--pos", "0,0,0", "--look-at", "1e6,0,0"], "within ±100 km"),
                       (["--pos", "1,0,0", "--look-at", "0,0,0", "--size", "big"], "--size: expected WxH"),
                       (["--pos", "1,0,0", "--look-at", "0,0,0", "--robot", "drone"], "unknown embodiment")):
         try:

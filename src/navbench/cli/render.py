@@ -13,14 +13,19 @@ from navbench.errors import ConfigError
 
 
 def parse_vec3(text: str, flag: str) -> tuple[float, float, float]:
-    """``"1,0,-2.5"`` → ``(1.0, 0.0, -2.5)``."""
+    """``"1,0,-2.5"`` → ``(1.0, 0.0, -2.5)``; finite, within the scenes' ±100 km."""
+    from navbench.scene.validate import MAX_COORD
+
     parts = text.split(",")
     try:
         if len(parts) != 3:
             raise ValueError
         x, y, z = (float(p) for p in parts)
+        if not all(abs(v) <= MAX_COORD for v in (x, y, z)):  # NaN fails this too
+            raise ValueError
     except ValueError:
-        raise ConfigError(f"{flag}: expected X,Y,Z in metres (e.g. 1.5,0,-2), got {text!r}") from None
+        raise ConfigError(f"{flag}: expected X,Y,Z in metres (e.g. 1.5,0,-2), finite and within "
+                          f"±{MAX_COORD / 1000:.0f} km, got {text!r}") from None
     return x, y, z
 
 
