@@ -60,6 +60,10 @@ def test_a_built_dataset_passes(dataset: Path, capsys) -> None:
     (lambda e: e["info"]["navbench"].__setitem__("success_distance", "far"),
      "info.navbench.success_distance"),
     (lambda e: e["info"]["navbench"].__setitem__("scene", "nowhere"), "is not in the manifest"),
+    # habitat-lab loads scene_id: one that names another file is a broken dataset for it
+    (lambda e: e.__setitem__("scene_id", "scenes/nonexistent/scene.json"),
+     "expected 'scenes/house_1_3/scene.json' (the file of scene 'house_1_3')"),
+    (lambda e: e.__setitem__("scene_id", "../../../../etc/passwd"), "got '../../../../etc/passwd'"),
 ])
 def test_hand_edits_are_found(dataset: Path, tmp_path: Path, edit, expect: str, capsys) -> None:
     d = _edited(dataset, tmp_path, edit)

@@ -4,7 +4,8 @@ Checks, collecting every problem instead of stopping at the first:
 
 - **format**: ``manifest.json``, every scene file, navmesh and episode / GT file loads with the
   readers' validation (field types, finite numbers, τ, safe paths inside the dataset);
-  episode scene references resolve to a scene of the manifest;
+  episode scene references resolve to a scene of the manifest, and an episode's ``scene_id``
+  (the file habitat-lab loads) is that scene's file;
 - **reachability**: every start lies on the navmesh (within :data:`SNAP_TOLERANCE` m) and a goal
   is reachable from it by the evaluator's rule (:func:`~navbench.episodes.reachability.
   start_geodesic`: a finite geodesic to a goal, or, for an object goal whose centre lies in
@@ -199,6 +200,11 @@ def check_dataset(root: str | Path) -> CheckReport:
                 rep.episodes += 1
                 sid = str(e.navbench.get("scene") or Path(e.scene_id).name.split(".")[0])
                 where = f"episode {e.episode_id}"
+                entry = ds.manifest.scenes.get(sid)
+                want = entry.get("scene") if isinstance(entry, dict) else None
+                if want is not None and e.scene_id != want:  # habitat-lab loads scene_id
+                    problems.append(Problem(str(path), f"{where}.scene_id", f"expected {want!r} "
+                                            f"(the file of scene {sid!r}), got {e.scene_id!r}"))
                 if sid not in navmeshes:
                     known = sid in ds.manifest.scenes
                     problems.append(Problem(str(path), where, f"scene {sid!r} "
