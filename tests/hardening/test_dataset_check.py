@@ -80,3 +80,12 @@ def test_a_broken_scene_file_is_reported_not_raised(dataset: Path, tmp_path: Pat
     scene.write_text(scene.read_text()[:100])
     rep = check_dataset(d)
     assert any("valid JSON" in str(p) for p in rep.problems)
+
+
+def test_a_nan_in_an_episode_file_reads_as_one_plain_problem(dataset: Path, tmp_path: Path) -> None:
+    """The file once, what was expected as 'expected' (was: the path twice, and 'expected
+    gzip/UTF-8 JSON, got strict JSON (no NaN)')."""
+    d = _edited(dataset, tmp_path, lambda e: e["start_position"].__setitem__(0, float("nan")))
+    rep = check_dataset(d)
+    assert [str(p) for p in rep.problems or []] == [
+        f"{d / COND}: <file>: expected strict JSON (no NaN)"]

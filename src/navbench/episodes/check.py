@@ -36,7 +36,7 @@ import numpy as np
 from navbench.episodes.approach import object_room
 from navbench.episodes.model import Episode
 from navbench.episodes.reachability import start_geodesic
-from navbench.errors import NavbenchError
+from navbench.errors import FormatError, NavbenchError
 from navbench.geometry import point_in_polygon
 
 #: Largest distance (m) from a start to the navigable surface accepted.
@@ -60,6 +60,15 @@ class Problem:
 
     def __str__(self) -> str:
         return f"{self.file}: {self.field}: {self.message}"
+
+
+def _problem(err: NavbenchError, file: str, field: str) -> Problem:
+    """A reader's error as a problem: a :class:`FormatError` keeps its own file and field (its
+    message without the "FILE: field 'F': " prefix, which the report prints anyway)."""
+    if isinstance(err, FormatError):
+        text, prefix = str(err), f"{err.file}: field '{err.field}': "
+        return Problem(err.file, err.field, text.removeprefix(prefix))
+    return Problem(file, field, str(err))
 
 
 @dataclass
@@ -180,7 +189,7 @@ def check_dataset(root: str | Path) -> CheckReport:
             navmeshes[sid] = ds.navmesh(sid)
             scenes[sid] = scene
         except NavbenchError as err:
-            problems.append(Problem(f"scene {sid}", "<file>", str(err)))
+            problems.append(_problem(err, f"scene {sid}", "<file>"))
     for task in ds.tasks:
         for split in ds.splits:
             try:
@@ -194,7 +203,7 @@ def check_dataset(root: str | Path) -> CheckReport:
                     rep.files += 1
                     ds.gt(task, split)
             except NavbenchError as err:
-                problems.append(Problem(str(path), "<file>", str(err)))
+                problems.append(_problem(err, str(path), "<file>"))
                 continue
             for e in eps:
                 rep.episodes += 1

@@ -28,7 +28,7 @@ from pathlib import Path
 from navbench.episodes.model import Episode, Goal, check_episode
 from navbench.errors import EpisodeFormatError
 from navbench.geometry import quat4, vec3
-from navbench.io import read_json, write_json_gz
+from navbench.io import JSONLimitError, read_json, write_json_gz
 from navbench.jsontypes import JSON, JSONMapping, JSONObject
 
 PAD, UNK, EOS = "<PAD>", "<UNK>", "<EOS>"
@@ -258,6 +258,8 @@ def _read(path: str | Path) -> JSON:
         return read_json(path)
     except FileNotFoundError as e:
         raise EpisodeFormatError(str(path), "<file>", "an existing file") from e
+    except JSONLimitError as e:  # its text says what was expected ("strict JSON (no NaN)")
+        raise EpisodeFormatError(str(path), "<file>", str(e)) from e
     except (OSError, ValueError) as e:
         raise EpisodeFormatError(str(path), "<file>", "gzip/UTF-8 JSON", str(e)) from e
 
