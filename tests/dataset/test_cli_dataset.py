@@ -80,3 +80,18 @@ def test_bad_options(scenes_dir: Path, tmp_path: Path) -> None:
     r = CliRunner().invoke(app, ["dataset", "build", "--scenes", str(scenes_dir), "--out", str(tmp_path / "y"),
                                  "--tasks", "route", "--refine-url", "http://127.0.0.1:1/v1"])
     assert isinstance(r.exception, ConfigError) and "--refine-model" in str(r.exception)
+
+
+def test_a_dataset_without_episodes_is_an_error_that_says_why(tmp_path: Path) -> None:
+    """Scenes with rooms but no objects: every draw is dropped; rc 0 and 'eval=0' said nothing."""
+    import dataclasses
+
+    from tests.conftest import two_room_scene
+
+    bare = dataclasses.replace(two_room_scene(), id="bare", objects=())
+    save(bare, tmp_path / "sc" / "bare" / "scene.json")
+    r = CliRunner().invoke(app, ["dataset", "build", "--scenes", str(tmp_path / "sc"), "--out",
+                                 str(tmp_path / "ds"), "--tasks", "objectnav", "-n", "3",
+                                 "--split-by-scene", "eval=1"])
+    assert isinstance(r.exception, ConfigError) and "holds no episode" in str(r.exception)
+    assert "warning: objectnav: no episode could be made" in r.output

@@ -70,10 +70,23 @@ def build_cmd(
         m = build_dataset(scenes, out, tasks=task_list, split=split_by_scene, seed=seed,
                           workers=workers, settings=settings, overwrite=force, scene_ids=scene_ids,
                           progress=lambda done, total: prog.update(bar, completed=done, total=total))
+    empty = []
     for task, per in m.counts.items():
         dropped = sum(n for d in m.dropped.get(task, {}).values() for n in d.values())
         typer.echo(f"{task}: " + ", ".join(f"{s}={c['total']}" for s, c in per.items()) + f" (dropped {dropped})")
+        if not sum(int(c["total"]) for c in per.values()):
+            empty.append(task)
+            reasons: dict[str, int] = {}
+            for d in m.dropped.get(task, {}).values():
+                for r, n in d.items():
+                    reasons[r] = reasons.get(r, 0) + int(n)
+            why = ", ".join(f"{r} {n}" for r, n in sorted(reasons.items(), key=lambda x: -x[1])[:3])
+            typer.secho(f"warning: {task}: no episode could be made ({why or 'nothing to draw'}); "
+                        "see 'dropped' in manifest.json", err=True, fg=typer.colors.YELLOW)
     typer.echo(f"wrote {out} (built for embodiment {embodiment})")
+    if empty and len(empty) == len(m.counts):
+        raise ConfigError(f"{out}: the dataset holds no episode; do the scenes have rooms, "
+                          "objects and places the tasks can use?")
 
 
 @dataset_app.command("stats")
