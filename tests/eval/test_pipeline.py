@@ -308,3 +308,18 @@ def test_object_goal_off_the_navmesh_is_reachable_through_its_reference_end(sim,
     far = Episode("f", ep.scene_id, ep.start_position, ep.start_rotation, (goal,), geodesic_distance=1.5,
                   reference_path=((2.0, 0.0, -3.0), (3.0, 0.0, -3.0)), info=ep.info)
     assert math.isinf(start_geodesic(two_rooms_navmesh, far))  # its end is 3.5 m from the goal
+
+
+def test_cli_names_the_episodes_that_failed_and_why(dataset: Path, tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    """`evaluate` printed 'errors 1' and no reason; the user had to open `results show`."""
+    from navbench.cli import main
+
+    first = _rows_or_total(dataset)[0].episode_id
+    with pytest.raises(SystemExit) as e:
+        main(["evaluate", str(dataset), "--agent", "tests.eval.pipeline_agents:Faulty",
+              "--agent-arg", f"raise_on={first}", "--episodes", str(first),
+              "--out", str(tmp_path / "r")])
+    assert e.value.code in (0, None)
+    out = capsys.readouterr().out
+    assert f"  episode {first} (agent_error): " in out and "boom in act" in out, out

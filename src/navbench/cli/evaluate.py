@@ -160,7 +160,22 @@ def evaluate_cmd(
     typer.echo(f"  labels: {labels}")
     if summary:
         typer.echo(f"  {summary}")
+    _echo_errors(out, s.run_id)
     typer.echo(f"  results: {resolve_db_path(out)}")
+
+
+def _echo_errors(run: Path, run_id: str, limit: int = 3) -> None:
+    """The first ``limit`` episodes that ended with an error, each with its reason's first line."""
+    from navbench.eval.db import ResultsDB
+
+    with ResultsDB(run, create=False) as db:
+        bad = [r for r in db.rows(run_id) if r["error"]]
+    for r in bad[:limit]:
+        first = str(r["error"]).strip().splitlines()[0] if str(r["error"]).strip() else "?"
+        first = first if len(first) <= 200 else first[:197] + "..."
+        typer.echo(f"  episode {r['episode_id']} ({r['label']}): {first}")
+    if len(bad) > limit:
+        typer.echo(f"  ... {len(bad) - limit} more episodes with errors: navbench results show {run}")
 
 
 @results_app.command("repair")
