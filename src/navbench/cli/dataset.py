@@ -24,7 +24,7 @@ def build_cmd(
     workers: Annotated[int, typer.Option("--workers", "-j", help="Worker processes.")] = 1,
     force: Annotated[bool, typer.Option("--force", help="Replace a non-empty output directory.")] = False,
     verify: Annotated[bool, typer.Option("--verify", help="Replay ObjectNav/PlaceNav/route reference paths in the simulator; drop rejected episodes (slow).")] = False,
-    embodiment: Annotated[str, typer.Option("--embodiment", help="Robot the dataset is built for: turtlebot | spot | none. Starts, goals and reference paths keep its clearance (0.25 / 0.4 m); ObjectNav/PlaceNav τ = 1.0 + its radius. none = plain presets (habitat-like 0.1 m), τ 1.6 m.")] = "turtlebot",
+    embodiment: Annotated[str, typer.Option("--embodiment", help="Robot the dataset is built for: turtlebot | spot | none. Starts, goals and reference paths keep its clearance (Turtlebot 0.32 m, Spot 0.4 m); ObjectNav/PlaceNav τ = 1.0 + its radius. none = plain presets (habitat-like 0.1 m), τ 1.6 m.")] = "turtlebot",
     verify_embodiment: Annotated[str | None, typer.Option("--verify-embodiment", help="Embodiment of the verification rollout: spot or turtlebot [default: --embodiment, spot for none].")] = None,
     refine_url: Annotated[str | None, typer.Option("--refine-url", help="Route VLN: OpenAI-compatible base URL (e.g. http://127.0.0.1:8000/v1) to refine template instructions.")] = None,
     refine_model: Annotated[str | None, typer.Option("--refine-model", help="Route VLN: model name for --refine-url.")] = None,
