@@ -83,3 +83,19 @@ def test_objects_within_radius_and_no_building_overlap(hyb: ns.Scene) -> None:
 def test_hybrid_deterministic() -> None:
     s = HybridSettings(radius=30.0)
     assert ns.dumps(generate_hybrid(4, s, house=two_room_scene())) == ns.dumps(generate_hybrid(4, s, house=two_room_scene()))
+
+
+def test_the_exit_has_shops_of_several_categories_in_placenav_range() -> None:
+    """The site is chosen for shops near the exit: measured from the scene's own places, at
+    least 4 categories have an entrance 5-40 m (straight line) from the exit. Before, 4 of
+    seeds 0-7 had one shop or none within 50 m, so every PlaceNav episode had the same goal."""
+    import math
+
+    from navbench.scene.procgen.hybrid import generate_hybrid
+
+    for seed in (0, 7):
+        sc = generate_hybrid(seed)
+        ax, _, az = sc.meta["indoor_anchor"]
+        cats = {p.category for p in sc.places if p.entrance is not None
+                and 5.0 <= math.hypot(p.entrance[0] - ax, p.entrance[2] - az) <= 40.0}
+        assert len(cats) >= 4, (seed, sorted(cats))

@@ -17,6 +17,7 @@ import dataclasses
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -24,14 +25,20 @@ from navbench.errors import ConfigError, NavbenchError
 from navbench.geometry import heading_vector, rotate_xz, yaw_of_direction
 from navbench.rng import child_seed, derive
 from navbench.scene.model import OUTDOOR, Box, Mesh, Portal, Scene, SceneObject
-from navbench.scene.procgen.outdoor import OutdoorSettings, assemble, plan_city, populate
+from navbench.scene.procgen.outdoor import CityPlan, OutdoorSettings, assemble, plan_city, populate
 from navbench.scene.procgen.urban import SIDEWALK_Y, Rect
+
+if TYPE_CHECKING:
+    from shapely import Polygon
+
+    from navbench.scene.procgen.buildings import Building
+    from navbench.scene.procgen.streets import Block
 
 PREFIX = "h_"
 
 
 #: Bumped whenever the same seed would give a different scene.
-GENERATOR_VERSION = "hybrid/1"
+GENERATOR_VERSION = "hybrid/2"  # 2: the site is chosen for shops near the exit
 
 @dataclass(frozen=True)
 class HybridSettings:
@@ -179,6 +186,58 @@ def cut_opening(boxes: tuple[Box, ...], portal: Portal, depth: float = 0.8) -> l
             out.append(dataclasses.replace(b, id=f"{b.id}_{k}" if split else b.id, center=cen, size=size))
     return out
 
+#: A hybrid's site is chosen for up to this many shop categories whose entrance lies within
+#: :data:`SHOP_REACH` m (straight line) of the exit, so PlaceNav has goals to choose from
+#: (PlaceNav keeps goals 5–50 m of path away; before, 4 of 8 scenes had one shop or none).
+SHOP_CATEGORIES = 4
+SHOP_REACH = 40.0
+
+
+def _placement(bd: Building, blk: Block, ex: Portal, foot: Polygon, t: float,
+               dy: float) -> tuple[_Tf, Polygon] | None:
+    """The transform that puts the house's exit on ``bd``'s street facade (slid along it to fit
+    between the lot ends with a 1 m margin) and the moved footprint, or ``None`` when the lot
+    cannot hold it."""
+    import shapely
+
+    nx, nz = bd.side.normal
+    side = bd.side.side
+    dyaw = yaw_of_direction(nx, nz) - ex.yaw
+    x0, z0, x1, z1 = blk.lot
+    fixed = {"n": z0, "s": z1, "w": x0, "e": x1}[side] - (nz if side in "ns" else nx) * 2 * t
+    mid = (bd.front[0] + bd.front[1]) / 2
+    to = (mid, fixed) if side in "ns" else (fixed, mid)
+    tf = _Tf(dyaw, (ex.center[0], ex.center[2]), to, dy)
+    ring = np.asarray(foot.exterior.coords)
+    bx0, bz0, bx1, bz1 = shapely.Polygon(tf.xz(ring)).bounds
+    lo_a, hi_a = (x0, x1) if side in "ns" else (z0, z1)
+    ext = (bx0, bx1) if side in "ns" else (bz0, bz1)
+    shift = 0.0
+    if ext[0] + shift < lo_a + 1:
+        shift = lo_a + 1 - ext[0]
+    if ext[1] + shift > hi_a - 1:
+        shift = hi_a - 1 - ext[1]
+    to = (to[0] + shift, to[1]) if side in "ns" else (to[0], to[1] + shift)
+    tf = dataclasses.replace(tf, to=to)
+    moved = shapely.Polygon(tf.xz(ring))
+    if not shapely.box(x0, z0, x1, z1).buffer(1e-6).contains(moved.buffer(t)):
+        return None
+    return tf, moved
+
+
+def _shops_near(plan: CityPlan, exit_xyz: tuple[float, float, float], moved: Polygon) -> int:
+    """Distinct shop categories (capped at :data:`SHOP_CATEGORIES`) with an entrance 5 m to
+    :data:`SHOP_REACH` m from the exit, not counting shops of buildings the house removes."""
+    import shapely
+
+    keep_out = moved.buffer(1.5)
+    gone = {b.id for b in plan.buildings if any(keep_out.intersects(shapely.box(*r)) for r in b.parts)}
+    cats = {sf.place.category for sf in plan.storefronts
+            if sf.place.building_id not in gone
+            and 5.0 <= math.hypot(sf.place.entrance[0] - exit_xyz[0],
+                                  sf.place.entrance[2] - exit_xyz[2]) <= SHOP_REACH}
+    return min(len(cats), SHOP_CATEGORIES)
+
 
 def generate_hybrid(seed: int, settings: HybridSettings | None = None, scene_id: str | None = None,
                     house: Scene | None = None) -> Scene:
@@ -204,34 +263,16 @@ def generate_hybrid(seed: int, settings: HybridSettings | None = None, scene_id:
     t = cfg.wall_thickness
     lots = {b.id: b for b in plan.layout.blocks}
     cands = [bd for bd in plan.buildings if bd.side.on_road]
-    site = None
+    fits = []  # every road-facing lot that holds the house, in the seed's order
     for k in rng.permutation(len(cands)):
         bd = cands[int(k)]
-        blk = lots[bd.block_id]
-        nx, nz = bd.side.normal
-        dyaw = yaw_of_direction(nx, nz) - ex.yaw
-        x0, z0, x1, z1 = blk.lot
-        fixed = {"n": z0, "s": z1, "w": x0, "e": x1}[bd.side.side] - (nz if bd.side.side in "ns" else nx) * 2 * t
-        mid = (bd.front[0] + bd.front[1]) / 2
-        to = (mid, fixed) if bd.side.side in "ns" else (fixed, mid)
-        tf = _Tf(dyaw, (ex.center[0], ex.center[2]), to, SIDEWALK_Y - room0.floor_y)
-        moved = shapely.Polygon(tf.xz(np.asarray(foot.exterior.coords)))
-        bx0, bz0, bx1, bz1 = moved.bounds
-        lo_a, hi_a = (x0, x1) if bd.side.side in "ns" else (z0, z1)
-        ext = (bx0, bx1) if bd.side.side in "ns" else (bz0, bz1)
-        shift = 0.0  # slide along the facade to fit between the lot ends (1 m margin)
-        if ext[0] + shift < lo_a + 1:
-            shift = lo_a + 1 - ext[0]
-        if ext[1] + shift > hi_a - 1:
-            shift = hi_a - 1 - ext[1]
-        to = (to[0] + shift, to[1]) if bd.side.side in "ns" else (to[0], to[1] + shift)
-        tf = dataclasses.replace(tf, to=to)
-        moved = shapely.Polygon(tf.xz(np.asarray(foot.exterior.coords)))
-        if shapely.box(x0, z0, x1, z1).buffer(1e-6).contains(moved.buffer(t)):
-            site = (bd, blk, tf, moved)
-            break
-    if site is None:
+        placed = _placement(bd, lots[bd.block_id], ex, foot, t, SIDEWALK_Y - room0.floor_y)
+        if placed is not None:
+            fits.append((bd, lots[bd.block_id], *placed))
+    if not fits:
         raise ConfigError("no road-facing lot can hold the house; enlarge HybridSettings.city.size or the blocks")
+    # the first lot with the most shop categories near the exit (PlaceNav needs a choice of goals)
+    site = max(fits, key=lambda f: _shops_near(plan, f[2].p3(ex.center), f[3]))
     bd, blk, tf, moved = site
     inner = transform_house(house, tf)
     exit_p = next(p for p in inner.portals if p.id == PREFIX + ex.id)
