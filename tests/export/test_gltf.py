@@ -66,6 +66,17 @@ def test_pygltflib_reads_accessors_materials_and_texture() -> None:
     assert g.accessors[prims[1].attributes.COLOR_0].normalized
 
 
+def test_emission_of_a_textured_material_is_modulated_by_its_texture() -> None:
+    mats = [GltfMaterial("lit", (1.0, 1.0, 1.0, 1.0), _image(), emission=0.2),
+            GltfMaterial("glow", (1.0, 0.5, 0.0, 1.0), emission=0.5)]
+    prims = [Primitive(SQUARE, SQUARE_F, 0, SQUARE_UV), Primitive(TRI, np.array([[0, 1, 2]]), 1)]
+    g = pygltflib.GLTF2.load_from_bytes(glb_bytes(prims, mats, name="e"))
+    lit, glow = g.materials
+    assert lit.emissiveFactor == pytest.approx([0.2, 0.2, 0.2])
+    assert lit.emissiveTexture.index == lit.pbrMetallicRoughness.baseColorTexture.index == 0
+    assert glow.emissiveFactor == pytest.approx([0.5, 0.25, 0.0]) and glow.emissiveTexture is None
+
+
 def test_trimesh_round_trip_geometry_and_texture_colour() -> None:
     scene = trimesh.load(io.BytesIO(_glb()), file_type="glb")
     geoms = list(scene.geometry.values())

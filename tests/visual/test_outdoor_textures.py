@@ -7,6 +7,7 @@ import pytest
 
 from navbench.visual.materials import MATERIALS
 from navbench.visual.outdoor_textures import (
+    FACADE_BY_COLOUR,
     OUTDOOR_MATERIALS,
     OUTDOOR_TEXTURES,
     TILE_M,
@@ -40,15 +41,15 @@ def px(img: np.ndarray, u: float, v: float) -> np.ndarray:
 
 def test_facades_have_one_window_per_storey_bay() -> None:
     # tile = 3 m x 3 m; the window spans x 0.8-2.2 m, y 0.9-2.5 m (sill at 0.9 m)
-    for name in ("facade_brick", "facade_concrete"):
+    for name in sorted(set(FACADE_BY_COLOUR.values())):  # brick, concrete, painted renders
         img = OUTDOOR_TEXTURES[name](np.random.default_rng(0), 300)
         glass = [px(img, x / 3, y / 3) for x, y in ((1.1, 1.3), (1.9, 2.3), (1.1, 2.3))]
         wall = [px(img, x / 3, y / 3) for x, y in ((0.3, 1.5), (2.7, 0.5), (1.5, 2.8))]
         for g in glass:
             assert g[2] >= g[0], (name, g)  # bluish glass
-        if name == "facade_brick":
+        if name.startswith("facade_brick"):
             for w in wall:
-                assert w[0] > w[2] + 20, w  # red brick around the window
+                assert w[0] > w[2] + 20, w  # red / brown brick around the window
     glass_wall = OUTDOOR_TEXTURES["facade_glass"](np.random.default_rng(0), 300)
     assert px(glass_wall, 0.3, 0.1).sum() < 3 * 70  # dark spandrel band at the floor slab (y < 0.7 m)
     assert px(glass_wall, 0.3, 0.6)[2] > px(glass_wall, 0.3, 0.6)[0]

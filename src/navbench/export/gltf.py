@@ -41,7 +41,7 @@ class GltfMaterial:
         rgba: baseColorFactor, linear 0..1 (alpha < 1 → ``alphaMode: BLEND``).
         texture: optional (H, W, 3|4) uint8 baseColor image, row 0 = the top.
         roughness, metallic: PBR factors (0..1).
-        emission: emissive strength (0..1, times the base colour).
+        emission: emissive strength (0..1, times the base colour and the texture, if any).
     """
 
     name: str
@@ -169,6 +169,8 @@ def glb_bytes(primitives: list[Primitive], materials: list[GltfMaterial], *, nam
             mat["alphaMode"] = "BLEND"
         if m.emission > 0:
             mat["emissiveFactor"] = [float(min(1.0, m.emission * c)) for c in m.rgba[:3]]
+            if m.texture is not None:  # MuJoCo modulates emission by the texture too
+                mat["emissiveTexture"] = {"index": tex_of[id(m.texture)], "texCoord": 0}
         mats.append(mat)
 
     doc: dict[str, object] = {

@@ -30,14 +30,14 @@ from navbench.visual.materials import (
     wall_material,
 )
 from navbench.visual.mesh import Part, merge
-from navbench.visual.outdoor_textures import OUTDOOR_MATERIALS, TILE_M
+from navbench.visual.outdoor_textures import FACADE_BY_COLOUR, OUTDOOR_MATERIALS, TILE_M
 from navbench.visual.palette import PALETTE, Palette
 from navbench.visual.shadows import shadow_parts
 from navbench.visual.storefront import scene_storefronts, sign_materials
 from navbench.visual.textures import texture
 
 #: Bump whenever a builder, material choice or texture changes: it keys the scene cache.
-VISUAL_VERSION = "14"  # 14: closed entrance doors in wood
+VISUAL_VERSION = "15"  # 15: facades drawn in their building_colours word (brick, concrete, render)
 #: Seeded variants per outdoor category and box size (instances share these meshes).
 OUTDOOR_VARIANTS = 4
 OBJECT_KINDS = frozenset({"furniture", "object"})
@@ -132,6 +132,16 @@ def material_table() -> dict[str, Material]:
     return {**MATERIALS, **OUTDOOR_MATERIALS}
 
 
+def _facade(b: Box, colours: object, seed: int) -> str:
+    """Facade material of building box ``b``: the one of its colour word in
+    ``scene.meta["building_colours"]`` (what route instructions name), else a seeded pick."""
+    colour = colours.get(b.ref or b.id) if isinstance(colours, dict) else None
+    if isinstance(colour, str) and colour in FACADE_BY_COLOUR:
+        return FACADE_BY_COLOUR[colour]
+    mats = ("facade_brick", "facade_concrete", "facade_glass")
+    return mats[int(derive(seed, "facade", b.ref or b.id).integers(len(mats)))]
+
+
 def _room_floor_label(label: str) -> str:
     return f"floor/{label}" if label else "floor"
 
@@ -206,6 +216,7 @@ def _build(scene: Scene, *, seed: int, cache: str | Path | None, texture_size: i
         return paint[room_id]
 
     surfaces = {s.id: s for s in scene.surfaces}
+    colours = scene.meta.get("building_colours", {}) if isinstance(scene.meta, dict) else {}
     refs_with_geometry = {b.ref for b in scene.boxes} | {m.ref for m in scene.meshes}
     walls: dict[tuple[str | None, str, tuple[int, int]], list[Part]] = {}
     palette = Palette()
@@ -246,8 +257,7 @@ def _build(scene: Scene, *, seed: int, cache: str | Path | None, texture_size: i
             for p in merge([arch.with_material(f, mat) for f, _, _ in arch.box_faces(b, lift=arch.LIFT["floor"])]):
                 vis.add(p, ref=b.ref, label=_room_floor_label(r.label), kind="floor", layer="structure")
         elif b.kind == "building":
-            mats = ("facade_brick", "facade_concrete", "facade_glass")
-            vis.box_materials[b.id] = mats[int(derive(seed, "facade", b.ref or b.id).integers(len(mats)))]
+            vis.box_materials[b.id] = _facade(b, colours, seed)
         elif b.kind == "road":
             from navbench.visual.outdoor_textures import ROAD_TILE_M
 

@@ -12,9 +12,10 @@ it over the *full* carriageway width (``v = 0`` at the right edge, ``v = 1`` at 
 the caller sets ``u = s / ROAD_TILE_M`` and ``v = t / width``; ``road_4lane`` is the same for
 four lanes (:func:`road_material` picks one by width). For any other lane count or an exact
 segment picture use :func:`road_markings`, which rasterises a whole segment.
-Facades (``facade_brick``, ``facade_concrete``, ``facade_glass``) cover one storey
-(:data:`STOREY_M` = 3 m) by one 3 m bay with one window, so UVs = metres / 3 give one window
-row per storey.
+Facades (``facade_brick`` red, ``facade_brick_brown``, ``facade_concrete``, ``facade_glass``,
+``facade_render_<colour>`` painted render) cover one storey (:data:`STOREY_M` = 3 m) by one 3 m
+bay with one window, so UVs = metres / 3 give one window row per storey;
+:data:`FACADE_BY_COLOUR` maps the colour words of ``scene.meta["building_colours"]`` to them.
 """
 
 from __future__ import annotations
@@ -190,6 +191,21 @@ def concrete(rng: np.random.Generator, size: int) -> np.ndarray:
 
 
 # --------------------------------------------------------------------------- facades
+#: Self-illumination of brick / concrete / render facades: walls in the shade (ambient 0.3 +
+#: headlight 0.25) would show a white render as mid grey.
+FACADE_EMISSION = 0.2
+RGB = tuple[float, float, float]
+#: Brick colours (0..1 RGB before the per-brick tone).
+BRICK_RED: RGB = (0.66, 0.1, 0.06)
+BRICK_BROWN: RGB = (0.46, 0.24, 0.1)
+#: Painted render (plaster) colours by the colour word a person would use for them.
+RENDER_COLOURS: dict[str, RGB] = {
+    "white": (0.96, 0.95, 0.92), "beige": (0.87, 0.77, 0.58), "yellow": (0.95, 0.8, 0.25),
+    "orange": (0.95, 0.5, 0.14), "pink": (0.95, 0.6, 0.7), "blue": (0.33, 0.5, 0.82),
+    "green": (0.38, 0.66, 0.36),
+}
+
+
 def _window(img: np.ndarray, u: np.ndarray, v: np.ndarray, rng: np.random.Generator,
             frame: tuple[float, float, float]) -> np.ndarray:
     """One window per 3 m x 3 m tile: 1.4 m wide, 1.6 m tall, sill at 0.9 m, with a frame."""
@@ -207,8 +223,9 @@ def _window(img: np.ndarray, u: np.ndarray, v: np.ndarray, rng: np.random.Genera
     return img
 
 
-def facade_brick(rng: np.random.Generator, size: int) -> np.ndarray:
-    """Red brick bond (0.25 m x 0.075 m courses) with one window per storey bay (tile 3 m)."""
+def _brick(rng: np.random.Generator, size: int, colour: RGB) -> np.ndarray:
+    """Brick bond (0.25 m x 0.075 m courses) of ``colour`` (0..1 RGB, each brick's tone varies
+    by x0.75-1.1) with one window per storey bay (tile 3 m)."""
     u, v = _grid(size)
     x, y = u * STOREY_M, v * STOREY_M
     course = np.floor(y / 0.075).astype(int)
@@ -218,9 +235,19 @@ def facade_brick(rng: np.random.Generator, size: int) -> np.ndarray:
     mortar = (bx < 0.012) | (by < 0.01)
     n_b = 40 * 12
     tone = rng.uniform(0.75, 1.1, n_b)[(course * 12 + np.floor((x + shift) / 0.25).astype(int)) % n_b]
-    brick = np.stack([0.55 * tone, 0.22 * tone, 0.15 * tone], -1)
-    img = np.where(mortar[..., None], np.array((0.72, 0.7, 0.66)), brick)
+    brick = np.asarray(colour) * tone[..., None]
+    img = np.where(mortar[..., None], np.array((0.52, 0.49, 0.45)), brick)
     return _u8(_window(img, u, v, rng, (0.9, 0.88, 0.82)))
+
+
+def facade_brick(rng: np.random.Generator, size: int) -> np.ndarray:
+    """Red brick with one window per storey bay (tile 3 m)."""
+    return _brick(rng, size, BRICK_RED)
+
+
+def facade_brick_brown(rng: np.random.Generator, size: int) -> np.ndarray:
+    """Brown brick with one window per storey bay (tile 3 m)."""
+    return _brick(rng, size, BRICK_BROWN)
 
 
 def facade_concrete(rng: np.random.Generator, size: int) -> np.ndarray:
@@ -244,6 +271,36 @@ def facade_glass(rng: np.random.Generator, size: int) -> np.ndarray:
     mull = (np.abs(x % 1.5) < 0.04) | (np.abs(y - 0.7) < 0.04) | (y > 2.96)
     img[mull] = (0.55, 0.57, 0.6)
     return _u8(img)
+
+
+def facade_render(rng: np.random.Generator, size: int, colour: RGB) -> np.ndarray:
+    """Painted render of ``colour`` (0..1 RGB): trowelled plaster (lightness x0.8-1.08 by
+    mottling and grain), rain streaks below the sill, a darker string course at each storey's
+    floor line, one window per storey bay (dark frame) (tile 3 m)."""
+    u, v = _grid(size)
+    x, y = u * STOREY_M, v * STOREY_M
+    shade = 0.8 + 0.2 * _fbm(rng, size, 3, 5) + 0.08 * rng.random((size, size))
+    streak = (np.abs(x - 1.5) < 0.7) & (y > 0.25) & (y < 0.78)
+    fade = np.clip((y - 0.25) / 0.53, 0, 1) * (0.5 + 0.5 * _fbm(rng, size, 16, 1)[0][None, :])
+    shade = np.where(streak, shade * (1 - 0.14 * fade), shade)
+    img = np.asarray(colour) * shade[..., None]
+    band = (y < 0.12) | (y > 2.96)
+    img[band] = img[band] * 0.82
+    return _u8(_window(img, u, v, rng, (0.24, 0.24, 0.26)))
+
+
+def _render_fn(colour: RGB) -> Callable[[np.random.Generator, int], np.ndarray]:
+    def fn(rng: np.random.Generator, size: int) -> np.ndarray:
+        return facade_render(rng, size, colour)
+    return fn
+
+
+#: Facade texture / material key by the colour word of ``scene.meta["building_colours"]``: red
+#: and brown brick, grey concrete, the other words painted render of that colour.
+FACADE_BY_COLOUR: dict[str, str] = {
+    "red": "facade_brick", "brown": "facade_brick_brown", "grey": "facade_concrete",
+    **{c: f"facade_render_{c}" for c in RENDER_COLOURS},
+}
 
 
 # --------------------------------------------------------------------------- vegetation, wood
@@ -276,7 +333,9 @@ def planks(rng: np.random.Generator, size: int) -> np.ndarray:
 OUTDOOR_TEXTURES: dict[str, Callable[[np.random.Generator, int], np.ndarray]] = {
     "asphalt": asphalt, "road": road, "road_4lane": road_4lane, "crosswalk": crosswalk, "paving": paving, "curb": curb,
     "grass": grass, "water": water, "sand": sand, "concrete": concrete,
-    "facade_brick": facade_brick, "facade_concrete": facade_concrete, "facade_glass": facade_glass,
+    "facade_brick": facade_brick, "facade_brick_brown": facade_brick_brown,
+    "facade_concrete": facade_concrete, "facade_glass": facade_glass,
+    **{f"facade_render_{c}": _render_fn(rgb) for c, rgb in RENDER_COLOURS.items()},
     "foliage": foliage, "bark": bark, "planks": planks,
 }
 
@@ -286,6 +345,7 @@ TILE_M: dict[str, float] = {
     "asphalt": 4.0, "road": ROAD_TILE_M, "road_4lane": ROAD_TILE_M, "crosswalk": 1.0, "paving": 1.0, "curb": 1.0, "grass": 2.0,
     "water": 4.0, "sand": 1.0, "concrete": 2.0, "facade_brick": STOREY_M, "facade_concrete": STOREY_M,
     "facade_glass": STOREY_M, "foliage": 1.0, "bark": 1.0, "planks": 1.0,
+    **{k: STOREY_M for k in FACADE_BY_COLOUR.values()},
 }
 
 
@@ -340,9 +400,9 @@ OUTDOOR_MATERIALS: dict[str, Material] = {
     "paving": _m(1.0, 1.0, 1.0, "paving", 0.1, 0.1),
     "curb": _m(1.0, 1.0, 1.0, "curb", 0.1, 0.1),
     "grass": _m(1.0, 1.0, 1.0, "grass", 0.05, 0.05),
-    "facade_brick": _m(1.0, 1.0, 1.0, "facade_brick", 0.1, 0.1),
-    "facade_concrete": _m(1.0, 1.0, 1.0, "facade_concrete", 0.1, 0.1),
     "facade_glass": _m(1.0, 1.0, 1.0, "facade_glass", 0.8, 0.8, 0.25),
+    **{k: _m(1.0, 1.0, 1.0, k, 0.1, 0.1, emission=FACADE_EMISSION)
+       for k in FACADE_BY_COLOUR.values()},
     "shop_frame": _m(0.15, 0.15, 0.16, None, 0.4, 0.4),
     "shop_window": _m(0.22, 0.3, 0.36, None, 1.0, 1.0, 0.3, a=0.92),
     "door_wood": _m(0.55, 0.35, 0.2, "planks", 0.2, 0.2),

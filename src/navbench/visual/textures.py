@@ -25,7 +25,7 @@ from navbench.io import ARRAY_READ_ERRORS
 from navbench.rng import derive
 
 #: Bump when a generator's output changes (invalidates cached images).
-TEXTURE_VERSION = "2"
+TEXTURE_VERSION = "3"  # 3: red brick redder; brown brick and painted render facades
 
 TextureFn = Callable[[np.random.Generator, int], np.ndarray]
 
