@@ -47,6 +47,11 @@ def _raw(path: Path) -> dict:
         return json.load(f)
 
 
+def _scene_json(root: Path, scene_id: str) -> dict:
+    """A dataset's ``scenes/<id>/scene.json``, parsed as plain JSON."""
+    return json.loads((root / "scenes" / scene_id / "scene.json").read_text(encoding="utf-8"))
+
+
 def test_layout_and_vlnce_loader_constraints(ds_dir: Path) -> None:
     m = json.loads((ds_dir / "manifest.json").read_text())
     assert set(m["splits"]) == {"train", "eval"}
@@ -168,12 +173,21 @@ def test_objectnav_habitat_layout(tmp_path: Path) -> None:
     build_dataset([generate_house(s) for s in (21, 22)], out, tasks=["objectnav"],
                   split={"train": 0.5, "eval": 0.5}, seed=2, settings=DatasetSettings(episodes_per_scene=6))
     ds = load_dataset(out)
+    # one category → id mapping for every split: all object labels of the dataset's scenes
+    labels = sorted({o["label"] for sid in ds.manifest.scenes
+                     for o in _scene_json(out, sid)["objects"]})
     for split in ds.splits:
         top = _raw(out / "objectnav" / split / f"{split}.json.gz")
         assert top["episodes"] == []
-        assert set(top["category_to_task_category_id"]) == set(top["category_to_scene_annotation_category_id"])
+        assert top["category_to_task_category_id"] == {c: i for i, c in enumerate(labels)}
+        assert top["category_to_scene_annotation_category_id"] == top["category_to_task_category_id"]
         for f in (out / "objectnav" / split / "content").glob("*.json.gz"):
             d = _raw(f)
+            # habitat's object_id: the object's index in scenes/<id>/scene.json, one per object
+            order = [o["id"] for o in _scene_json(out, f.name.removesuffix(".json.gz"))["objects"]]
+            pairs = {(g["object_id"], g["object_name"]) for gs in d["goals_by_category"].values()
+                     for g in gs}
+            assert all(order[i] == name for i, name in pairs)
             for ep in d["episodes"]:
                 assert set(ep) == {"episode_id", "scene_id", "start_position", "start_rotation", "info",
                                    "goals", "object_category"}
@@ -184,9 +198,11 @@ def test_objectnav_habitat_layout(tmp_path: Path) -> None:
         for ep in eps:
             scene, nm = ds.scene(ep.navbench["scene"]), ds.navmesh(ep.navbench["scene"])
             assert all(scene.object_index[g.object_id].label == ep.object_category for g in ep.goals)
-            # every kept instance has 5 <= L <= 50 m (recomputed), the episode's L is the minimum
+            # every instance of the category is a goal (habitat's goals_by_category), all at
+            # L >= 5 m, the closest (the episode's L) at most 50 m away
             Ls = ep.navbench["goal_path_lengths"]
-            assert all(5.0 <= v <= 50.0 for v in Ls.values())
+            assert sorted(Ls) == sorted(g.object_id for g in ep.goals)
+            assert all(v >= 5.0 for v in Ls.values()) and min(Ls.values()) <= 50.0
             assert math.isclose(ep.geodesic_distance, min(Ls.values()), abs_tol=1e-5)
             assert ep.goals[0].radius == pytest.approx(1.0 + 0.18)  # NavVerse 1.0 + r_turtlebot
             assert nm.is_navigable(ep.start_position)

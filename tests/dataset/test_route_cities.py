@@ -88,8 +88,8 @@ def test_placenav_city_goals_are_storefront_entrances(ds_dir: Path) -> None:
             p = places[g.object_id]
             assert p.category == e.object_category
             assert np.allclose(g.position, p.entrance)
-        Ls = e.navbench["goal_path_lengths"]
-        assert all(5.0 <= v <= 50.0 for v in Ls.values())
+        Ls = e.navbench["goal_path_lengths"]  # every goal >= 5 m away, the closest <= 50 m
+        assert all(v >= 5.0 for v in Ls.values()) and min(Ls.values()) <= 50.0
         ref = np.array(e.reference_path)
         assert math.isclose(float(np.linalg.norm(np.diff(ref, axis=0), axis=1).sum()), min(Ls.values()), rel_tol=1e-5)
         # the path ends next to the storefront: within 1 m (+ one 0.25 m cell) of its facade box
@@ -105,6 +105,62 @@ def test_placenav_city_goals_are_storefront_entrances(ds_dir: Path) -> None:
         assert set(ep) == {"episode_id", "scene_id", "start_position", "start_rotation", "info", "goals",
                            "object_category"}
         assert f"scene.json_{ep['object_category']}" in content["goals_by_category"]
+
+
+def _half_xz(o: dict) -> float:
+    """NavVerse r_goal = ½ max(x, z) of a scene.json object's world AABB (yawed box, by hand)."""
+    c, sn = abs(math.cos(o["yaw"])), abs(math.sin(o["yaw"]))
+    sx, _, sz = o["size"]
+    return 0.5 * max(c * sx + sn * sz, sn * sx + c * sz)
+
+
+@pytest.mark.parametrize("task", ["objectnav", "placenav"])
+def test_goal_files_mean_what_habitat_means(ds_dir: Path, task: str) -> None:
+    """habitat reads: one category → id mapping for all splits; object_id = the index in the
+    scene's objects (places) list, one per goal; view points on the navmesh, at NavVerse
+    distance ≤ τ − 0.2 m of their goal and facing it; every episode's goals = its key's."""
+    ds = load_dataset(ds_dir)
+    scenes = {sid: json.loads((ds_dir / "scenes" / sid / "scene.json").read_text(encoding="utf-8"))
+              for sid in ds.manifest.scenes}
+    items = "places" if task == "placenav" else "objects"
+    field = "category" if task == "placenav" else "label"
+    cats = sorted({x[field] for d in scenes.values() for x in d[items]})
+    n_vp = 0
+    for split in ds.splits:
+        top = _raw(ds_dir / task / split / f"{split}.json.gz")
+        assert top["category_to_task_category_id"] == {c: i for i, c in enumerate(cats)}
+        assert top["category_to_scene_annotation_category_id"] == top["category_to_task_category_id"]
+        for f in sorted((ds_dir / task / split / "content").glob("*.json.gz")):
+            sid = f.name.removesuffix(".json.gz")
+            d, nm = _raw(f), ds.navmesh(sid)
+            listed = scenes[sid][items]
+            ids = [g["object_id"] for gs in d["goals_by_category"].values() for g in gs]
+            assert len(ids) == len(set(ids))
+            taus = {e["info"]["navbench"]["success_distance"] for e in d["episodes"]}
+            assert len(taus) <= 1
+            for key, gs in d["goals_by_category"].items():
+                for g in gs:
+                    x = listed[g["object_id"]]
+                    assert x["id"] == g["object_name"] and f"scene.json_{x[field]}" == key
+                    r = 0.0 if task == "placenav" else _half_xz(x)
+                    c = np.array(g["position"])
+                    assert g["view_points"]
+                    for v in g["view_points"]:
+                        p = np.array(v["agent_state"]["position"])
+                        assert nm.is_navigable(p)
+                        assert max(0.0, float(np.linalg.norm(p - c)) - r) <= min(taus) - 0.2 + 1e-6
+                        q = v["agent_state"]["rotation"]
+                        th = 2.0 * math.atan2(q[1], q[3])
+                        to = (c - p)[[0, 2]]
+                        if np.linalg.norm(to) > 1e-6:
+                            fwd = np.array([-math.sin(th), -math.cos(th)])
+                            assert float(fwd @ to) / float(np.linalg.norm(to)) > 1 - 1e-9
+                        n_vp += 1
+            for e in d["episodes"]:
+                key = f"scene.json_{e['object_category']}"
+                names = [g["object_name"] for g in d["goals_by_category"][key]]
+                assert e["info"]["navbench"]["goal_ids"] == names
+    assert n_vp > 0
 
 
 def _crosses(a: np.ndarray, b: np.ndarray, c: np.ndarray, d: np.ndarray) -> bool:

@@ -4,10 +4,15 @@ Per episode: a goal category drawn uniformly among the scene's categories; a sta
 the largest navmesh island; a shortest path to the approach points
 (:mod:`navbench.episodes.approach`, within 1 m of the footprint and at NavVerse distance to
 goal ≤ τ − 0.2 m, :func:`goal_approach`; an object in a room is approached from inside that
-room) of every instance of the category; instances with 5 ≤ L ≤ 50 m are kept as goals (none
-kept → retry, then drop).
-The start yaw faces the next waypoint of the closest kept instance's path ± U(−30°, 30°).
-``geodesic_distance`` = L of the closest instance; its path is the reference path.
+room) of every instance of the category. Every instance of the category with approach points
+is a goal of every episode of that category in the scene (habitat's ``goals_by_category``:
+one goal list per scene and category, so a habitat scorer and navbench count the same
+instances); a start is kept when the closest instance has 5 ≤ L ≤ 50 m, so every goal is at
+least 5 m away (NavVerse keeps only instances with L in [5, 50] m; here farther ones are goals
+too, as habitat would score them), else retry, then drop.
+The start yaw faces the next waypoint of the closest instance's path ± U(−30°, 30°).
+``geodesic_distance`` = L of the closest instance; its path is the reference path. Each goal
+carries its approach points as ``view_points`` (habitat's success area).
 
 Indoor-to-outdoor scenes (``scene.kind == "hybrid"``, NavVerse App. 8.1): starts are sampled
 inside the house rooms (:func:`indoor_start`) and goal instances are the outdoor ones within
@@ -136,17 +141,20 @@ def _try(task: str, scene: Scene, nm: NavMesh, rng: np.random.Generator, cat: st
     if start is None or (s.end_clearance > nm.settings.agent_radius
                          and nm.distance_to_obstacle(start) < s.end_clearance):
         return None
-    kept = []
+    kept = []  # every reachable instance; all of ``cands`` are the episode's goals
     for i in cands:
         sp = nm.find_path(start, aps[i.id].points)
-        if sp.points is not None and s.min_path <= sp.geodesic_distance <= s.max_path:
+        if sp.points is not None and math.isfinite(sp.geodesic_distance):
             kept.append((sp.geodesic_distance, i, np.asarray(sp.points, float)))
     if not kept:
         return None
     kept.sort(key=lambda t: (t[0], t[1].id))
     length, closest, path = kept[0]
+    if not s.min_path <= length <= s.max_path:  # the closest goal is habitat's d_0
+        return None
     yaw = wrap_angle(path_yaw(path) + math.radians(float(rng.uniform(-s.yaw_jitter_deg, s.yaw_jitter_deg))))
-    goals = tuple(Goal(i.position, s.success_distance, i.id, i.size) for _, i, _ in sorted(kept, key=lambda t: t[1].id))
+    goals = tuple(Goal(i.position, s.success_distance, i.id, i.size,
+                       tuple(vec3(p) for p in aps[i.id].points)) for i in cands)
     nb = {"task": task, "scene": scene.id, "scene_kind": scene.kind, "source": scene.source,
           "success_distance": s.success_distance, "closest_goal": closest.id,
           "goal_path_lengths": {i.id: round(float(d), 6) for d, i, _ in kept}}

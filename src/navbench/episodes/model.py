@@ -43,12 +43,15 @@ class Goal:
         object_id: scene object id of the goal, if any.
         size: full extent ``(sx, sy, sz)`` of the goal object (m), if known; NavVerse's
             ``r_goal = ½ max(sx, sz)`` is derived from it.
+        view_points: navigable points (m, world frame) next to the object from which it counts
+            as reached (ObjectNav / PlaceNav approach points; habitat's ``view_points``), if any.
     """
 
     position: Vec3
     radius: float | None = None
     object_id: str | None = None
     size: Vec3 | None = None
+    view_points: tuple[Vec3, ...] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "position", _vec(self.position, 3, "Goal.position"))
@@ -56,6 +59,8 @@ class Goal:
             object.__setattr__(self, "radius", float(self.radius))
         if self.size is not None:
             object.__setattr__(self, "size", _vec(self.size, 3, "Goal.size"))
+        object.__setattr__(self, "view_points",
+                           tuple(_vec(p, 3, "Goal.view_points[]") for p in self.view_points))
 
     @property
     def extent_radius(self) -> float:
@@ -149,10 +154,10 @@ def check_episode(e: Episode, file: str, where: str) -> Episode:
     """``e`` if its numbers are finite and its ``info.navbench`` fields have their types, else an
     :class:`~navbench.errors.EpisodeFormatError` naming ``file`` and the field under ``where``.
 
-    Checked: start position / rotation, goal positions, radii (finite, >= 0) and sizes (> 0),
-    reference path points, ``geodesic_distance`` (>= 0; ``nan`` unknown and ``inf`` unreachable
-    allowed), ``info.navbench.success_distance`` (τ: a finite number >= 0 or null) and the
-    types of :data:`NAVBENCH_FIELDS`.
+    Checked: start position / rotation, goal positions and view points, radii (finite, >= 0)
+    and sizes (> 0), reference path points, ``geodesic_distance`` (>= 0; ``nan`` unknown and
+    ``inf`` unreachable allowed), ``info.navbench.success_distance`` (τ: a finite number >= 0
+    or null) and the types of :data:`NAVBENCH_FIELDS`.
     """
     from navbench.errors import EpisodeFormatError
 
@@ -170,6 +175,9 @@ def check_episode(e: Episode, file: str, where: str) -> Episode:
             raise bad(f"goals[{j}].radius", "a finite number >= 0 or null", g.radius)
         if g.size is not None and not all(math.isfinite(c) and c > 0 for c in g.size):
             raise bad(f"goals[{j}].size", "3 finite positive numbers", g.size)
+        for k, vp in enumerate(g.view_points):
+            if not all(math.isfinite(c) for c in vp):
+                raise bad(f"goals[{j}].view_points[{k}]", "3 finite numbers", vp)
     for j, p in enumerate(e.reference_path):
         if not all(math.isfinite(c) for c in p):
             raise bad(f"reference_path[{j}]", "3 finite numbers", p)

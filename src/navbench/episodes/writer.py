@@ -1,6 +1,7 @@
 """Write a built dataset's files and ``manifest.json`` (layout: :mod:`navbench.episodes.dataset`).
 
-One vocabulary per R2R task, shared by its splits (token ids agree across splits).
+One vocabulary per R2R task, shared by its splits (token ids agree across splits); likewise one
+ObjectNav / PlaceNav category → id mapping, from all the dataset's scenes.
 """
 
 from __future__ import annotations
@@ -68,9 +69,12 @@ def write_dataset(root: Path, scenes: Sequence[Scene], results: Sequence[SceneRe
                 write_r2r(root / f["episodes"], eps, vocab=vocab)
                 write_gt(root / f["gt"], {e.episode_id: g for e, g in items if g is not None})
             else:
-                from navbench.episodes.habitat_objectnav import write_objectnav
+                from navbench.episodes.habitat_objectnav import task_categories, write_objectnav
 
-                write_objectnav(root / task / split, split, eps, scenes=[s for s in scenes if s.id in splits[split]])
+                # one category → id mapping for every split (habitat's ObjectGoalSensor value)
+                write_objectnav(root / task / split, split, eps,
+                                scenes=[s for s in scenes if s.id in splits[split]],
+                                categories=task_categories(task, scenes))
             files[task][split] = f
             counts[task][split] = group_counts(eps)
         if src in tasks:
