@@ -171,3 +171,42 @@ def test_episodes_of_one_key_with_moved_goals_are_refused(tmp_path: Path) -> Non
                     geodesic_distance=5.5, object_category="lamp", info=moved.info)
     with pytest.raises(EpisodeFormatError, match="goals_by_category"):
         write_objectnav(tmp_path, "val", [_ep(0, ("o1",)), moved])
+
+
+def test_a_file_in_hm3d_s_own_layout_reads(tmp_path: Path) -> None:
+    """habitat-lab's Episode / NavigationEpisode fields (start_room, shortest_paths,
+    scene_dataset_config, additional_obj_config_paths) and its goal fields (radius null,
+    object_name_id, room_id / room_name, view points with iou) as HM3D ObjectNav v1 writes
+    them: the reader kept them out ('no such key'); now it reads past them."""
+    d = tmp_path / "val"
+    (d / "content").mkdir(parents=True)
+    top = {"episodes": [], "category_to_task_category_id": {"chair": 0, "bed": 1},
+           "category_to_scene_annotation_category_id": {"chair": 3, "bed": 11}}
+    (d / "val.json.gz").write_bytes(gzip.compress(json.dumps(top).encode()))
+    scene = "hm3d/val/00800-TEEsavR23oF/TEEsavR23oF.basis.glb"
+    goal = {"position": [5.0, 0.4, 4.0], "radius": None, "object_id": 5, "object_name": "chair_5",
+            "object_name_id": None, "object_category": "chair", "room_id": None,
+            "room_name": None, "view_points": [
+                {"agent_state": {"position": [4.5, 0.0, 4.0], "rotation": [0, 0.7, 0, 0.7]},
+                 "iou": 0.6}]}
+    ep = {"episode_id": "0", "scene_id": scene,
+          "scene_dataset_config": "hm3d.scene_dataset_config.json",
+          "additional_obj_config_paths": [], "start_position": [1.0, 0.0, 2.0],
+          "start_rotation": [0, 0.38, 0, 0.92], "start_room": None, "shortest_paths": None,
+          "info": {"geodesic_distance": 6.2, "euclidean_distance": 5.1,
+                   "closest_goal_object_id": 5},
+          "goals": [], "object_category": "chair"}
+    content = {"episodes": [ep], "goals_by_category": {"TEEsavR23oF.basis.glb_chair": [goal]}}
+    raw = gzip.compress(json.dumps(content).encode())
+    (d / "content" / "TEEsavR23oF.json.gz").write_bytes(raw)
+    (e,) = read_objectnav(d / "val.json.gz")
+    assert (e.object_category, e.geodesic_distance) == ("chair", 6.2)
+    assert e.start_position == (1.0, 0.0, 2.0)
+    assert [(g.object_id, g.position, g.view_points) for g in e.goals] == [
+        ("chair_5", (5.0, 0.4, 4.0), ((4.5, 0.0, 4.0),))]
+    ep["teleport"] = True  # anything else still belongs in info
+    content = {"episodes": [ep], "goals_by_category": {"TEEsavR23oF.basis.glb_chair": [goal]}}
+    raw = gzip.compress(json.dumps(content).encode())
+    (d / "content" / "TEEsavR23oF.json.gz").write_bytes(raw)
+    with pytest.raises(EpisodeFormatError, match=r"episodes\[0\]\.teleport"):
+        read_objectnav(d / "val.json.gz")

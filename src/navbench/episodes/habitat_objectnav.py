@@ -37,6 +37,10 @@ if TYPE_CHECKING:
 
 OBJECTNAV_EPISODE_KEYS = ("episode_id", "scene_id", "start_position", "start_rotation", "info",
                           "goals", "object_category")
+#: Fields of habitat-lab's ``Episode`` / ``NavigationEpisode`` that HM3D / MP3D ObjectNav files
+#: carry and navbench reads past (it never writes them: VLN-CE pins habitat 0.1.7, SPEC §4).
+HABITAT_ONLY_EPISODE_KEYS = ("start_room", "shortest_paths", "scene_dataset_config",
+                             "additional_obj_config_paths")
 
 
 def goals_key(scene_id: str, category: str) -> str:
@@ -210,7 +214,7 @@ def _check_instance_ids(gbc: JSON, f: str) -> None:
 
 def _objectnav_episode(ep: JSON, gbc: JSON, f: str, w: str) -> Episode:
     """One content-file episode (``ep``) with its goals from ``gbc`` (errors name ``f`` / ``w``)."""
-    bad = set(ep) - set(OBJECTNAV_EPISODE_KEYS)
+    bad = set(ep) - set(OBJECTNAV_EPISODE_KEYS) - set(HABITAT_ONLY_EPISODE_KEYS)
     if bad:
         raise EpisodeFormatError(str(f), f"{w}.{sorted(bad)[0]}", "no such key; extras belong in 'info'")
     key = goals_key(ep["scene_id"], ep["object_category"])
