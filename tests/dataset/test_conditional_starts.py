@@ -9,10 +9,15 @@ import pytest
 
 from navbench import nav
 from navbench.episodes.approach import object_approach
-from navbench.episodes.conditional import conditional_episodes, instruction_settings
+from navbench.episodes.conditional import (
+    ConditionalEpisodeSettings,
+    conditional_episodes,
+    instruction_settings,
+    target_approach,
+)
 from navbench.scene.procgen.hybrid import generate_hybrid
 from navbench.scene.procgen.indoor import generate_house
-from navbench.tasks.conditional import generate_instructions, targets
+from navbench.tasks.conditional import follow, generate_instructions, outcomes, targets
 from tests.conftest import two_room_scene
 
 
@@ -36,6 +41,50 @@ def test_starts_are_far_from_the_goal_and_l_is_d0_to_the_goal_point(house: tuple
         assert d0 >= max(2.0, tau)  # min_start_distance 2 m: no episode starts at its goal
         assert ep.geodesic_distance >= d0 - 1e-9  # the route through the subgoals is no shorter
         assert all(b["reachable"] for b in nb["branch_goals"])
+
+
+def test_no_branch_goal_or_subgoal_is_near_the_start(house: tuple) -> None:
+    """An agent that stops at once is never within τ of another branch's goal (it would be
+    scored ``other_branch``), and every branch's goal and subgoals are ≥ min_start_distance
+    away (geodesic), like the first target and the correct goal."""
+    scene, nm = house
+    insts = generate_instructions(scene, 40, seed=5,
+                                  instruction_settings=instruction_settings(scene, navmesh=nm))
+    eps, dropped = conditional_episodes(scene, nm, insts, seed=5)
+    assert len(eps) + sum(dropped.values()) == len(insts)  # every instruction kept or counted
+    assert len(eps) >= 30, dropped
+    by_id = {i.id: i for i in insts}
+    checked = 0
+    for ep in eps:
+        nb = ep.info["navbench"]
+        tau = nb["success_distance"]
+        far = max(2.0, tau)
+        s = ep.start_position
+        for b in nb["branch_goals"]:  # the points other_branch is scored at
+            assert math.dist(s, b["position"]) > tau, (ep.episode_id, b)
+            assert nm.geodesic_distance(s, b["position"]) >= far, (ep.episode_id, b)
+        assert nm.geodesic_distance(s, ep.goals[0].position) >= far  # the correct goal point
+        ins = by_id[ep.episode_id]
+        for bp in outcomes(ins.program):  # every branch: its subgoals and goal, any approach point
+            ev = follow(ins.program, bp)
+            for r in (*ev.subgoals, ev.goal):
+                if r.object_id == ins.goal_id:  # reached last, through the subgoals: its point
+                    continue
+                ap = target_approach(scene, nm, str(r.object_id), tau, ConditionalEpisodeSettings())
+                assert ap is not None
+                assert nm.geodesic_distance(s, ap.points) >= far - 1e-9, (ep.episode_id, r)
+                checked += 1
+    assert checked > 2 * len(eps)
+
+
+def test_starts_near_another_branch_are_resampled_or_dropped_by_name(house: tuple) -> None:
+    scene, nm = house
+    insts = generate_instructions(scene, 40, seed=5,
+                                  instruction_settings=instruction_settings(scene, navmesh=nm))
+    one_try = ConditionalEpisodeSettings(start_tries=1)  # no second chance: the reason shows
+    eps, dropped = conditional_episodes(scene, nm, insts, seed=5, settings=one_try)
+    assert dropped["start_near_branch"] > 0, dropped
+    assert len(eps) + sum(dropped.values()) == len(insts)
 
 
 def test_targets_are_objects_a_robot_can_approach() -> None:

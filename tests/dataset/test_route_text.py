@@ -150,3 +150,17 @@ def test_render_has_no_numbers_and_varies_with_seed() -> None:
     for t in texts:
         assert not re.search(r"\d", t)
         assert "turn" in t.lower() or "bear" in t.lower() or "veer" in t.lower() or "take a" in t.lower()
+
+
+def test_referring_expressions_say_elevated_relations_in_words() -> None:
+    # two lamps high on the walls (2.2 m above the bed, 2 m away: 48° up), one east and one north
+    # of the bed; both are "higher than" it, so only the compass relation tells them apart
+    room = Room("r", "bedroom", ((0.0, 0.0), (5.0, 0.0), (5.0, -5.0), (0.0, -5.0)))
+    objs = (
+        SceneObject("bed", "bed", (1.0, 0.3, -1.0), "r", size=(1.0, 0.6, 2.0)),
+        SceneObject("lampE", "lamp", (3.0, 2.5, -1.0), "r", size=(0.3, 0.3, 0.3)),
+        SceneObject("lampN", "lamp", (1.0, 2.5, -3.0), "r", size=(0.3, 0.3, 0.3)),
+    )
+    ctx = RouteContext(Scene("lamps", "indoor", "handmade", rooms=(room,), objects=objs))
+    assert ctx.refer("lampE") == "the lamp above and to the east of the bed"  # id: east-and-up of
+    assert ctx.refer("lampN") == "the lamp above and to the north of the bed"

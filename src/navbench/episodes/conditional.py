@@ -2,11 +2,15 @@
 
 For each :class:`~navbench.tasks.conditional.Instruction`: a start is sampled on the largest
 navmesh island (inside the house in indoor-to-outdoor scenes, :mod:`navbench.episodes.starts`)
-at least ``min_start_distance`` (and τ) from its first target and from its goal; the reference path runs start → each subgoal's approach point → the goal's
-approach point (:mod:`navbench.episodes.approach`; approach points are navigable points within
-``approach_fraction × τ`` of the object's XZ footprint). ``geodesic_distance`` is the length of
-that path (through the subgoals; the direct geodesic distance from the start to the goal point,
-habitat's d_0 and SPEC §5's L, is kept as ``info.navbench.direct_geodesic_distance``).
+at least ``min_start_distance`` (and τ) of geodesic distance from its first target, from its
+goal and from every other target the instruction names (every branch's goal and subgoals), and
+more than τ (Euclidean, as branch outcomes are scored) from every other branch's goal point, so
+that an agent stopping at once is never scored at a branch goal; the reference path runs start →
+each subgoal's approach point → the goal's approach point (:mod:`navbench.episodes.approach`;
+approach points are navigable points within ``approach_fraction × τ`` of the object's XZ
+footprint). ``geodesic_distance`` is the length of that path (through the subgoals; the direct
+geodesic distance from the start to the goal point, habitat's d_0 and SPEC §5's L, is kept as
+``info.navbench.direct_geodesic_distance``).
 Instructions whose pathfinding fails, or one of whose other branches' targets cannot be reached
 (so that branch could not be executed, and an agent taking it could not be scored), are dropped
 and counted by reason. The oracle-linear copy differs only in ``instruction_text``.
@@ -37,6 +41,7 @@ from navbench.nav import NavMesh
 from navbench.rng import derive
 from navbench.scene.model import Scene
 from navbench.tasks.conditional import Instruction, InstructionSettings, program_to_dict
+from navbench.tasks.conditional import targets as program_targets
 
 _SCALAR_AXES = ("cross_room", "evidence_observability", "horizon")
 
@@ -49,10 +54,14 @@ class ConditionalEpisodeSettings:
         success_distance: τ (m); ``None`` = CondVLN's 0.5 for single-room scenes, 1.0 otherwise.
         start_facing: ``"random"`` (uniform yaw) or ``"path"`` (faces the reference path).
         min_start_distance: shortest allowed geodesic distance (m) from the start to the first
-            target and to the goal point (τ if larger), so that no target is reached at the
-            start and the episode asks for some navigation.
+            target, to the goal point and to the nearest approach point of every other target
+            of the instruction (other branches' goals and subgoals, later subgoals; τ if
+            larger), so that no target of any branch is reached at the start and the episode
+            asks for some navigation.
         approach_fraction: approach points lie within this fraction of τ of the target (XZ).
-        start_tries: start samples per instruction before it is dropped.
+        start_tries: start samples per instruction before it is dropped (32: in small houses
+            few starts are far from every branch's goal; an accepted start is the first one
+            that passes, so more tries only rescue instructions that would be dropped).
         branch_separation: every other branch's goal must lie more than this many τ from the
             correct goal (Euclidean), so that no stopping point is within τ of two branch goals
             and "which branch did the agent end at" is well defined; ``0`` disables the check.
@@ -62,7 +71,7 @@ class ConditionalEpisodeSettings:
     start_facing: str = "random"
     min_start_distance: float = 2.0
     approach_fraction: float = 0.8
-    start_tries: int = 8
+    start_tries: int = 32
     branch_separation: float = 2.0
 
     def __post_init__(self) -> None:
@@ -136,9 +145,12 @@ def conditional_episodes(
     Episode ids are the instruction ids (``"{scene}:{k}"``); dataset writers renumber them.
     Reasons: ``no_approach`` (a target has no navigable point within reach on the largest
     island), ``no_path`` (no start on the largest island reaches the targets with a first leg
-    and a start→goal distance ≥ ``min_start_distance``), ``branch_unreachable`` (another
-    branch's target has no approach point reachable from the start), ``branch_goals_close`` (another branch's goal lies within
-    ``branch_separation × τ`` of the correct goal), ``no_island`` (empty navmesh).
+    and a start→goal distance ≥ ``min_start_distance``), ``start_near_branch`` (every start
+    that passed those checks lay within ``min_start_distance`` of another target of the
+    instruction, or within τ of another branch's goal point), ``branch_unreachable`` (another
+    branch's target has no approach point reachable from the start), ``branch_goals_close``
+    (another branch's goal lies within ``branch_separation × τ`` of the correct goal),
+    ``no_island`` (empty navmesh). Every instruction is kept or counted under one reason.
     """
     s = settings or ConditionalEpisodeSettings()
     tau = s.success_distance if s.success_distance is not None else default_success_distance(scene)
@@ -162,8 +174,10 @@ def conditional_episodes(
         if any(t is None for t in targets):
             dropped["no_approach"] += 1
             continue
+        others = _other_targets(ins, ids, approach)
         rng = derive(seed, scene.id, "conditional", ins.id)
         legs = None
+        near_branch = False
         for _ in range(s.start_tries):
             start = sample(rng)
             if start is None:
@@ -171,10 +185,12 @@ def conditional_episodes(
             legs = path_through(navmesh, start, targets)  # type: ignore[arg-type]
             if legs is not None and legs[0].length >= far and \
                     navmesh.geodesic_distance(start, legs[-1].end) >= far:
-                break
+                if not _near_other_target(navmesh, legs[0].points[0], others, far, tau):
+                    break
+                near_branch = True
             legs = None
         if legs is None:
-            dropped["no_path"] += 1
+            dropped["start_near_branch" if near_branch else "no_path"] += 1
             continue
         path = join_legs(legs[0].points[0], legs)
         yaw = path_yaw(path) if s.start_facing == "path" else float(rng.uniform(-math.pi, math.pi))
@@ -187,6 +203,40 @@ def conditional_episodes(
             continue
         out.append(ep)
     return out, dropped
+
+
+def _other_targets(ins: Instruction, checked: Sequence[str],
+                   approach: Callable[[str], Approach | None]) -> list[tuple[Approach, bool]]:
+    """(approach points, is another branch's goal) of every target the instruction names beyond
+    the first target and the goal (which the start check measures along the path): later
+    subgoals, other branches' goals and subgoals; targets without approach points are left out
+    (where another branch's goal has none, the instruction is dropped as
+    ``branch_unreachable``)."""
+    branch_goals = set(ins.branch_goal_ids)
+    skip = {ins.goal_id} | ({checked[0]} - branch_goals)
+    out: list[tuple[Approach, bool]] = []
+    for oid in dict.fromkeys(str(r.object_id) for r in program_targets(ins.program)):
+        ap = approach(oid) if oid not in skip else None
+        if ap is not None:
+            out.append((ap, oid in branch_goals))
+    return out
+
+
+def _near_other_target(navmesh: NavMesh, start: np.ndarray, others: Sequence[tuple[Approach, bool]],
+                       far: float, tau: float) -> bool:
+    """Whether ``start`` (the snapped start) lies within ``far`` m (geodesic) of another target's
+    nearest approach point, or, for another branch's goal, within ``tau`` m (Euclidean, as
+    :func:`~navbench.metrics.branch.branch_confusion` scores it) of that point — the point
+    :func:`_episode` records as the branch goal. Unreachable targets are not near."""
+    for ap, is_goal in others:
+        sp = navmesh.find_path(start, ap.points)
+        if sp.goal_index is None or not math.isfinite(sp.geodesic_distance):
+            continue
+        if sp.geodesic_distance < far:
+            return True
+        if is_goal and float(np.linalg.norm(ap.points[sp.goal_index] - start)) <= tau:
+            return True
+    return False
 
 
 def _branch_goals_close(ep: Episode, min_distance: float) -> bool:

@@ -6,11 +6,13 @@ from navbench.graph.relations import (
     CANONICAL_PREDICATES,
     DISTANCE_KINDS,
     ELEVATION_NAMES,
+    PREDICATE_PHRASES,
     SEMANTIC_PREDICATES,
     ObjectArrays,
     PairMetrics,
     canonical_name,
     pair_metrics,
+    predicate_phrase,
 )
 from navbench.graph.scene_graph import (
     GRAPH_SCHEMA,
@@ -29,6 +31,7 @@ __all__ = [
     "DISTANCE_KINDS",
     "ELEVATION_NAMES",
     "GRAPH_SCHEMA",
+    "PREDICATE_PHRASES",
     "SEMANTIC_PREDICATES",
     "GraphSettings",
     "ObjectArrays",
@@ -39,5 +42,6 @@ __all__ = [
     "build_scene_graph",
     "canonical_name",
     "pair_metrics",
+    "predicate_phrase",
     "write_scene_graph",
 ]

@@ -46,6 +46,27 @@ _CANONICAL_INDEX: dict[str, tuple[int, int]] = {
     canonical_name(a, e): (a, e) for e in range(3) for a in range(8)
 }
 ALL_PREDICATES: tuple[str, ...] = SEMANTIC_PREDICATES + CANONICAL_PREDICATES
+#: How an elevated canonical predicate reads in text ("south-and-up of" is an id, not English).
+_ELEVATION_WORDS: dict[str, str] = {"up": "above", "down": "below"}
+
+
+def predicate_phrase(predicate: str) -> str:
+    """The English words of a predicate id, for text shown to people: ``"south-and-up of"`` →
+    ``"above and to the south of"``, ``"north-east-and-down of"`` → ``"below and to the
+    north-east of"``; every other predicate ("near", "east of", ...) reads as its id. JSON
+    fields keep the ids.
+
+    >>> predicate_phrase("south-and-up of"), predicate_phrase("east of")
+    ('above and to the south of', 'east of')
+    """
+    a, e = _CANONICAL_INDEX.get(predicate, (0, 0))
+    if e == 0:
+        return predicate
+    return f"{_ELEVATION_WORDS[ELEVATION_NAMES[e]]} and to the {AZIMUTH_NAMES[a]} of"
+
+
+#: Predicate id → its English words (:func:`predicate_phrase`), for every predicate.
+PREDICATE_PHRASES: dict[str, str] = {p: predicate_phrase(p) for p in ALL_PREDICATES}
 
 
 @dataclass(frozen=True, eq=False)

@@ -5,8 +5,9 @@
 - :meth:`~RouteContext.refer`: a unique referring expression of an object or place, or ``None``.
   Objects in a room: ``"the <label>"`` if the label is unique in the room, else ``"the <label>
   <predicate> the <ref label>"`` with a scene-graph relation (:mod:`navbench.graph`; semantic
-  predicates first, then compass ones) that no other same-label object in the room shares with
-  a same-label reference. Objects outdoors (no room): ``"the <label>"`` if no other object
+  predicates first, then compass ones; said in words, "above and to the south of", not as the
+  id "south-and-up of") that no other same-label object in the room shares with a same-label
+  reference. Objects outdoors (no room): ``"the <label>"`` if no other object
   with that label lies within ``unique_radius``. Places: ``"the <category>"`` if no other
   place of that category lies within ``unique_radius``, else the shop name. Buildings
   (outdoor scenes whose ``meta["building_colours"]`` names facade colours): ``"the red
@@ -215,9 +216,9 @@ class RouteContext:
         return None
 
     def _qualified(self, oid: str, label: str, room_id: str, in_room: Sequence[SceneObject]) -> str | None:
-        if self._graph is None:
-            from navbench.graph import build_scene_graph
+        from navbench.graph import build_scene_graph, predicate_phrase
 
+        if self._graph is None:
             self._graph = build_scene_graph(self.scene)
         g = self._graph.rooms[room_id]
         labels = {o.id: o.label for o in in_room}
@@ -233,7 +234,7 @@ class RouteContext:
         options = sorted(mine - theirs, key=lambda t: (" of" in t[0], counts[t[1]] != 1, t))
         for pred, ref in options:
             if counts[ref] == 1 and ref != label:
-                return f"the {label} {pred} the {ref}"
+                return f"the {label} {predicate_phrase(pred)} the {ref}"
         return None
 
     # ------------------------------------------------------------------ visibility

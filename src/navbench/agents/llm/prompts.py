@@ -85,6 +85,9 @@ PLANNER_SYSTEM = (
     '{{"type": "relation", "subject": REF, "predicate": "<predicate>", "reference": REF}} '
     "(the subject is <predicate> the reference)\n"
     "Predicates: {predicates}.\n"
+    "Instructions say \"<direction>-and-up of\" as \"above and to the <direction> of\" and "
+    "\"<direction>-and-down of\" as \"below and to the <direction> of\" (\"the lamp above and "
+    "to the south of the table\": predicate \"south-and-up of\"); write the predicate as listed.\n"
     "Labels are lower-case singular nouns as written in the instruction (\"coffee table\", "
     "\"living room\"). When a condition does not hold, the robot takes the \"else\" program; "
     "an instruction without a condition is a single go (or a seq of gos).\n"

@@ -17,7 +17,10 @@ Counted per category (and over ``"all"``), from each instruction's program tree 
 * ``stacked_conditions``: texts with a bare "if A, if B" (no scope word in between);
 * ``scope_conflicts``: texts with a sentence where one closing word ("otherwise", "if not",
   ...) closes conditionals of two different levels, or "if not" appears twice;
-* ``in_case_openers``: texts opening with "In case"; ``openers``: distinct first two words;
+* ``in_case_openers``: texts using "in case" as a condition ("In case X, go to Y", "go to Y in
+  case X"), which in English means "as a precaution against X", not "if X"; the templates open
+  conditions with "if", "provided that" and "should there be", so this is 0 for generated text
+  and counts hand-written or older instructions; ``openers``: distinct first two words;
   ``connectives``: distinct closing / continuation phrases used;
 * ``with_subgoals``: instructions with subgoals (Seq steps before the goal);
 * ``parse_failures``: texts the parser does not map back to the program.
@@ -42,7 +45,10 @@ CENSUS_KEYS = ("n", "absent_refs", "dead_conditions", "ambiguous_qualifiers", "d
                "with_subgoals", "parse_failures")
 _CLOSINGS = ("otherwise", "or else", "else", "if not", "failing that", "if neither holds",
              "if none of these holds", "in any other case", "if not, but")
-_STACKED = re.compile(r"(?:^|[.;:] |, )(?:if|in case) [^,;.:]+, (?:then )?(?:if|in case) ")
+_IF = r"(?:if|in case|provided that|should)"
+_STACKED = re.compile(rf"(?:^|[.;:] |, ){_IF} [^,;.:]+, (?:then )?{_IF} ")
+#: "in case" used as a conditional (labels and room names never contain "in" or "case").
+_IN_CASE = re.compile(r"\bin case\b")
 _DIRS = ("east", "north-east", "north", "north-west", "west", "south-west", "south", "south-east")
 
 Key = tuple[str, str, str | None]
@@ -195,7 +201,7 @@ def audit_instructions(insts: Iterable[Instruction], scenes: Mapping[str, Scene]
             low = i.text.lower()
             row["stacked_conditions"] += bool(_STACKED.search(low))
             row["scope_conflicts"] += scope_conflict(low)
-            row["in_case_openers"] += low.startswith("in case")
+            row["in_case_openers"] += bool(_IN_CASE.search(low))
             openers.add(" ".join(low.split()[:2]))
             connectives.update(w for w in _CLOSINGS if re.search(rf"(?:^|[,;:.] ){w}\b", low))
             row["with_subgoals"] += bool(i.subgoal_ids)

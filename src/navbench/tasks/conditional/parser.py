@@ -6,12 +6,15 @@ room label and room hint (ids are ``None``; program equality ignores ids, so ``p
 what was expected: the parser refuses rather than guess (conjunctions, missing "otherwise",
 references without a room, unknown words when a vocabulary is given).
 
-Accepted beyond the templates: Unicode quotes, dashes and spaces (normalised first); "in case",
-"unless" (negated condition), negated conditions ("there is no X", "the R has no X", "the X is
-not near the Y"), postposed conditions ("go to A if C, otherwise ..."), "check whether C. If so,
-... If not, ...", missing commas before the action, verb synonyms ("walk over to", "move to",
-"get to", ...), and — with ``vocabulary`` (the scene's object and room labels) — object and room
-synonyms ("couch" → "sofa" when the scene has a sofa and no couch).
+The templates open conditions with "if", "provided that" and "should there be"; predicates
+are read as relation ids ("south-and-up of") or in words ("above and to the south of", "south
+of and above"). Accepted beyond the templates: Unicode quotes, dashes and spaces (normalised
+first); "in case" (people write it, though it means "as a precaution against"), "unless"
+(negated condition), negated conditions ("there is no X", "the R has no X", "the X is not near
+the Y"), postposed conditions ("go to A if C, otherwise ..."), "check whether C. If so, ... If
+not, ...", missing commas before the action, verb synonyms ("walk over to", "move to", "get to",
+...), and — with ``vocabulary`` (the scene's object and room labels) — object and room synonyms
+("couch" → "sofa" when the scene has a sofa and no couch).
 
 Structure (``SEP_L`` is ``,`` / ``;`` / ``.`` for level L; inner conditionals use weaker marks)::
 
@@ -28,7 +31,7 @@ import unicodedata
 from collections.abc import Iterable
 
 from navbench.errors import NavbenchError
-from navbench.graph.relations import ALL_PREDICATES
+from navbench.graph.relations import ALL_PREDICATES, PREDICATE_PHRASES
 from navbench.tasks.conditional.program import (
     Condition,
     Go,
@@ -48,7 +51,20 @@ from navbench.tasks.conditional.templates import (
     singularize,
 )
 
-_PREDS = tuple(sorted(ALL_PREDICATES, key=len, reverse=True))
+
+def _predicate_words() -> tuple[tuple[str, str], ...]:
+    """(words, predicate id) pairs, longest words first: every id as written, its English
+    phrase ("above and to the south of") and the phrase's other order ("south of and above")."""
+    out = {p: p for p in ALL_PREDICATES}
+    for p, words in PREDICATE_PHRASES.items():
+        if words != p:
+            out[words] = p
+            height, _, direction = words.partition(" and to the ")
+            out[f"{direction} and {height}"] = p
+    return tuple(sorted(out.items(), key=lambda t: (-len(t[0]), t[0])))
+
+
+_PREDS = _predicate_words()
 EXTRA_VERBS = ("go over to", "walk over to", "head over to", "move to", "get to", "travel to",
                "make your way over to", "find your way to", "continue to", "go back to", "return to",
                "walk up to", "go up to", "approach")
@@ -58,8 +74,8 @@ _JOINERS = (". then: ", ", and then: ", " and then: ", ". then, ", ". then ", ".
             " and after that, ", " then ")
 _IF_HEADS = (("check whether ", "check"), ("check if ", "check"), ("see whether ", "check"),
              ("see if ", "check"), ("in case ", "if"), ("if ", "if"), ("but ", "if"),
-             ("unless ", "unless"), ("provided that ", "if"))
-_POSTPOSED = (" if ", " in case ", " unless ")
+             ("unless ", "unless"), ("provided that ", "if"), ("should ", "if"))
+_POSTPOSED = (" if ", " in case ", " provided that ", " unless ")
 #: Object and room synonyms, used only with a vocabulary (never changing a word the scene uses).
 SYNONYMS: dict[str, str] = {
     "couch": "sofa", "settee": "sofa", "tv": "television", "telly": "television",
@@ -155,8 +171,8 @@ class _Parser:
         if not m:
             raise self.fail(s, "'the <object> in the <room>'")
         head, (room, hint) = m["head"], self.room(m["room"], s)
-        for p in _PREDS:
-            key = f" {p} the "
+        for words, p in _PREDS:
+            key = f" {words} the "
             if key in head:
                 label, anchor = head.split(key, 1)
                 return ObjectRef(self.label(label, s, "an object label"), room,
@@ -167,6 +183,10 @@ class _Parser:
     def cond(self, s: str) -> tuple[Condition, bool]:
         """A condition and whether it was said negated."""
         s = s.removeprefix("that ")
+        if s.startswith("there be "):  # "should there be a sofa / no sofa / any sofas in ..."
+            rest = s[len("there be "):]
+            singular = rest.startswith(("a ", "an ", "one ", "no "))
+            s = ("there is " if singular else "there are ") + rest
         for rx, neg, plural in _PRESENCE:
             m = rx.match(s)
             if m:
@@ -181,9 +201,9 @@ class _Parser:
             in_room: str | None = None
             if " in the " in left:
                 left, in_room = left.rsplit(" in the ", 1)
-            for p in _PREDS:
-                if right.startswith(p + " the "):
-                    rest = right[len(p) + 5:]
+            for words, p in _PREDS:
+                if right.startswith(words + " the "):
+                    rest = right[len(words) + 5:]
                     if in_room is None:
                         if " in the " not in rest:
                             raise self.fail(s, "'... in the <room>'")
@@ -223,7 +243,7 @@ class _Parser:
                     return Seq((self.go(body[:pos]), *tail))
             elif self._is_go(body):
                 return self.go(body)
-        if s.startswith(("if ", "in case ", "unless ", "check ", "see ", "provided ")) \
+        if s.startswith(("if ", "in case ", "unless ", "check ", "see ", "provided ", "should ")) \
                 or any(w in s for w in _POSTPOSED):
             return self.ifchain(s)
         if s.startswith(_VERBS):

@@ -347,7 +347,7 @@ def generate_instructions(
     >>> inst.id, inst.category
     ('house_0_3:0', 'simple')
     >>> inst.text
-    'If there is a tv in the living room, walk to the sink in the bathroom; if not, walk to the book in the bedroom.'
+    'Should there be a tv in the living room, walk to the sink in the bathroom; if not, walk to the book in the bedroom.'
 
     The living room has a tv, so the condition holds and the first branch is the one to follow:
 

@@ -11,9 +11,16 @@ parser) always knows which condition an "otherwise" closes:
   word in one sentence: level 1 "otherwise" / "or else", level 2 "if not" / "failing that",
   the sentence level "Otherwise" / "If not" / "If neither holds" / "In any other case".
 * A conditional inside an action is never a bare stacked "if A, if B": it is opened by
-  "check whether B: if so, ..." or "then: if B, ...". A single-arm ``If`` whose then-part is
-  conditional and whose else-part is a plain ``Go`` may be said negated-first: "If there is no
-  sofa in the living room, go to X. Otherwise, check whether ...".
+  "check whether B: if so, ..." or "then: if B, ...". A nested conditional is always said
+  inside the branch that holds it ("If A, then: if B, go to x; if not, go to y. Otherwise, go
+  to z"), never negated-first ("If not A, go to z. Otherwise, if B, ...", which reads as an
+  else-if chain); only a single-arm ``If`` whose then-part is a ``Seq`` of ``Go`` steps and
+  whose else-part is a plain ``Go`` may be said negated-first: "If there is no sofa in the
+  living room, go to X. Otherwise, go to W and then go to V".
+* Conditions open with "if", "provided that" or "should there be" (for a there-is condition),
+  never "in case" (which means "as a precaution against", not "if").
+* Predicates are said in words (:func:`~navbench.graph.relations.predicate_phrase`): "the lamp
+  above and to the south of the table", never the relation id "south-and-up of".
 * In a ``Seq`` only the last step may be conditional: "first go to W and then, if ..." or, at
   the top level, "First, go to W. Then: if ...".
 * Labels and room labels must be lower-case words (letters, digits, spaces, ``'`` and ``-``),
@@ -27,6 +34,7 @@ import re
 import numpy as np
 
 from navbench.errors import NavbenchError
+from navbench.graph.relations import predicate_phrase
 from navbench.tasks.conditional.program import (
     Condition,
     Go,
@@ -42,7 +50,9 @@ from navbench.tasks.conditional.program import (
 VERBS: tuple[str, ...] = (
     "go to", "head to", "make your way to", "walk to", "navigate to", "proceed to",
 )
-IF_WORDS: tuple[str, ...] = ("if", "in case")
+#: Words that open a condition in generated text ("in case" is not one: "in case X, go to Y" means
+#: "go to Y as a precaution against X" in English; the parser still reads it from people).
+IF_WORDS: tuple[str, ...] = ("if", "provided that", "should there be")
 SEPARATORS: dict[int, str] = {1: ", ", 2: "; ", 3: ". "}
 MAX_DEPTH = 3
 #: Closing ("else") words of inner levels (disjoint, so scopes never share a word).
@@ -58,7 +68,9 @@ ALL_ELSE_WORDS: tuple[str, ...] = tuple(sorted({
     "if it isn't", "if it is not", "if you don't", "if you do not", "if not so",
 }, key=len, reverse=True))
 SEQ_JOINERS: tuple[str, ...] = (" and then ", " and after that ")
-_OPENERS = ("if", "if", "if", "if", "if", "in case")
+#: Top-level openers, drawn uniformly ("should" becomes "should there be" for a there-is
+#: condition and "if" for any other, see :func:`_open`).
+_OPENERS = ("if", "if", "if", "if", "should", "provided that")
 
 _WORD = re.compile(r"^[a-z0-9][a-z0-9'\-]*( [a-z0-9][a-z0-9'\-]*)*$")
 _RESERVED = {"in", "the", "is", "has", "contains", "if", "then", "otherwise", "and", "there",
@@ -134,8 +146,10 @@ def room_text(room: str, hint: str | None) -> str:
 
 
 def ref_text(r: ObjectRef) -> str:
-    """"the stool north of the dishwasher in the kitchen"."""
-    q = "" if r.qualifier is None else f" {r.qualifier.predicate} the {r.qualifier.anchor}"
+    """"the stool north of the dishwasher in the kitchen" (predicates in words: "the lamp above
+    and to the south of the table ...", :func:`~navbench.graph.relations.predicate_phrase`)."""
+    q = "" if r.qualifier is None else \
+        f" {predicate_phrase(r.qualifier.predicate)} the {r.qualifier.anchor}"
     return f"the {r.label}{q} in {room_text(r.room, r.room_hint)}"
 
 
@@ -161,9 +175,22 @@ def condition_text(c: Condition, rng: np.random.Generator, negated: bool = False
     s, r = c.subject, c.reference
     room = room_text(s.room, s.room_hint)
     neg = " not" if negated else ""
+    pred = predicate_phrase(c.predicate)
     if rng.integers(2):
-        return f"the {s.label} in {room} is{neg} {c.predicate} the {r.label}"
-    return f"the {s.label} is{neg} {c.predicate} the {r.label} in {room}"
+        return f"the {s.label} in {room} is{neg} {pred} the {r.label}"
+    return f"the {s.label} is{neg} {pred} the {r.label} in {room}"
+
+
+def _open(opener: str, cond: str, postposed: bool = False) -> str:
+    """A condition with its opener: "if <cond>", "provided that <cond>" or, for ``"should"`` and a
+    there-is condition, "should there be <rest>" ("should there be no sofa in the hallway");
+    ``"should"`` reads "if" otherwise and after the action ("go to X if ...")."""
+    if opener == "should":
+        for head in ("there is ", "there's ", "there are "):
+            if cond.startswith(head) and not postposed:
+                return "should there be " + cond[len(head):]
+        opener = "if"
+    return f"{opener} {cond}"
 
 
 def go_text(g: Go, rng: np.random.Generator) -> str:
@@ -196,11 +223,13 @@ def _if_text(p: If, rng: np.random.Generator, top: bool) -> str:
     sep = SEPARATORS[level]
     arms, final = chain(p)
     sentence = level == 3
-    # negated-first: "if there is no X, go to F. Otherwise, <conditional then-part>"
+    # negated-first: "if there is no X, go to F. Otherwise, first go to W and then go to V"; never
+    # for a conditional then-part, whose "Otherwise, if B, ..." would read as an else-if chain
     if top and sentence and len(arms) == 1 and isinstance(final, Go) \
-            and not isinstance(arms[0][1], Go) and rng.random() < 0.5:
+            and not isinstance(arms[0][1], Go) and depth(arms[0][1]) == 0 and rng.random() < 0.5:
         cond, action = arms[0]
-        return (f"{_pick(rng, _OPENERS)} {condition_text(cond, rng, True)}, "
+        opener = _pick(rng, _OPENERS)
+        return (f"{_open(opener, condition_text(cond, rng, True))}, "
                 f"{go_text(final, rng)}{sep}otherwise, {_program_text(action, rng, top=False)}")
     segs: list[str] = []
     conts = list(TOP_CONT if top else INNER_CONT[level])  # each continuation word once
@@ -213,9 +242,9 @@ def _if_text(p: If, rng: np.random.Generator, top: bool) -> str:
         elif k == 0:
             lead = _pick(rng, _OPENERS) if top else "if"
             if isinstance(action, Go) and rng.random() < 0.2:  # postposed condition
-                segs.append(f"{act} {lead} {condition_text(cond, rng)}")
+                segs.append(f"{act} {_open(lead, condition_text(cond, rng), postposed=True)}")
             else:
-                segs.append(f"{lead} {condition_text(cond, rng)}, {act}")
+                segs.append(f"{_open(lead, condition_text(cond, rng))}, {act}")
         else:
             cont = conts[(k - 1) % len(conts)]
             segs.append(f"{cont} {condition_text(cond, rng)}, {act}")
