@@ -41,3 +41,32 @@ def test_score_reference_paths_of_a_navbench_dataset(tmp_path: Path) -> None:
             assert r["route_spl"] == pytest.approx(1.0, abs=1e-3)
             direct = ep.info["navbench"]["direct_geodesic_distance"]  # the file keeps both lengths
             assert r["spl"] == pytest.approx(direct / r["path_length"], rel=1e-2)
+
+
+def test_score_objectnav_predictions_by_navverse_distance(tmp_path: Path) -> None:
+    """An ObjectNav split (habitat layout: episodes in content/) is scored: walking each
+    reference path to its end stops within τ of an instance, measured like evaluate does
+    (3D distance minus half the object's size). Before, the CLI read every file as R2R and
+    refused ObjectNav ('instruction_vocab ... mandatory')."""
+    import math
+
+    build_dataset([generate_house(5, 4)], tmp_path / "ds", tasks=["objectnav"], split="eval=1.0",
+                  seed=0, settings=DatasetSettings(episodes_per_scene=4))
+    eps = load_dataset(tmp_path / "ds").episodes("objectnav", "eval")
+    assert eps
+    preds = {e.episode_id: [{"position": list(p), "heading": 0.0,
+                             "stop": i == len(e.reference_path) - 1}
+                            for i, p in enumerate(e.reference_path)] for e in eps}
+    (tmp_path / "p.json").write_text(json.dumps(preds))
+    with pytest.raises(SystemExit) as ex:
+        main(["score", "--episodes", str(tmp_path / "ds"), "--task", "objectnav",
+              "--predictions", str(tmp_path / "p.json"), "--out", str(tmp_path / "out")])
+    assert ex.value.code == 0
+    res = json.loads((tmp_path / "out" / "metrics.json").read_text())
+    assert res["settings"]["distance_to_goal"] == "euclidean"
+    for r in res["episodes"]:  # NE by hand: min over instances of ‖end − centre‖ − ½ max size
+        e = next(x for x in eps if str(x.episode_id) == str(r["episode_id"]))
+        end = e.reference_path[-1]
+        ne = min(max(0.0, math.dist(end, g.position) - 0.5 * max(g.size[0], g.size[2]))
+                 for g in e.goals if g.size is not None)
+        assert r["ne"] == pytest.approx(ne, abs=1e-6) and r["success"] == 1.0

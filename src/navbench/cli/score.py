@@ -32,6 +32,11 @@ def _episode_file(dataset: Path, task: str | None, split: str) -> Path:
     raise ConfigError(f"--episodes {dataset}: several episode files ({rel}); choose one with --task")
 
 
+def _is_objectnav(episode_file: Path) -> bool:
+    """A habitat ObjectNav / PlaceNav split: its episodes sit in ``content/`` beside it."""
+    return (episode_file.parent / "content").is_dir()
+
+
 def _navmesh_dir(episode_file: Path, override: Path | None) -> Path | None:
     if override is not None:
         return override
@@ -74,6 +79,7 @@ def score(
     from rich.table import Table
 
     from navbench.episodes import read_gt, read_r2r
+    from navbench.episodes.habitat_objectnav import read_objectnav
     from navbench.metrics.scoring import (
         navmesh_geodesic,
         read_predictions,
@@ -97,7 +103,7 @@ def score(
         task = "conditional"
     ep_file = _episode_file(episodes, task, split)
     navbench_ds = navbench_ds or any((p / "manifest.json").is_file() for p in ep_file.resolve().parents)
-    eps = read_r2r(ep_file)
+    eps = read_objectnav(ep_file) if _is_objectnav(ep_file) else read_r2r(ep_file)
     gt_file = ep_file.with_name(ep_file.name.replace(".json.gz", "_gt.json.gz"))
     gt = read_gt(gt_file) if gt_file.is_file() and gt_file != ep_file else None
     # navbench datasets: their own τ and d <= τ (SPEC §5); VLN-CE files: VLN-CE's defaults

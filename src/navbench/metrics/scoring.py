@@ -209,8 +209,9 @@ def score_episodes(
 ) -> ScoreResult:
     """Score predictions against episodes (defaults follow VLN-CE: τ = 3.0 m, ``d < τ``).
 
-    ``tau=None`` uses each episode's own success distance. With ``geodesic`` the distance to goal
-    is geodesic per step, else the 3D Euclidean (NavVerse) form; reachability is then decided
+    ``tau=None`` uses each episode's own success distance. With ``geodesic`` the distance to a
+    point goal is geodesic per step, else (and to object goals with a size, as ``evaluate``
+    measures them) the 3D Euclidean (NavVerse) form; reachability is then decided
     once per episode from the navmesh (the geodesic from the start: ``inf`` = unreachable,
     flagged and excluded from every mean), and an unknown L is taken from it; ``start_length``
     (e.g. :meth:`NavmeshGeodesic.start_length`) decides it instead, so that object goals off the
@@ -222,6 +223,7 @@ def score_episodes(
     rows: list[JSONObject] = []
     missing: list[str] = []
     used: set[str] = set()
+    n_euclid = 0  # episodes scored with the Euclidean d_t although a navmesh was given
     for ep in episodes:
         key = _prediction_key(ep, fmt)
         traj = predictions.get(key)
@@ -233,13 +235,17 @@ def score_episodes(
                                           gt=None if gt is None else gt.get(str(ep.episode_id)))
         gd = None
         if geodesic is not None:
-            gd = geodesic(ep, traj.positions)
+            # object goals with a size: NavVerse's d_t (3D minus half the size), as evaluate's
+            # distance="auto" measures them; point goals: geodesic per step
+            point_goals = all(g.size is None for g in ep.goals)
+            gd = geodesic(ep, traj.positions) if point_goals else None
             L = (float(start_length(ep)) if start_length is not None  # once per episode
                  else float(geodesic(ep, np.asarray([ep.start_position]))[0]))
             if math.isinf(L) or math.isnan(facts.geodesic_distance):
                 facts = replace(facts, geodesic_distance=L)
-            if math.isfinite(L) and not np.isfinite(gd).all():
+            if gd is not None and math.isfinite(L) and not np.isfinite(gd).all():
                 gd = None  # a goal off the navmesh (inside furniture): NavVerse Euclidean d_t
+            n_euclid += gd is None
         row = compute_episode_metrics(
             Trajectory(ep.episode_id, traj.positions, traj.stopped, traj.timestamps,
                        traj.headings, traj.collisions, traj.obstacle_distances,
@@ -261,7 +267,10 @@ def score_episodes(
         "comparison": "<" if strict else "<=",
         "require_stop": require_stop, "dtw_method": dtw_method,
         "ndtw_reference": "gt_locations" if gt is not None else "dense_reference",
-        "distance_to_goal": "geodesic" if geodesic is not None else "euclidean",
+        "distance_to_goal": ("euclidean" if geodesic is None or n_euclid == len(rows) else
+                             "geodesic" if not n_euclid else
+                             f"geodesic ({len(rows) - n_euclid} point-goal episodes), euclidean "
+                             f"({n_euclid} object-goal episodes)"),
     }
     return ScoreResult(
         rows=rows, summary=aggregate(rows), terminations=label_counts(rows),
