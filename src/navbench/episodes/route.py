@@ -31,7 +31,7 @@ from navbench.episodes.model import Episode, Goal
 from navbench.episodes.starts import start_sampler
 from navbench.geometry import quat4, vec3, wrap_angle, yaw_to_quaternion
 from navbench.nav import NavMesh
-from navbench.nav.pedestrian import has_roadway, pedestrian_navmesh
+from navbench.nav.pedestrian import PedestrianPlanner, has_roadway
 from navbench.rng import derive
 from navbench.scene.model import Scene
 from navbench.scene.procgen.outdoor_groups import VEHICLES
@@ -95,8 +95,11 @@ def route_episodes(scene: Scene, nm: NavMesh, seed: int, n: int, drop: Counter[s
     s = settings or RouteEpisodeSettings()
     if s.success_distance is None:
         s = dataclasses.replace(s, success_distance=ROUTE_SUCCESS_DISTANCE)
+    full = nm  # L (d_0) is measured here: the navmesh the dataset ships and scoring uses
+    planner: NavMesh | PedestrianPlanner = nm
     if s.sidewalks_only and has_roadway(scene):
-        nm = pedestrian_navmesh(scene, nm.settings)
+        planner = PedestrianPlanner(scene, nm.settings)
+        nm = planner.full
     ctx = RouteContext(scene, s.instruction)
     goals = route_goals(scene, ctx, s.neighbourhood_radius)
     if not goals or not nm.islands:
@@ -104,10 +107,15 @@ def route_episodes(scene: Scene, nm: NavMesh, seed: int, n: int, drop: Counter[s
         return []
     aps: dict[str, object] = {}
     base = start_sampler(scene, nm)
+    pref = (planner.preferred if isinstance(planner, PedestrianPlanner) and scene.kind != "hybrid"
+            else None)
 
-    def sample(rng: np.random.Generator) -> np.ndarray | None:  # starts on sidewalks, not mid-street
+    def sample(rng: np.random.Generator) -> np.ndarray | None:
+        # outdoors: starts on preferred ground (sidewalks, not yards), never mid-street
         p = base(rng)
-        return None if p is None or ctx.on_street(p) else p
+        if p is None or ctx.on_street(p) or (pref is not None and pref.island_of(p) is None):
+            return None
+        return p
 
     kinds = sorted(goals)
     out = []
@@ -117,25 +125,32 @@ def route_episodes(scene: Scene, nm: NavMesh, seed: int, n: int, drop: Counter[s
         for _ in range(s.goal_tries):
             kind = kinds[int(rng.integers(len(kinds)))]
             goal = goals[kind][int(rng.integers(len(goals[kind])))]
-            if goal.id not in aps:
-                aps[goal.id] = approach_points(nm, goal.lo, goal.hi, 0, s.approach_distance, y=goal.y,
+            if goal.id not in aps:  # a place: in front of its entrance, not along the whole facade
+                ent = (goal.position[0], goal.position[2])
+                lo, hi = (goal.lo, goal.hi) if kind == "object" else (ent, ent)
+                aps[goal.id] = approach_points(nm, lo, hi, 0, s.approach_distance, y=goal.y,
                                                room=object_room(scene, goal.id) if kind == "object" else None)
             ap = aps[goal.id]
             if ap is None:
                 continue
             reason = "no_path_in_range"
-            path = _sample_path(nm, rng, sample, goal, ap.points, s)  # type: ignore[attr-defined]
-            if path is not None:
+            found = _sample_path(planner, full, rng, sample, goal,
+                                 ap.points, s)  # type: ignore[attr-defined]
+            if found is not None:
+                path, d0 = found
                 break
         if path is None:
             drop[reason] += 1
             continue
-        out.append(_episode(scene, ctx, goal, kind, path, rng, s, k))
+        out.append(_episode(scene, ctx, goal, kind, path, d0, rng, s, k))
     return out
 
 
-def _sample_path(nm: NavMesh, rng: np.random.Generator, sample: object, goal: GoalInstance,
-                 points: np.ndarray, s: RouteEpisodeSettings) -> np.ndarray | None:
+def _sample_path(planner: NavMesh | PedestrianPlanner, full: NavMesh, rng: np.random.Generator,
+                 sample: object, goal: GoalInstance, points: np.ndarray, s: RouteEpisodeSettings
+                 ) -> tuple[np.ndarray, float] | None:
+    """A reference path (N, 3) of length ≤ ``max_path`` and its L (``full`` navmesh geodesic
+    start → path end, ≥ ``min_path``), or ``None`` after ``start_tries`` starts."""
     gx, gz = goal.position[0], goal.position[2]
     for _ in range(s.start_tries):
         start = None
@@ -146,14 +161,19 @@ def _sample_path(nm: NavMesh, rng: np.random.Generator, sample: object, goal: Go
                 break
         if start is None:
             continue
-        sp = nm.find_path(start, points)
-        if sp.points is not None and s.min_path <= sp.geodesic_distance <= s.max_path:
-            return np.asarray(sp.points, float)
+        sp = (planner.find_path(start, points, s.max_path) if isinstance(planner, PedestrianPlanner)
+              else planner.find_path(start, points))
+        if sp.points is None or not (s.min_path <= sp.geodesic_distance <= s.max_path):
+            continue
+        path = np.asarray(sp.points, float)
+        d0 = full.geodesic_distance(path[0], path[-1])
+        if s.min_path <= d0 <= s.max_path:
+            return path, float(d0)
     return None
 
 
 def _episode(scene: Scene, ctx: RouteContext, goal: GoalInstance, kind: str, path: np.ndarray,
-             rng: np.random.Generator, s: RouteEpisodeSettings, k: int) -> Episode:
+             d0: float, rng: np.random.Generator, s: RouteEpisodeSettings, k: int) -> Episode:
     yaw = wrap_angle(path_yaw(path) + math.radians(float(rng.uniform(-s.yaw_jitter_deg, s.yaw_jitter_deg))))
     ins = route_instruction(ctx, path, yaw, goal.id, int(rng.integers(2**31)))
     text, status = ins.text, "template"
@@ -168,7 +188,7 @@ def _episode(scene: Scene, ctx: RouteContext, goal: GoalInstance, kind: str, pat
         "landmarks": list(ins.landmarks), "directives": [d.to_dict() for d in ins.directives],
         "n_directives": sum(d.kind != "arrive" for d in ins.directives),
         "simplified_path": [[round(float(c), 4) for c in p] for p in ins.simplified_path],
-        "template_text": ins.text, "refine_status": status,
+        "template_text": ins.text, "refine_status": status, "route_length": length,
     }
     if scene.kind == "hybrid":
         nb["stage_start"] = "indoor"
@@ -177,6 +197,6 @@ def _episode(scene: Scene, ctx: RouteContext, goal: GoalInstance, kind: str, pat
         episode_id=f"{scene.id}:{k}", scene_id=scene_path(scene.id),
         start_position=vec3(path[0]), start_rotation=quat4(yaw_to_quaternion(yaw)),
         goals=(Goal(vec3(end), s.success_distance, goal.id),), instruction_text=text,
-        reference_path=tuple(vec3(p) for p in path), geodesic_distance=length,
+        reference_path=tuple(vec3(p) for p in path), geodesic_distance=d0,
         info={"navbench": nb},
     )
