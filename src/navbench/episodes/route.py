@@ -2,17 +2,23 @@
 
 Per episode: a goal drawn uniformly among the scene's nameable objects and places
 (:meth:`~navbench.tasks.route_landmarks.RouteContext.refer`; outdoor scenes with places draw a
-place or an object with equal odds); a start on the largest island (hybrid scenes: inside the
-house, outdoor goals only — see :mod:`navbench.episodes.goal_tasks`) whose shortest path to the
-goal's approach points (inside the goal object's room, if it has one) has 5 ≤ L ≤ 50 m
-(starts are pre-filtered by straight-line distance);
-start yaw facing the path ± U(−30°, 30°); in scenes with roads the path is planned on sidewalks
-and crosswalks only (``sidewalks_only``), starts never stand on a crosswalk or road and parked vehicles are not
-goals; the instruction from
+place or an object with equal odds); its approach points: next to the object (inside its room,
+if it has one), or around a place's entrance point (in front of the door, not anywhere along
+the facade); a start on the largest island (hybrid scenes: inside the house, outdoor goals
+only — see :mod:`navbench.episodes.goal_tasks`; starts are pre-filtered by straight-line
+distance) whose reference path to the approach points is at most ``max_path`` long and whose
+L — habitat's d_0, the geodesic start → path end on the navmesh passed in (the dataset's, the
+one scoring measures on), stored as ``geodesic_distance`` — is at least ``min_path``;
+start yaw facing the path ± U(−30°, 30°). In scenes with roads (``sidewalks_only``) the path
+comes from :class:`~navbench.nav.pedestrian.PedestrianPlanner` (no roadway: streets crossed on
+crosswalks; yards and lawns costly), its length is ``info.navbench.route_length`` (≥ L), starts
+never stand on a crosswalk or road, outdoor starts stand on preferred ground, and parked
+vehicles are not goals. The instruction comes from
 :func:`navbench.tasks.route.route_instruction`, optionally refined
 (:mod:`navbench.tasks.route_refine`). The single goal is the path's end; τ is NavVerse's
 1.0 m + r_robot for every task, route VLN included (the dataset builder passes the scene's
-robot; VLN-CE's 3.0 m only when asked for). Drop reasons: ``no_goal_candidates``, ``no_island``, ``no_path_in_range``.
+robot; VLN-CE's 3.0 m only when asked for). Drop reasons: ``no_goal_candidates``,
+``no_island``, ``no_path_in_range``.
 """
 
 from __future__ import annotations
@@ -50,7 +56,7 @@ class RouteEpisodeSettings:
     """Options of :func:`route_episodes` (metres, degrees).
 
     Attributes:
-        min_path, max_path: allowed shortest-path length L.
+        min_path, max_path: smallest L (d_0) and longest reference route (m).
         success_distance: goal radius τ; ``None`` = NavVerse 1.0 + r_robot of the robot the
             dataset is built for (Spot's 1.6 m when called directly).
         yaw_jitter_deg: start yaw = path direction ± U(−jitter, jitter).
@@ -60,7 +66,8 @@ class RouteEpisodeSettings:
         neighbourhood_radius: hybrid scenes: goals within this distance of the indoor anchor.
         instruction: template options; refine: optional LLM endpoint (``None`` = templates).
         sidewalks_only: in scenes with a roadway, plan reference paths on a pedestrian navmesh
-            (sidewalks and crosswalks, never the road; :mod:`navbench.nav.pedestrian`).
+            (sidewalks and crosswalks, never the road, yards and lawns costly;
+            :mod:`navbench.nav.pedestrian`).
     """
 
     min_path: float = 5.0
