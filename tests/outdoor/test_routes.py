@@ -119,3 +119,44 @@ def test_split_at_events_by_hand() -> None:
     assert np.allclose(p[1], [0.0, 0.0, -5.5])
     p2, idx2 = split_at_events(path, [0, 1], [(8.0, 14.0, "crosswalk")])
     assert idx2 == [0, 1] and len(p2) == 2
+
+
+def test_place_goals_stand_in_front_of_the_entrance(city: ns.Scene, city_eps: list) -> None:
+    """"Stop in front of the X": the goal is the navigable point at the door (within a cell and
+    the approach slack of ``place.entrance``), not the facade's corner (3.8–4.9 m away before)."""
+    entrance = {p.id: p.entrance for p in city.places}
+    places = [e for e in city_eps if e.info["navbench"]["goal_kind"] == "place"]
+    assert len(places) >= 3
+    for e in places:
+        ex, _, ez = entrance[e.info["navbench"]["goal_id"]]
+        g = e.goals[0].position
+        assert np.hypot(g[0] - ex, g[2] - ez) <= 0.25 + 0.25  # approach slack + one 0.25 m cell
+        assert np.allclose(e.reference_path[-1], g)
+
+
+def test_geodesic_distance_is_the_navmesh_d0(city: ns.Scene, city_eps: list) -> None:
+    """L (``geodesic_distance``) is start → goal on the navmesh scoring uses (roads included);
+    the sidewalk route's length is ``info.navbench.route_length`` (≥ L, longer across streets)."""
+    nm = NavMesh.build(city, NavSettings.preset("outdoor", cell_size=0.25))
+    longer = 0
+    for e in city_eps:
+        d0 = nm.geodesic_distance(e.start_position, e.goals[0].position)
+        assert e.geodesic_distance == pytest.approx(d0, abs=1e-6)
+        ref = np.asarray(e.reference_path)
+        route = float(np.linalg.norm(np.diff(ref, axis=0), axis=1).sum())
+        assert e.info["navbench"]["route_length"] == pytest.approx(route, abs=1e-9)
+        # never shorter than L, up to the two navmeshes' rasterised corners (< 1 % + 5 cm)
+        assert route >= 0.99 * d0 - 0.05 and d0 >= 5.0 and route <= 50.0
+        longer += route > 1.05 * d0
+    assert longer >= 3  # street crossings on the crosswalks: the route is longer than L
+
+
+def test_routes_keep_off_yards_and_start_on_sidewalks(city: ns.Scene, city_eps: list) -> None:
+    """Lot yards and lawns (``preferred: false``) are costly: starts never stand on them and the
+    paths barely touch them (9 % of their length before; every street crossing aside)."""
+    off = shapely.union_all([shapely.Polygon(s.polygon, s.holes or None) for s in city.surfaces
+                             if not s.preferred and s.cls == "green"])
+    on = sum(_line(e).intersection(off).length for e in city_eps)
+    assert on / sum(_line(e).length for e in city_eps) < 0.01
+    for e in city_eps:
+        assert not off.contains(shapely.Point(e.start_position[0], e.start_position[2]))

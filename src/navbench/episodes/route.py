@@ -2,17 +2,23 @@
 
 Per episode: a goal drawn uniformly among the scene's nameable objects and places
 (:meth:`~navbench.tasks.route_landmarks.RouteContext.refer`; outdoor scenes with places draw a
-place or an object with equal odds); a start on the largest island (hybrid scenes: inside the
-house, outdoor goals only — see :mod:`navbench.episodes.goal_tasks`) whose shortest path to the
-goal's approach points (inside the goal object's room, if it has one) has 5 ≤ L ≤ 50 m
-(starts are pre-filtered by straight-line distance);
-start yaw facing the path ± U(−30°, 30°); in scenes with roads the path is planned on sidewalks
-and crosswalks only (``sidewalks_only``), starts never stand on a crosswalk or road and parked vehicles are not
-goals; the instruction from
+place or an object with equal odds); its approach points: next to the object (inside its room,
+if it has one), or around a place's entrance point (in front of the door, not anywhere along
+the facade); a start on the largest island (hybrid scenes: inside the house, outdoor goals
+only — see :mod:`navbench.episodes.goal_tasks`; starts are pre-filtered by straight-line
+distance) whose reference path to the approach points is at most ``max_path`` long and whose
+L — habitat's d_0, the geodesic start → path end on the navmesh passed in (the dataset's, the
+one scoring measures on), stored as ``geodesic_distance`` — is at least ``min_path``;
+start yaw facing the path ± U(−30°, 30°). In scenes with roads (``sidewalks_only``) the path
+comes from :class:`~navbench.nav.pedestrian.PedestrianPlanner` (no roadway: streets crossed on
+crosswalks; yards and lawns costly), its length is ``info.navbench.route_length`` (≥ L), starts
+never stand on a crosswalk or road, outdoor starts stand on preferred ground, and parked
+vehicles are not goals. The instruction comes from
 :func:`navbench.tasks.route.route_instruction`, optionally refined
 (:mod:`navbench.tasks.route_refine`). The single goal is the path's end; τ is NavVerse's
 1.0 m + r_robot for every task, route VLN included (the dataset builder passes the scene's
-robot; VLN-CE's 3.0 m only when asked for). Drop reasons: ``no_goal_candidates``, ``no_island``, ``no_path_in_range``.
+robot; VLN-CE's 3.0 m only when asked for). Drop reasons: ``no_goal_candidates``,
+``no_island``, ``no_path_in_range``.
 """
 
 from __future__ import annotations
@@ -31,7 +37,7 @@ from navbench.episodes.model import Episode, Goal
 from navbench.episodes.starts import start_sampler
 from navbench.geometry import quat4, vec3, wrap_angle, yaw_to_quaternion
 from navbench.nav import NavMesh
-from navbench.nav.pedestrian import has_roadway, pedestrian_navmesh
+from navbench.nav.pedestrian import PedestrianPlanner, has_roadway
 from navbench.rng import derive
 from navbench.scene.model import Scene
 from navbench.scene.procgen.outdoor_groups import VEHICLES
@@ -50,7 +56,7 @@ class RouteEpisodeSettings:
     """Options of :func:`route_episodes` (metres, degrees).
 
     Attributes:
-        min_path, max_path: allowed shortest-path length L.
+        min_path, max_path: smallest L (d_0) and longest reference route (m).
         success_distance: goal radius τ; ``None`` = NavVerse 1.0 + r_robot of the robot the
             dataset is built for (Spot's 1.6 m when called directly).
         yaw_jitter_deg: start yaw = path direction ± U(−jitter, jitter).
@@ -60,7 +66,8 @@ class RouteEpisodeSettings:
         neighbourhood_radius: hybrid scenes: goals within this distance of the indoor anchor.
         instruction: template options; refine: optional LLM endpoint (``None`` = templates).
         sidewalks_only: in scenes with a roadway, plan reference paths on a pedestrian navmesh
-            (sidewalks and crosswalks, never the road; :mod:`navbench.nav.pedestrian`).
+            (sidewalks and crosswalks, never the road, yards and lawns costly;
+            :mod:`navbench.nav.pedestrian`).
     """
 
     min_path: float = 5.0
@@ -95,8 +102,11 @@ def route_episodes(scene: Scene, nm: NavMesh, seed: int, n: int, drop: Counter[s
     s = settings or RouteEpisodeSettings()
     if s.success_distance is None:
         s = dataclasses.replace(s, success_distance=ROUTE_SUCCESS_DISTANCE)
+    full = nm  # L (d_0) is measured here: the navmesh the dataset ships and scoring uses
+    planner: NavMesh | PedestrianPlanner = nm
     if s.sidewalks_only and has_roadway(scene):
-        nm = pedestrian_navmesh(scene, nm.settings)
+        planner = PedestrianPlanner(scene, nm.settings)
+        nm = planner.full
     ctx = RouteContext(scene, s.instruction)
     goals = route_goals(scene, ctx, s.neighbourhood_radius)
     if not goals or not nm.islands:
@@ -104,10 +114,15 @@ def route_episodes(scene: Scene, nm: NavMesh, seed: int, n: int, drop: Counter[s
         return []
     aps: dict[str, object] = {}
     base = start_sampler(scene, nm)
+    pref = (planner.preferred if isinstance(planner, PedestrianPlanner) and scene.kind != "hybrid"
+            else None)
 
-    def sample(rng: np.random.Generator) -> np.ndarray | None:  # starts on sidewalks, not mid-street
+    def sample(rng: np.random.Generator) -> np.ndarray | None:
+        # outdoors: starts on preferred ground (sidewalks, not yards), never mid-street
         p = base(rng)
-        return None if p is None or ctx.on_street(p) else p
+        if p is None or ctx.on_street(p) or (pref is not None and pref.island_of(p) is None):
+            return None
+        return p
 
     kinds = sorted(goals)
     out = []
@@ -117,25 +132,32 @@ def route_episodes(scene: Scene, nm: NavMesh, seed: int, n: int, drop: Counter[s
         for _ in range(s.goal_tries):
             kind = kinds[int(rng.integers(len(kinds)))]
             goal = goals[kind][int(rng.integers(len(goals[kind])))]
-            if goal.id not in aps:
-                aps[goal.id] = approach_points(nm, goal.lo, goal.hi, 0, s.approach_distance, y=goal.y,
+            if goal.id not in aps:  # a place: in front of its entrance, not along the whole facade
+                ent = (goal.position[0], goal.position[2])
+                lo, hi = (goal.lo, goal.hi) if kind == "object" else (ent, ent)
+                aps[goal.id] = approach_points(nm, lo, hi, 0, s.approach_distance, y=goal.y,
                                                room=object_room(scene, goal.id) if kind == "object" else None)
             ap = aps[goal.id]
             if ap is None:
                 continue
             reason = "no_path_in_range"
-            path = _sample_path(nm, rng, sample, goal, ap.points, s)  # type: ignore[attr-defined]
-            if path is not None:
+            found = _sample_path(planner, full, rng, sample, goal,
+                                 ap.points, s)  # type: ignore[attr-defined]
+            if found is not None:
+                path, d0 = found
                 break
         if path is None:
             drop[reason] += 1
             continue
-        out.append(_episode(scene, ctx, goal, kind, path, rng, s, k))
+        out.append(_episode(scene, ctx, goal, kind, path, d0, rng, s, k))
     return out
 
 
-def _sample_path(nm: NavMesh, rng: np.random.Generator, sample: object, goal: GoalInstance,
-                 points: np.ndarray, s: RouteEpisodeSettings) -> np.ndarray | None:
+def _sample_path(planner: NavMesh | PedestrianPlanner, full: NavMesh, rng: np.random.Generator,
+                 sample: object, goal: GoalInstance, points: np.ndarray, s: RouteEpisodeSettings
+                 ) -> tuple[np.ndarray, float] | None:
+    """A reference path (N, 3) of length ≤ ``max_path`` and its L (``full`` navmesh geodesic
+    start → path end, ≥ ``min_path``), or ``None`` after ``start_tries`` starts."""
     gx, gz = goal.position[0], goal.position[2]
     for _ in range(s.start_tries):
         start = None
@@ -146,14 +168,19 @@ def _sample_path(nm: NavMesh, rng: np.random.Generator, sample: object, goal: Go
                 break
         if start is None:
             continue
-        sp = nm.find_path(start, points)
-        if sp.points is not None and s.min_path <= sp.geodesic_distance <= s.max_path:
-            return np.asarray(sp.points, float)
+        sp = (planner.find_path(start, points, s.max_path) if isinstance(planner, PedestrianPlanner)
+              else planner.find_path(start, points))
+        if sp.points is None or not (s.min_path <= sp.geodesic_distance <= s.max_path):
+            continue
+        path = np.asarray(sp.points, float)
+        d0 = full.geodesic_distance(path[0], path[-1])
+        if s.min_path <= d0 <= s.max_path:
+            return path, float(d0)
     return None
 
 
 def _episode(scene: Scene, ctx: RouteContext, goal: GoalInstance, kind: str, path: np.ndarray,
-             rng: np.random.Generator, s: RouteEpisodeSettings, k: int) -> Episode:
+             d0: float, rng: np.random.Generator, s: RouteEpisodeSettings, k: int) -> Episode:
     yaw = wrap_angle(path_yaw(path) + math.radians(float(rng.uniform(-s.yaw_jitter_deg, s.yaw_jitter_deg))))
     ins = route_instruction(ctx, path, yaw, goal.id, int(rng.integers(2**31)))
     text, status = ins.text, "template"
@@ -168,7 +195,7 @@ def _episode(scene: Scene, ctx: RouteContext, goal: GoalInstance, kind: str, pat
         "landmarks": list(ins.landmarks), "directives": [d.to_dict() for d in ins.directives],
         "n_directives": sum(d.kind != "arrive" for d in ins.directives),
         "simplified_path": [[round(float(c), 4) for c in p] for p in ins.simplified_path],
-        "template_text": ins.text, "refine_status": status,
+        "template_text": ins.text, "refine_status": status, "route_length": length,
     }
     if scene.kind == "hybrid":
         nb["stage_start"] = "indoor"
@@ -177,6 +204,6 @@ def _episode(scene: Scene, ctx: RouteContext, goal: GoalInstance, kind: str, pat
         episode_id=f"{scene.id}:{k}", scene_id=scene_path(scene.id),
         start_position=vec3(path[0]), start_rotation=quat4(yaw_to_quaternion(yaw)),
         goals=(Goal(vec3(end), s.success_distance, goal.id),), instruction_text=text,
-        reference_path=tuple(vec3(p) for p in path), geodesic_distance=length,
+        reference_path=tuple(vec3(p) for p in path), geodesic_distance=d0,
         info={"navbench": nb},
     )
