@@ -41,4 +41,4 @@ def test_quick_demo_dataset_passes_dataset_check(tmp_path: Path, capsys: pytest.
             n += 1
     assert n >= 20
     manifest = json.loads((tmp_path / "dataset" / "manifest.json").read_text())
-    assert manifest["counts"]["route"]["eval"]["total"] == 8  # 2 per scene less 2 no_path_in_range
+    assert manifest["counts"]["route"]["eval"]["total"] == 9  # 2 per scene less 1 no_path_in_range
