@@ -164,3 +164,21 @@ def test_referring_expressions_say_elevated_relations_in_words() -> None:
     ctx = RouteContext(Scene("lamps", "indoor", "handmade", rooms=(room,), objects=objs))
     assert ctx.refer("lampE") == "the lamp above and to the east of the bed"  # id: east-and-up of
     assert ctx.refer("lampN") == "the lamp above and to the north of the bed"
+
+
+def test_labels_read_as_the_nouns_people_say() -> None:
+    """'Your destination is the fast food' / 'the atm' (a review): place categories and labels
+    that are not nouns read as one in route text; every other label is its own noun."""
+    import dataclasses
+
+    from navbench.scene.model import Place, SceneObject
+    from navbench.tasks.route_landmarks import RouteContext, noun
+
+    assert (noun("fast food"), noun("atm"), noun("bench")) == ("fast-food restaurant", "ATM", "bench")
+    shop = Place(id="p0", category="fast food", name="Harbor Fast Food", entrance=(30.0, 0.0, 30.0),
+                 footprint=((29.0, 31.0), (31.0, 31.0), (31.0, 29.0), (29.0, 29.0)))
+    atm = SceneObject(id="atm0", label="atm", center=(40.0, 0.85, 40.0), size=(0.8, 1.7, 0.7))
+    sc = two_room_scene()
+    sc = dataclasses.replace(sc, places=(shop,), objects=(*sc.objects, atm))
+    ctx = RouteContext(sc)
+    assert ctx.refer("p0") == "the fast-food restaurant" and ctx.refer("atm0") == "the ATM"

@@ -103,6 +103,17 @@ class _Mark:
     salient: bool
 
 
+#: Labels and categories that are not the noun a person says ("the fast food" -> "the fast-food
+#: restaurant", "the atm" -> "the ATM"); every other label is its own noun.
+NOUNS: dict[str, str] = {"fast food": "fast-food restaurant", "atm": "ATM",
+                         "ev charger": "EV charger", "tv": "TV", "tv stand": "TV stand"}
+
+
+def noun(label: str) -> str:
+    """The noun phrase of an object label or place category in route text (:data:`NOUNS`)."""
+    return NOUNS.get(label, label)
+
+
 class RouteContext:
     """Per-scene landmark index and crossing tests (see the module docstring)."""
 
@@ -190,7 +201,7 @@ class RouteContext:
                     and np.hypot(q.entrance[0] - place.entrance[0], q.entrance[2] - place.entrance[2]) <= s.unique_radius]
             name = place.name.strip()
             if not near:
-                return f"the {place.category}"
+                return f"the {noun(place.category)}"
             same = any(q.name.strip().lower() == name.lower() for q in sc.places if q.id != mark_id)
             return None if not name or same or any(ch.isdigit() for ch in name) else name
         obj = sc.object_index[mark_id]
@@ -198,10 +209,10 @@ class RouteContext:
             others = [self._marks[o.id] for o in sc.objects if o.id != mark_id and o.label == obj.label]
             if any(o.poly.distance(m.poly) <= s.unique_radius for o in others):
                 return None
-            return f"the {obj.label}"
+            return f"the {noun(obj.label)}"
         in_room = sc.objects_in(obj.room_id)
         if sum(o.label == obj.label for o in in_room) == 1:
-            return f"the {obj.label}"
+            return f"the {noun(obj.label)}"
         return self._qualified(obj.id, obj.label, obj.room_id, in_room)
 
     def _building_ref(self, bid: str) -> str | None:
@@ -234,7 +245,7 @@ class RouteContext:
         options = sorted(mine - theirs, key=lambda t: (" of" in t[0], counts[t[1]] != 1, t))
         for pred, ref in options:
             if counts[ref] == 1 and ref != label:
-                return f"the {label} {predicate_phrase(pred)} the {ref}"
+                return f"the {noun(label)} {predicate_phrase(pred)} the {noun(ref)}"
         return None
 
     # ------------------------------------------------------------------ visibility
