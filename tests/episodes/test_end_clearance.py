@@ -65,3 +65,44 @@ def test_goal_episode_starts_and_goals_keep_end_clearance():
         for p in (np.asarray(ep.start_position), np.asarray(ep.reference_path[-1])):
             assert min(box_distance(p, b) for b in boxes[1:]) >= end - 0.05
             assert max(abs(p[0]), abs(p[2])) <= 8.0 - end + 0.05  # the floor's edge too
+
+
+def test_conditional_starts_and_subgoals_keep_end_clearance():
+    """A Spot dataset's conditional starts (random heading: the robot turns there) and subgoal
+    approach points (the path goes on, often back: it turns there) keep its end clearance
+    from every wall and piece of furniture in the body's height band (shapely distances to the
+    boxes' rotated footprints, not the navmesh); goals need not. Without the setting (the old
+    builder) starts 0.4–0.6 m from furniture are common."""
+    import shapely
+
+    from navbench.episodes.conditional import (
+        ConditionalEpisodeSettings,
+        conditional_episodes,
+        instruction_settings,
+    )
+    from navbench.episodes.dataset import DatasetSettings
+    from navbench.geometry import box_corners_xz
+    from navbench.scene.procgen.indoor import generate_house
+    from navbench.tasks.conditional import generate_instructions
+
+    scene = generate_house(7, n_rooms=5)
+    nm = NavMesh.build(scene, DatasetSettings(embodiment="spot").nav_settings("indoor"))
+    end = EMBODIMENT_END_CLEARANCE["spot"]
+    walls = [shapely.Polygon(box_corners_xz(b.center, b.size, b.yaw)) for b in scene.boxes
+             if b.kind in ("wall", "furniture", "object", "door")
+             and b.center[1] - b.size[1] / 2 < 1.0 and b.center[1] + b.size[1] / 2 > 0.05]
+
+    def clearance(p) -> float:
+        return min(shapely.Point(p[0], p[2]).distance(w) for w in walls)
+
+    ins = generate_instructions(scene, 24, seed=3,
+                                instruction_settings=instruction_settings(scene, navmesh=nm))
+    plain, _ = conditional_episodes(scene, nm, ins, seed=3)
+    kept, dropped = conditional_episodes(scene, nm, ins, seed=3,
+                                         settings=ConditionalEpisodeSettings(end_clearance=end))
+    assert min(clearance(e.start_position) for e in plain) < 0.6  # a turn there can touch
+    assert len(kept) >= 12, dropped  # of 23 without the setting
+    subgoals = [s["position"] for e in kept for s in e.navbench["subgoals"]]
+    assert subgoals  # some instructions have subgoals
+    for p in [e.start_position for e in kept] + subgoals:
+        assert clearance(p) >= end - 0.1 / 2 - 1e-6  # within half a 0.1 m cell of 0.65 m

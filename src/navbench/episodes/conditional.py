@@ -8,9 +8,10 @@ more than τ (Euclidean, as branch outcomes are scored) from every other branch'
 that an agent stopping at once is never scored at a branch goal; the reference path runs start →
 each subgoal's approach point → the goal's approach point (:mod:`navbench.episodes.approach`;
 approach points are navigable points within ``approach_fraction × τ`` of the object's XZ
-footprint). ``geodesic_distance`` is the length of that path (through the subgoals; the direct
-geodesic distance from the start to the goal point, habitat's d_0 and SPEC §5's L, is kept as
-``info.navbench.direct_geodesic_distance``).
+footprint; starts and subgoals' approach points keep the embodiment's end clearance, where a
+long body turns in place). ``geodesic_distance`` is the length of that path (through the
+subgoals; the direct geodesic distance from the start to the goal point, habitat's d_0 and
+SPEC §5's L, is kept as ``info.navbench.direct_geodesic_distance``).
 Instructions whose pathfinding fails, or one of whose other branches' targets cannot be reached
 (so that branch could not be executed, and an agent taking it could not be scored), are dropped
 and counted by reason. The oracle-linear copy differs only in ``instruction_text``.
@@ -65,6 +66,13 @@ class ConditionalEpisodeSettings:
         branch_separation: every other branch's goal must lie more than this many τ from the
             correct goal (Euclidean), so that no stopping point is within τ of two branch goals
             and "which branch did the agent end at" is well defined; ``0`` disables the check.
+        end_clearance: starts and subgoals' approach points keep this clearance (m) from
+            obstacles where it exceeds the navmesh's ``agent_radius``: the robot turns in place there (from the random start heading;
+            back out of a subgoal) and a long body sweeps its circumscribed radius
+            (:data:`navbench.nav.settings.EMBODIMENT_END_CLEARANCE`, as ObjectNav starts and
+            goals keep; the dataset builder sets the embodiment's). Goal approach points do
+            not: the path ends there, at a free heading, and clear ones would leave many
+            goals in small rooms without any.
     """
 
     success_distance: float | None = None
@@ -73,6 +81,7 @@ class ConditionalEpisodeSettings:
     approach_fraction: float = 0.8
     start_tries: int = 32
     branch_separation: float = 2.0
+    end_clearance: float = 0.0
 
     def __post_init__(self) -> None:
         if self.start_facing not in ("random", "path"):
@@ -85,6 +94,8 @@ class ConditionalEpisodeSettings:
             raise ConfigError(f"branch_separation: expected >= 0, got {self.branch_separation}")
         if self.start_tries < 1 or self.min_start_distance < 0:
             raise ConfigError("start_tries: expected >= 1; min_start_distance: expected >= 0")
+        if not self.end_clearance >= 0:
+            raise ConfigError(f"end_clearance: expected >= 0 m, got {self.end_clearance}")
 
 
 def default_success_distance(scene: Scene) -> float:
@@ -106,13 +117,18 @@ def instruction_settings(scene: Scene, settings: ConditionalEpisodeSettings | No
 
 
 def target_approach(scene: Scene, navmesh: NavMesh, object_id: str, tau: float,
-                    settings: ConditionalEpisodeSettings) -> Approach | None:
+                    settings: ConditionalEpisodeSettings, turn: bool = False) -> Approach | None:
     """Approach points of a target object on the largest island (within
     ``approach_fraction × τ`` of its footprint, inside the object's room if it is in one);
-    ``None`` for an unknown object or none."""
+    ``None`` for an unknown object or none. With ``turn`` (a subgoal: the path goes on from
+    there, often back the way it came, and a long body turns in place on it), only those at
+    least ``end_clearance`` from obstacles."""
     o = scene.object_index.get(object_id)
-    return None if o is None else object_approach(navmesh, o, 0, settings.approach_fraction * tau,
-                                                   room=object_room(scene, o))
+    if o is None:
+        return None
+    reach, room = settings.approach_fraction * tau, object_room(scene, o)
+    clear = settings.end_clearance if turn else 0.0
+    return object_approach(navmesh, o, 0, reach, min_clearance=clear, room=room)
 
 
 def scene_path(scene_id: str) -> str:
@@ -144,8 +160,9 @@ def conditional_episodes(
 
     Episode ids are the instruction ids (``"{scene}:{k}"``); dataset writers renumber them.
     Reasons: ``no_approach`` (a target has no navigable point within reach on the largest
-    island), ``no_path`` (no start on the largest island reaches the targets with a first leg
-    and a start→goal distance ≥ ``min_start_distance``), ``start_near_branch`` (every start
+    island; a subgoal none that keeps ``end_clearance``), ``no_path`` (no start on the
+    largest island that keeps ``end_clearance`` reaches the targets with a first leg and a
+    start→goal distance ≥ ``min_start_distance``), ``start_near_branch`` (every start
     that passed those checks lay within ``min_start_distance`` of another target of the
     instruction, or within τ of another branch's goal point), ``branch_unreachable`` (another
     branch's target has no approach point reachable from the start), ``branch_goals_close``
@@ -159,18 +176,18 @@ def conditional_episodes(
     if not navmesh.islands:
         dropped["no_island"] += len(instructions)
         return out, dropped
-    cache: dict[str, Approach | None] = {}
+    cache: dict[tuple[str, bool], Approach | None] = {}
 
-    def approach(oid: str) -> Approach | None:
-        if oid not in cache:
-            cache[oid] = target_approach(scene, navmesh, oid, tau, s)
-        return cache[oid]
+    def approach(oid: str, turn: bool = False) -> Approach | None:
+        if (oid, turn) not in cache:
+            cache[oid, turn] = target_approach(scene, navmesh, oid, tau, s, turn)
+        return cache[oid, turn]
 
     sample = start_sampler(scene, navmesh)
     far = max(s.min_start_distance, tau)
     for ins in instructions:
         ids = [*ins.subgoal_ids, ins.goal_id]
-        targets = [approach(i) for i in ids]
+        targets = [approach(i, turn=k < len(ids) - 1) for k, i in enumerate(ids)]
         if any(t is None for t in targets):
             dropped["no_approach"] += 1
             continue
@@ -180,7 +197,7 @@ def conditional_episodes(
         near_branch = False
         for _ in range(s.start_tries):
             start = sample(rng)
-            if start is None:
+            if start is None or not _clear_start(navmesh, start, s.end_clearance):
                 continue
             legs = path_through(navmesh, start, targets)  # type: ignore[arg-type]
             if legs is not None and legs[0].length >= far and \
@@ -203,6 +220,13 @@ def conditional_episodes(
             continue
         out.append(ep)
     return out, dropped
+
+
+def _clear_start(navmesh: NavMesh, start: np.ndarray, end_clearance: float) -> bool:
+    """Whether ``start`` keeps ``end_clearance`` (m) from obstacles (always, when the navmesh's
+    own ``agent_radius`` is at least that much)."""
+    return end_clearance <= navmesh.settings.agent_radius or \
+        navmesh.distance_to_obstacle(start) >= end_clearance
 
 
 def _other_targets(ins: Instruction, checked: Sequence[str],

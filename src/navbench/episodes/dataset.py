@@ -269,7 +269,9 @@ def _conditional(scene: Scene, nm: NavMesh, seed: int, s: DatasetSettings, drop:
     instruction is kept or dropped by reason; the extra ones are counted in ``drop["resampled"]``,
     which :func:`build_scene` moves to :attr:`SceneResult.resampled`). Episodes whose reference
     does not fit the action budget (``over_budget``, :func:`~navbench.episodes.budget.
-    within_budget`) are dropped before the quota is counted, so they are refilled too."""
+    within_budget`) are dropped before the quota is counted, so they are refilled too. Starts
+    and approach points keep the embodiment's end clearance (:meth:`DatasetSettings.
+    end_clearance`, or ``s.conditional.end_clearance`` where larger)."""
     from navbench.episodes.conditional import conditional_episodes, instruction_settings
     from navbench.tasks.conditional import (
         CATEGORIES,
@@ -282,7 +284,10 @@ def _conditional(scene: Scene, nm: NavMesh, seed: int, s: DatasetSettings, drop:
     k = int(derive(seed, scene.id, "category-offset").integers(len(cats)))
     cats = cats[k:] + cats[:k]  # the round-robin remainder lands on a different category per scene
     n = s.episodes_per_scene
-    ist = instruction_settings(scene, s.conditional, nm)
+    # starts and approach points keep the embodiment's end clearance, as ObjectNav's do
+    cs = replace(s.conditional, end_clearance=max(s.conditional.end_clearance,
+                                                  s.end_clearance(scene.kind)))
+    ist = instruction_settings(scene, cs, nm)
     loose = replace(ist, targets=None)
 
     def draw(count: int, key: tuple[object, ...], which: list[str], first: int,
@@ -305,7 +310,7 @@ def _conditional(scene: Scene, nm: NavMesh, seed: int, s: DatasetSettings, drop:
     ins = draw(n, ("instructions",), cats, 0, fallback=False)
     eps: list[Episode] = []
     if ins is not None:
-        eps, d = conditional_episodes(scene, nm, ins, seed, s.conditional)
+        eps, d = conditional_episodes(scene, nm, ins, seed, cs)
         drop.update(d)
         eps = fitting(eps)
     quota = Counter(cats[i % len(cats)] for i in range(n))
@@ -325,7 +330,7 @@ def _conditional(scene: Scene, nm: NavMesh, seed: int, s: DatasetSettings, drop:
             k = min(owed, len(more))
             owed -= k
             drop["resampled"] += len(more) - k
-            got, d = conditional_episodes(scene, nm, more, seed, s.conditional)
+            got, d = conditional_episodes(scene, nm, more, seed, cs)
             drop.update(d)
             got = fitting(got)
             eps += got
