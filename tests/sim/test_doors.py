@@ -14,7 +14,13 @@ from navbench.scene.model import Portal
 from navbench.sim import SPOT, TURTLEBOT, SimSettings, Simulator
 from navbench.sim.actions import WaypointAction
 from navbench.sim.controller import WaypointFollower, body_to_world
-from navbench.sim.doors import Door, align_through_doors, align_tight_bends, scene_doors
+from navbench.sim.doors import (
+    Door,
+    align_start,
+    align_through_doors,
+    align_tight_bends,
+    scene_doors,
+)
 
 # A door at the origin in a wall along X; passage from +Z into -Z (yaw 0: normal (0, -1)).
 DOOR = Door(0.0, 0.0, 0.0, -1.0, 0.9)
@@ -200,6 +206,60 @@ def test_tight_bends_become_align_points_only_where_turning_in_place_is_free():
     # a 5° bend is not a bend
     gentle = [(0.0, -2.0, math.nan), (0.17, -4.0, math.nan)]
     assert align_tight_bends((0.0, 0.0), gentle, [False, False], left, 0.0) == [False, False]
+
+
+def test_a_bend_is_aligned_where_the_approach_to_its_open_vertex_is_tight():
+    """The follower starts turning within its 0.3 m lookahead of a vertex: a wall touching the
+    body (facing -X) 0.3 m before V makes the bend tight although every heading on V is free."""
+    path = [(0.0, -2.0, math.nan), (2.0, -2.0, math.nan)]
+
+    def before_v(x: float, z: float, yaw: float, y: float) -> bool:
+        near = math.hypot(x, z + 1.7) < 1e-6
+        return not (near and abs(math.remainder(yaw - math.pi / 2, 2 * math.pi)) < 0.3)
+
+    assert all(before_v(0.0, -2.0, math.radians(15 * k), 0.0) for k in range(24))  # V is open
+    assert align_tight_bends((0.0, 0.0), path, [False, False], before_v, 0.0) == [True, False]
+    # beyond the 0.5 m reach (1.2 m before V) it is not the bend's business
+    far = lambda x, z, yaw, y: not (math.hypot(x, z + 0.8) < 1e-6)  # noqa: E731
+    assert align_tight_bends((0.0, 0.0), path, [False, False], far, 0.0) == [False, False]
+
+
+def test_start_turns_in_place_where_the_first_half_metre_is_tight():
+    """Facing +Z (yaw π) with the path going -Z: an obstacle touching the body 0.3 m along the
+    path puts an align waypoint on the start (turn first, then drive); open space, a small
+    heading error or a turn that itself touches leave the path as it is."""
+    path = [(0.0, -2.0, math.nan)]
+
+    def ahead(x: float, z: float, yaw: float, y: float) -> bool:
+        return not (math.hypot(x, z + 0.3) < 1e-6 and abs(math.remainder(yaw, math.pi)) > 0.5)
+
+    wps, flags = align_start((0.0, 0.0), math.pi, path, [False], ahead, 0.0)
+    assert flags == [True, False]
+    assert wps[0][:2] == (0.0, 0.0) and wps[0][2] == pytest.approx(0.0)  # yaw of -Z travel
+    assert wps[1][:2] == (0.0, -2.0)
+    assert align_start((0.0, 0.0), math.pi, path, [False], lambda *a: True, 0.0) == \
+        (path, [False])
+    assert align_start((0.0, 0.0), 0.05, path, [False], ahead, 0.0) == (path, [False])
+    # the turn from π to 0 passes ±π/2 (either way): blocked where the body stands sideways
+    side = lambda x, z, yaw, y: abs(math.remainder(yaw, math.pi)) < 1.2  # noqa: E731
+    assert align_start((0.0, 0.0), math.pi, path, [False], side, 0.0) == (path, [False])
+
+
+def test_spot_turns_before_driving_off_a_start_next_to_furniture():
+    """Spot facing away from its path (+Z, the path goes -Z), 0.65 m (its end clearance) from a
+    table's corner at (0.62, -0.2): turning while driving, it sweeps its rear corner into the
+    table (align off); turning in place on the start first, it touches nothing."""
+    table = Box("t", "furniture", (1.12, 0.4, -0.95), (1.0, 0.8, 1.5), label="table", ref="t")
+    scene = Scene("s", "indoor", "test", boxes=(FLOOR, table))
+    assert math.hypot(0.62, 0.2) == pytest.approx(0.65, abs=0.002)
+    for align, touches in ((True, False), (False, True)):
+        sim = Simulator(scene, SPOT, SimSettings(align_doors=align))
+        sim.reset_to((0.0, 0.0, 0.0), math.pi)
+        sim.step(WaypointAction.of([(0.0, -1.0), (0.0, -3.0)]))
+        while not sim.follower.reached and sim.time < 20.0 and sim.label is None:
+            sim.step(WaypointAction((), append=True))
+        rec = sim.records()
+        assert sim.follower.reached and bool(rec["collision"].any()) is touches
 
 
 def test_braking_caps_speed_by_the_known_traction():

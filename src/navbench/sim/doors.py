@@ -271,13 +271,14 @@ def align_through_doors(start: Sequence[float], waypoints: Sequence[Sequence[flo
 
 def align_tight_bends(start: Sequence[float], waypoints: Sequence[Sequence[float]],
                       flags: Sequence[bool], free: PoseCheck, y: float,
-                      min_bend: float = math.radians(10.0),
+                      min_bend: float = math.radians(10.0), reach: float = 0.5,
                       open_space: Callable[[float, float, float], bool] | None = None,
                       ) -> list[bool]:
     """Align flags with every *tight* bend made an align waypoint: a bend of at least
-    ``min_bend`` at a vertex where some heading of the body touches an obstacle (so cutting the
-    corner while turning may touch it) but turning in place from the incoming to the outgoing
-    heading is free. On floor height ``y``; the final waypoint is never flagged.
+    ``min_bend`` at a vertex where some heading of the body touches an obstacle on the path
+    within ``reach`` m of the vertex (so cutting the corner while turning, which the follower
+    starts within its lookahead, may touch it) but turning in place from the incoming to the
+    outgoing heading is free. On floor height ``y``; the final waypoint is never flagged.
     ``open_space(x, z, y)``: an optional quick test that no heading at (x, z) touches (e.g. the
     footprint's circumscribed disc is free); the headings are checked where it says no."""
     out = list(flags)
@@ -291,27 +292,86 @@ def align_tight_bends(start: Sequence[float], waypoints: Sequence[Sequence[float
         h_in, h_out = _heading(a, v), _heading(v, b)
         if abs(math.remainder(h_out - h_in, 2.0 * math.pi)) < min_bend:
             continue
-        if open_space is not None and open_space(v[0], v[1], y):
+        # the follower starts turning within its lookahead of the vertex: look there too
+        near = _path_samples(v, pts[i + 1:], reach) + _path_samples(v, pts[i - 1::-1], reach)[1:]
+        if open_space is not None and all(open_space(x, z, y) for x, z in near):
             continue
-        if all(free(v[0], v[1], math.radians(15.0 * k), y) for k in range(12)):
+        if all(free(x, z, math.radians(15.0 * k), y) for x, z in near for k in range(12)):
             continue
         if _turn_ok(free, v, h_in, h_out, y):
             out[i - 1] = True
     return out
 
 
+def align_start(start: Sequence[float], yaw: float, waypoints: Sequence[Sequence[float]],
+                flags: Sequence[bool], free: PoseCheck, y: float,
+                min_bend: float = math.radians(10.0), reach: float = 0.5,
+                open_space: Callable[[float, float, float], bool] | None = None,
+                ) -> tuple[list[tuple[float, float, float]], list[bool]]:
+    """Waypoints and align flags with a turn in place at ``start`` (XZ, m) where the body,
+    now at heading ``yaw`` (rad), would otherwise turn towards the first waypoint while
+    driving: the heading differs from the first segment's by at least ``min_bend``, some
+    heading of the body touches an obstacle somewhere on the first ``reach`` m of the path
+    (where it drifts while turning; ``open_space`` says no there, and so do the 15°
+    headings) and the turn in place from ``yaw`` is free. An align waypoint on the
+    start is then put first (the follower turns on it to the first segment's heading before it
+    moves: a holonomic base otherwise drifts along the path while turning, and a long body's
+    corner sweeps into furniture next to the start). Otherwise the input, unchanged."""
+    wps = [(float(w[0]), float(w[1]), float(w[2]) if len(w) > 2 else math.nan) for w in waypoints]
+    out = list(flags)
+    if not wps or not math.isfinite(yaw):
+        return wps, out
+    sx, sz = float(start[0]), float(start[1])
+    if math.hypot(wps[0][0] - sx, wps[0][1] - sz) < 1e-6:
+        return wps, out
+    h = _heading((sx, sz), wps[0])
+    if abs(math.remainder(h - yaw, 2.0 * math.pi)) < min_bend:
+        return wps, out
+    near = _path_samples((sx, sz), wps, reach)
+    if open_space is not None and all(open_space(x, z, y) for x, z in near):
+        return wps, out
+    if all(free(x, z, math.radians(15.0 * k), y) for x, z in near for k in range(12)):
+        return wps, out
+    if not _turn_ok(free, (sx, sz), yaw, h, y):
+        return wps, out
+    return [(sx, sz, h), *wps], [True, *out]
+
+
+def _path_samples(start: tuple[float, float], wps: Sequence[Sequence[float]], reach: float,
+                  step: float = 0.1) -> list[tuple[float, float]]:
+    """Points every ``step`` m along the polyline start → waypoints, up to ``reach`` m (XZ)."""
+    out = [start]
+    a, left = start, reach
+    for w in wps:
+        seg = math.hypot(w[0] - a[0], w[1] - a[1])
+        n = int(min(seg, left) / step)
+        out += [(a[0] + (w[0] - a[0]) * step * k / seg, a[1] + (w[1] - a[1]) * step * k / seg)
+                for k in range(1, n + 1)]
+        left -= seg
+        if left <= 0.0:
+            break
+        a = (float(w[0]), float(w[1]))
+    return out
+
+
 def align_path(start: Sequence[float], waypoints: Sequence[Sequence[float]],
                doors: Sequence[Door], footprint: FootprintCheck, half_length: float, y: float,
+               yaw: float | None = None,
                ) -> tuple[list[tuple[float, float, float]], list[bool]]:
     """The door-aware execution of ``waypoints`` from ``start`` (XZ, m) on floor height ``y``:
     :func:`align_through_doors` (margin :data:`DOOR_MARGIN`), then
-    :func:`align_tight_bends`, both checking poses against the obstacles of ``footprint`` near
-    the path; the waypoints and their align flags, as ``WaypointFollower.set_path`` takes them."""
+    :func:`align_tight_bends`, and, with the body's current heading ``yaw`` (rad; when
+    ``start`` is where the body stands), :func:`align_start`, all checking poses against the
+    obstacles of ``footprint`` near the path; the waypoints and their align flags, as
+    ``WaypointFollower.set_path`` takes them."""
     fp = footprint.near([start, *waypoints], pad=half_length + DOOR_MARGIN)
     wps, flags = align_through_doors(start, waypoints, doors, half_length, DOOR_MARGIN,
                                      fp.pose_free)
-    return wps, align_tight_bends(start, wps, flags, fp.pose_free, y, open_space=fp.disc_free)
+    flags = align_tight_bends(start, wps, flags, fp.pose_free, y, open_space=fp.disc_free)
+    if yaw is None:
+        return wps, flags
+    return align_start(start, yaw, wps, flags, fp.pose_free, y, open_space=fp.disc_free)
 
 
 __all__ = ["DOOR_MARGIN", "FOOTPRINT_SLACK", "Door", "FootprintCheck", "align_path",
-           "align_through_doors", "align_tight_bends", "scene_doors"]
+           "align_start", "align_through_doors", "align_tight_bends", "scene_doors"]

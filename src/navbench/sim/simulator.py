@@ -316,10 +316,12 @@ class Simulator:
                 flags = None
                 if self._align_body:  # door-aware execution (sim.doors)
                     rest = self.follower.path
-                    a = rest[-1][:2] if action.append and rest and not self.follower.reached \
-                        else (p[0], p[2])
+                    cont = action.append and rest and not self.follower.reached
+                    a = rest[-1][:2] if cont else (p[0], p[2])
+                    # from where the body stands, it may first turn in place (doors.align_start)
                     wps, flags = align_path(a, wps, self._doors, self.footprint,
-                                            self.embodiment.half_extents[1], float(p[1]))
+                                            self.embodiment.half_extents[1], float(p[1]),
+                                            yaw=None if cont else float(p[3]))
                 self.follower.set_path(wps, start=(p[0], p[2]), append=action.append,
                                        align=flags)
             self._advance()
