@@ -143,6 +143,20 @@ def clearance_for_radius(radius: float | None) -> float:
     return float(radius)
 
 
+def end_clearance_for_radius(radius: float | None) -> float:
+    """End clearance (m) of starts and approach points of the embodiment whose robot radius is
+    ``radius`` (m; :data:`navbench.nav.settings.EMBODIMENT_END_CLEARANCE`, Spot's for ``None``);
+    0 for an unknown radius."""
+    from navbench.nav.settings import EMBODIMENT_END_CLEARANCE, embodiment_radius
+
+    if radius is None:
+        return EMBODIMENT_END_CLEARANCE["spot"]
+    for name, c in EMBODIMENT_END_CLEARANCE.items():
+        if abs(embodiment_radius(name) - radius) < 1e-9:
+            return c
+    return 0.0
+
+
 class NavmeshPlanner:
     """Navmeshes per scene, shortest paths, object approach points (see the module docstring).
 
@@ -315,15 +329,25 @@ class _BranchAgent(PathFollowingAgent):
                        tau: float | None) -> np.ndarray | None:
         """The dataset's own construction (:mod:`navbench.episodes.approach`): nearest approach
         point within ``approach_fraction × τ`` of each target's footprint, in order, on the
-        start's island; ``None`` when a target has none (then :meth:`NavmeshPlanner.approach`)."""
+        start's island, those of subgoals keeping the robot's end clearance where they can
+        (:func:`end_clearance_for_radius`: a long body turns there; as
+        :func:`navbench.episodes.conditional.target_approach` does); ``None`` when a target has
+        none (then :meth:`NavmeshPlanner.approach`)."""
         from navbench.episodes.approach import join_legs, object_approach, object_room, path_through
 
         nm = self.planner.navmesh(scene)
         island = nm.island_of(start)
         if island is None or tau is None:
             return None
-        aps = [object_approach(nm, o, island, self.approach_fraction * float(tau), room=object_room(scene, o))
-               for o in targets]
+        reach = self.approach_fraction * float(tau)
+        clear = end_clearance_for_radius(self.robot_radius)
+        aps = []
+        for k, o in enumerate(targets):
+            room = object_room(scene, o)
+            a = None
+            if k < len(targets) - 1 and clear > nm.settings.agent_radius:  # a subgoal
+                a = object_approach(nm, o, island, reach, room=room, min_clearance=clear)
+            aps.append(a if a is not None else object_approach(nm, o, island, reach, room=room))
         found = [a for a in aps if a is not None]
         if len(found) < len(aps):
             return None
