@@ -35,7 +35,7 @@ from navbench.episodes.conditional import path_yaw, scene_path
 from navbench.episodes.goal_tasks import outdoor_instances
 from navbench.episodes.model import Episode, Goal
 from navbench.episodes.starts import start_sampler
-from navbench.geometry import quat4, vec3, wrap_angle, yaw_to_quaternion
+from navbench.geometry import path_length, quat4, vec3, wrap_angle, yaw_to_quaternion
 from navbench.nav import NavMesh
 from navbench.nav.pedestrian import PedestrianPlanner, has_roadway
 from navbench.rng import derive
@@ -186,7 +186,7 @@ def _episode(scene: Scene, ctx: RouteContext, goal: GoalInstance, kind: str, pat
     text, status = ins.text, "template"
     if s.refine is not None:
         text, status = refine_instruction(ins.text, [ctx.refer(i) or "" for i in ins.landmarks], s.refine)
-    length = float(np.linalg.norm(np.diff(path, axis=0), axis=1).sum())
+    length = path_length(path)
     nb = {
         "task": "route", "scene": scene.id, "scene_kind": scene.kind, "source": scene.source,
         "success_distance": s.success_distance, "goal_kind": kind, "goal_id": goal.id,

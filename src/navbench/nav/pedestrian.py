@@ -32,6 +32,7 @@ import numpy as np
 import shapely
 from scipy import ndimage
 
+from navbench.geometry import path_length
 from navbench.nav.navmesh import NavMesh
 from navbench.nav.query import Goals, Point, ShortestPath
 from navbench.nav.settings import NavSettings
@@ -79,10 +80,6 @@ def has_roadway(scene: Scene) -> bool:
 def pedestrian_navmesh(scene: Scene, settings: NavSettings) -> NavMesh:
     """Navmesh of ``scene`` without the roadway (see the module docstring)."""
     return NavMesh.build(scene, pedestrian_settings(settings))
-
-
-def _length(points: np.ndarray) -> float:
-    return float(np.linalg.norm(np.diff(points, axis=0), axis=1).sum()) if len(points) > 1 else 0.0
 
 
 class PedestrianPlanner:
@@ -136,7 +133,7 @@ class PedestrianPlanner:
     def cost(self, points: np.ndarray) -> float:
         """``length + (off_cost − 1) × off_length`` of a polyline (N, 3), m."""
         p = np.asarray(points, float)
-        return _length(p) + (self.off_cost - 1.0) * self.off_length(p)
+        return path_length(p) + (self.off_cost - 1.0) * self.off_length(p)
 
     def find_path(self, a: Point, b_or_many: Goals, max_length: float = math.inf) -> ShortestPath:
         """Cheapest route from ``a`` to the nearest-by-cost of ``b_or_many`` (module docstring);
@@ -200,4 +197,4 @@ class PedestrianPlanner:
                 pts.append(np.asarray(p, float))
         k = leg2.goal_index
         gi = goals_on[k] if goals_on else k
-        return ShortestPath(pts, _length(np.asarray(pts)), int(gi))
+        return ShortestPath(pts, path_length(np.asarray(pts)), int(gi))
