@@ -225,13 +225,18 @@ def _placement(bd: Building, blk: Block, ex: Portal, foot: Polygon, t: float,
     return tf, moved
 
 
-def _shops_near(plan: CityPlan, exit_xyz: tuple[float, float, float], moved: Polygon) -> int:
-    """Distinct shop categories (capped at :data:`SHOP_CATEGORIES`) with an entrance 5 m to
-    :data:`SHOP_REACH` m from the exit, not counting shops of buildings the house removes."""
+def _removed_buildings(plan: CityPlan, moved: Polygon) -> set[str]:
+    """Ids of the buildings the moved house footprint and its shell (1.5 m) overlap."""
     import shapely
 
     keep_out = moved.buffer(1.5)
-    gone = {b.id for b in plan.buildings if any(keep_out.intersects(shapely.box(*r)) for r in b.parts)}
+    return {b.id for b in plan.buildings if any(keep_out.intersects(shapely.box(*r)) for r in b.parts)}
+
+
+def _shops_near(plan: CityPlan, exit_xyz: tuple[float, float, float], moved: Polygon) -> int:
+    """Distinct shop categories (capped at :data:`SHOP_CATEGORIES`) with an entrance 5 m to
+    :data:`SHOP_REACH` m from the exit, not counting shops of buildings the house removes."""
+    gone = _removed_buildings(plan, moved)
     cats = {sf.place.category for sf in plan.storefronts
             if sf.place.building_id not in gone
             and 5.0 <= math.hypot(sf.place.entrance[0] - exit_xyz[0],
@@ -277,8 +282,7 @@ def generate_hybrid(seed: int, settings: HybridSettings | None = None, scene_id:
     inner = transform_house(house, tf)
     exit_p = next(p for p in inner.portals if p.id == PREFIX + ex.id)
     # Clear the buildings (and their storefronts) the house and its shell overlap.
-    keep_out = moved.buffer(1.5)
-    gone = {b.id for b in plan.buildings if any(keep_out.intersects(shapely.box(*r)) for r in b.parts)}
+    gone = _removed_buildings(plan, moved)
     plan.buildings = [b for b in plan.buildings if b.id not in gone]
     plan.storefronts = [s for s in plan.storefronts if s.place.building_id not in gone]
     # Facade shell along the house outline, open at the exit.
