@@ -30,6 +30,7 @@ MODULES = (
     "navbench.graph.relations",
     "navbench.graph.scene_graph",
     "navbench.metrics.aggregate",
+    "navbench.metrics.efficiency",
     "navbench.metrics.episode",
     "navbench.nav.navmesh",
     "navbench.report.build",

@@ -27,6 +27,7 @@ import time
 import urllib.parse
 from typing import ClassVar
 
+from navbench.agents import http_limits
 from navbench.agents.base import ActionSpace, Agent, Task, to_action
 from navbench.agents.wire import encode_observation, encode_task
 from navbench.errors import ConfigError, NavbenchError
@@ -36,7 +37,7 @@ from navbench.io import loads_json
 from navbench.jsontypes import JSON, JSONMapping, Observation
 from navbench.sim.actions import Action
 
-MAX_REPLY_BYTES = 16 << 20
+MAX_REPLY_BYTES = http_limits.MAX_REPLY_BYTES
 CONNECT_TIMEOUT_S = 10.0
 TOTAL_TIMEOUT_S = 60.0
 
@@ -46,8 +47,7 @@ def _short(text: object, n: int = 200) -> str:
     return s if len(s) <= n else s[: n - 3] + "..."
 
 
-class _ReplyTooLargeError(Exception):
-    pass
+_ReplyTooLargeError = http_limits.ReplyTooLargeError
 
 
 class RemoteAgentError(NavbenchError):
@@ -78,6 +78,7 @@ class RemoteAgent(Agent):
         self.url = url.rstrip("/")
         self._scheme, self._host, self._port = u.scheme, u.hostname, port
         self._base = u.path.rstrip("/")
+        self._netloc = u.netloc
         self.timeout_s, self.retries, self.backoff_s = float(timeout_s), int(retries), float(backoff_s)
         self.connect_timeout_s, self.total_timeout_s = float(connect_timeout_s), float(total_timeout_s)
         self.max_reply_bytes = int(max_reply_bytes)
@@ -85,33 +86,15 @@ class RemoteAgent(Agent):
         self.sensors = frozenset(sensors)
 
     def _request(self, route: str, data: bytes) -> tuple[int, bytes]:
-        """One POST: ``(status, body)``; raises OSError / TimeoutError / _ReplyTooLargeError."""
-        cls = http.client.HTTPSConnection if self._scheme == "https" else http.client.HTTPConnection
-        deadline = time.monotonic() + self.total_timeout_s
-        conn = cls(self._host, self._port, timeout=self.connect_timeout_s)
-        try:
-            conn.connect()
-            conn.sock.settimeout(self.timeout_s)
-            conn.request("POST", self._base + route, body=data,
-                         headers={"Content-Type": "application/json"})
-            r = conn.getresponse()
-            length = r.getheader("Content-Length")
-            if length is not None and length.isdigit() and int(length) > self.max_reply_bytes:
-                raise _ReplyTooLargeError(f"reply of {length} bytes (limit {self.max_reply_bytes})")
-            chunks, size = [], 0
-            while True:
-                if time.monotonic() > deadline:
-                    raise TimeoutError(f"no complete reply within {self.total_timeout_s} s")
-                b = r.read1(1 << 20)  # what has arrived: the total deadline is checked per read
-                if not b:
-                    break
-                size += len(b)
-                if size > self.max_reply_bytes:
-                    raise _ReplyTooLargeError(f"reply over {self.max_reply_bytes} bytes")
-                chunks.append(b)
-            return r.status, b"".join(chunks)
-        finally:
-            conn.close()
+        """One POST: ``(status, body)``; raises OSError / TimeoutError / _ReplyTooLargeError
+        (the limits of :func:`navbench.agents.http_limits.post`)."""
+        r = http_limits.post(f"{self._scheme}://{self._netloc}{self._base}{route}", data,
+                             {"Content-Type": "application/json"},
+                             read_timeout_s=self.timeout_s,
+                             deadline=time.monotonic() + self.total_timeout_s,
+                             max_reply_bytes=self.max_reply_bytes,
+                             connect_timeout_s=self.connect_timeout_s)
+        return r.status, r.body
 
     def _post(self, route: str, body: JSONMapping) -> JSON:
         data = json.dumps(body, allow_nan=False).encode("utf-8")

@@ -122,6 +122,7 @@ def score(
         eps, preds, fmt=real_fmt, tau=use_tau, strict=strict,
         dtw_method=method, geodesic=geo, gt=gt,  # type: ignore[arg-type]
         start_length=None if geo is None else geo.start_length,
+        off_mesh=None if geo is None else geo.off_navmesh,
     )
     if geo is None:
         result.notes.append("no navmeshes: Euclidean distance to goal")
@@ -150,6 +151,9 @@ def score(
     console.print("terminations: " + ", ".join(f"{k}={v}" for k, v in result.terminations.items()))
     bc = result.branch_confusion
     console.print(f"ended at: correct goal={bc['correct']}, other branch goal={bc['other_branch']}, elsewhere={bc['elsewhere']}")
+    if "stop_off_navmesh" in st:
+        console.print(f"stop points off the navmesh: {st['stop_off_navmesh']} (scored where they are: "
+                      "the way through the nearest navigable point, never less than the straight line)")
     if result.unreachable:
         console.print(f"[red]unreachable goals[/] (excluded from means): {len(result.unreachable)}: {', '.join(result.unreachable[:10])}")
     if result.missing:

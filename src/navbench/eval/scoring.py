@@ -88,7 +88,7 @@ def score_outcome(outcome: EpisodeOutcome, ep: Episode, scene_id: str, *,
 
         stage_labels = classify_positions(scene, traj.positions)
     m = compute_episode_metrics(traj, facts, goal_distances=None if fallback else gd,
-                                stage_labels=stage_labels)
+                                stage_labels=stage_labels, actions=outcome.steps)
     metrics = {k: v for k, v in m.items() if k != "episode_id" and
                (v is None or isinstance(v, (bool, int, float, np.integer, np.floating)))}
     metrics["agent_steps"] = outcome.steps

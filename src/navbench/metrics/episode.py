@@ -60,6 +60,7 @@ def compute_episode_metrics(
     ce_eps: float = 1.0,
     valid_surfaces: Collection[str] = safety.PREFERRED_SURFACES,
     stage_labels: np.ndarray | None = None,
+    actions: int | None = None,
 ) -> JSONObject:
     """Score one trajectory against its episode facts.
 
@@ -91,6 +92,9 @@ def compute_episode_metrics(
         (the simulator records them; they win).
     stage_labels : numpy.ndarray, optional
         ``(T,)`` ``"indoor"``/``"outdoor"`` per step (stage metrics), or ``None``.
+    actions : int, optional
+        Actions the agent took, STOP included (``steps``); default ``T − 1``, the rows after
+        the start: one per action in a VLN-CE prediction file (VLN-CE's ``steps_taken``).
 
     Returns
     -------
@@ -98,7 +102,7 @@ def compute_episode_metrics(
         Every key of :data:`~navbench.metrics.spec.METRICS` (rates as 0.0/1.0, ``None`` where a
         metric does not apply: no reference path, no collision record, ...), plus
         ``reachable``, ``subgoals_reached``/``subgoals_total``, ``branch_outcome``,
-        ``termination``, ``steps``, ``tau``, ``strict``, ``dtg_kind``, ``dtw_method``,
+        ``termination``, ``steps`` (actions taken, VLN-CE's ``steps_taken``), ``tau``, ``strict``, ``dtg_kind``, ``dtw_method``,
         ``reference_kind`` (and ``post_exit_failure`` for a failed episode that left the
         building).
 
@@ -111,7 +115,7 @@ def compute_episode_metrics(
     --------
     A detour through (1, 0, -1.5) to 0.5 m short of a point goal at L = 3.5 m: path length
     P = 2·√(1² + 1.5²) = 3.606 m, d_T = 0.5 m ≤ τ = 1.0 m, so SPL = L / max(P, L) = 0.971 and
-    SoftSPL = (1 − d_T / L) · L / max(P, L) = 0.832.
+    SoftSPL = (1 − d_T / d_0) · L / max(P, L) = 0.832 (Euclidean d: d_0 = d at the start = 3.5 m).
 
     >>> import numpy as np
     >>> from navbench.metrics import EpisodeFacts, Trajectory, compute_episode_metrics
@@ -123,6 +127,8 @@ def compute_episode_metrics(
     (1.0, 0.5, 3.606, 0.971, 0.832)
     >>> m["ndtw"] is None, m["termination"], m["dtg_kind"]  # no reference path: nDTW does not apply
     (True, 'success', 'euclidean')
+    >>> m["steps"]  # two moves (rows after the start), as VLN-CE's steps_taken counts them
+    2
 
     With VLN-CE's strict comparison and τ = 0.5 m the same stop is a failure:
 
@@ -148,7 +154,8 @@ def compute_episode_metrics(
         raise ValueError(f"episode {traj.episode_id}: {len(stage_labels)} stage labels for {len(pos)} steps")
     ctx = EpisodeContext(traj, facts, t, strict, d, ok, efficiency.path_length(pos), dtw_method,
                          ndtw_threshold, ce_cell, ce_eps, valid_surfaces, k, outcome,
-                         None if stage_labels is None else np.asarray(stage_labels, dtype=str))
+                         None if stage_labels is None else np.asarray(stage_labels, dtype=str),
+                         dtg_kind=kind)
     out: JSONObject = {"episode_id": traj.episode_id,
                            "reachable": facts.reachable and math.isfinite(float(d[0]))}
     out.update({spec.key: spec.fn(ctx) for spec in METRICS})
@@ -162,7 +169,7 @@ def compute_episode_metrics(
         "subgoals_total": m,
         "branch_outcome": outcome,
         "termination": termination_label(traj.termination, traj.stopped, ok),
-        "steps": len(pos),
+        "steps": len(pos) - 1 if actions is None else int(actions),
         "tau": t,
         "strict": strict,
         "dtg_kind": kind,

@@ -40,6 +40,8 @@ if TYPE_CHECKING:  # metrics never import the navmesh at run time (see NavmeshGe
 PredictionFormat = Literal["auto", "r2r", "rxr", "navbench"]
 #: ``fn(episode, positions (T, 3)) -> (T,)`` geodesic distances to the episode's nearest goal.
 GeodesicFn = Callable[[Episode, np.ndarray], np.ndarray]
+#: ``fn(episode, positions (T, 3)) -> (T,)`` bool: which positions lie off the navmesh.
+OffMeshFn = Callable[[Episode, np.ndarray], np.ndarray]
 
 
 def detect_format(path: str | Path) -> str:
@@ -206,6 +208,7 @@ def score_episodes(
     geodesic: GeodesicFn | None = None,
     gt: Mapping[str, JSONMapping] | None = None,
     start_length: Callable[[Episode], float] | None = None,
+    off_mesh: OffMeshFn | None = None,
 ) -> ScoreResult:
     """Score predictions against episodes (defaults follow VLN-CE: τ = 3.0 m, ``d < τ``).
 
@@ -215,7 +218,11 @@ def score_episodes(
     once per episode from the navmesh (the geodesic from the start: ``inf`` = unreachable,
     flagged and excluded from every mean), and an unknown L is taken from it; ``start_length``
     (e.g. :meth:`NavmeshGeodesic.start_length`) decides it instead, so that object goals off the
-    navmesh count as reachable through their reference path's end. ``gt`` (the
+    navmesh count as reachable through their reference path's end. ``off_mesh`` (e.g.
+    :meth:`NavmeshGeodesic.off_navmesh`) marks each geodesically scored row's
+    ``stop_off_navmesh`` (its stop point lies off the navmesh; :class:`NavmeshGeodesic` scores
+    such a point as given, not from the nearest navigable point) and counts them in
+    ``settings["stop_off_navmesh"]``. ``gt`` (the
     ``{split}_gt.json.gz`` records by episode id) supplies the nDTW reference locations; without
     it the reference path resampled every 0.25 m is used. Episodes without a prediction are
     listed in ``missing`` and not scored; predictions matching no episode in ``unmatched``.
@@ -224,6 +231,7 @@ def score_episodes(
     missing: list[str] = []
     used: set[str] = set()
     n_euclid = 0  # episodes scored with the Euclidean d_t although a navmesh was given
+    n_off = 0  # geodesically scored episodes whose stop point is off the navmesh
     for ep in episodes:
         key = _prediction_key(ep, fmt)
         traj = predictions.get(key)
@@ -246,6 +254,10 @@ def score_episodes(
             if gd is not None and math.isfinite(L) and not np.isfinite(gd).all():
                 gd = None  # a goal off the navmesh (inside furniture): NavVerse Euclidean d_t
             n_euclid += gd is None
+        off = None
+        if gd is not None and off_mesh is not None:
+            off = bool(np.asarray(off_mesh(ep, traj.positions[-1:])).reshape(-1)[0])
+            n_off += off
         row = compute_episode_metrics(
             Trajectory(ep.episode_id, traj.positions, traj.stopped, traj.timestamps,
                        traj.headings, traj.collisions, traj.obstacle_distances,
@@ -253,6 +265,8 @@ def score_episodes(
             facts, strict=strict, require_stop=require_stop, goal_distances=gd,
             dtw_method=dtw_method,
         )
+        if off is not None:
+            row["stop_off_navmesh"] = off
         rows.append({**{k: v for k, v in facts.fields.items() if k not in row}, **row})
     unmatched = sorted(set(predictions) - used)
     if predictions and not rows:
@@ -272,6 +286,8 @@ def score_episodes(
                              f"geodesic ({len(rows) - n_euclid} point-goal episodes), euclidean "
                              f"({n_euclid} object-goal episodes)"),
     }
+    if off_mesh is not None and geodesic is not None:
+        settings["stop_off_navmesh"] = n_off
     return ScoreResult(
         rows=rows, summary=aggregate(rows), terminations=label_counts(rows),
         branch_confusion=branch_confusion_counts(rows), missing=missing,
@@ -306,7 +322,16 @@ def write_score(result: ScoreResult, out_dir: str | Path) -> tuple[Path, Path]:
 
 class NavmeshGeodesic:
     """A :data:`GeodesicFn` over ``<scene>.npz`` navmeshes of a folder (loaded once each); the
-    scene key is ``info["navbench"]["scene"]``, else the stem of ``scene_id``."""
+    scene key is ``info["navbench"]["scene"]``, else the stem of ``scene_id``.
+
+    A position p on the navmesh is scored by its geodesic distance to the nearest goal. A
+    position off it is scored as given, never from the nearest navigable point s alone (that
+    would move a stop 1.04 m from the goal to 0.95 m): ``‖p − s‖ + geodesic(s)``, the walk from
+    p through s, which is never less than the straight-line distance ``‖p − g‖``; the
+    straight-line distance itself when no navigable point lies within the navmesh's
+    ``snap_radius``. (A plain straight line would count a stop beside a wall as reaching a goal
+    in the next room.)
+    """
 
     def __init__(self, root: Path) -> None:
         self.root = root
@@ -324,10 +349,36 @@ class NavmeshGeodesic:
             self._cache[key] = NavMesh.load(f)
         return self._cache[key]
 
+    def off_navmesh(self, ep: Episode, positions: np.ndarray) -> np.ndarray:
+        """``(T,)`` bool: the positions that lie off the episode scene's navmesh (an
+        :data:`OffMeshFn`)."""
+        nm = self.navmesh(ep)
+        pts = np.asarray(positions, float).reshape(-1, 3)
+        return np.array([nm.island_of(p) is None for p in pts], dtype=bool)
+
     def __call__(self, ep: Episode, positions: np.ndarray) -> np.ndarray:
         nm = self.navmesh(ep)
         goals = np.array([g.position for g in ep.goals], float).reshape(-1, 3)
-        return np.asarray(nm.geodesic_distances(np.asarray(positions, float).reshape(-1, 3), goals), float)
+        pts = np.asarray(positions, float).reshape(-1, 3)
+        off = self.off_navmesh(ep, pts)
+        if not off.any():
+            return np.asarray(nm.geodesic_distances(pts, goals), float)
+        # off the navmesh: from the nearest navigable point on a goal's island (as the search
+        # itself would snap), plus the way there
+        isl = next((i for i in (nm.island_of(g) for g in goals) if i is not None), None)
+        query, offset = pts.copy(), np.zeros(len(pts))
+        straight = np.zeros(len(pts), dtype=bool)
+        for k in np.flatnonzero(off):
+            s = nm.snap_point(pts[k], isl) if isl is not None else None
+            s = nm.snap_point(pts[k]) if s is None else s
+            if s is None:
+                straight[k] = True
+            else:
+                query[k], offset[k] = s, float(np.linalg.norm(pts[k] - s))
+        d = np.asarray(nm.geodesic_distances(query, goals), float) + offset
+        if straight.any() and len(goals):
+            d[straight] = np.linalg.norm(pts[straight, None, :] - goals[None, :, :], axis=2).min(axis=1)
+        return d
 
     def start_length(self, ep: Episode) -> float:
         """L from the start, decided once per episode (:func:`~navbench.episodes.reachability.start_geodesic`)."""

@@ -37,6 +37,7 @@ class EpisodeContext:
         valid_surfaces: surface classes NSR counts when no per-step ``preferred`` flag exists.
         subgoals_reached: ``k`` of BSA; ``branch_outcome``: where the episode ended.
         stage_labels: ``(T,)`` ``"indoor"`` / ``"outdoor"`` per step, or ``None``.
+        dtg_kind: ``"geodesic"`` (``d`` from a navmesh, VLN-CE) or ``"euclidean"`` (NavVerse).
     """
 
     traj: Trajectory
@@ -54,6 +55,7 @@ class EpisodeContext:
     subgoals_reached: int
     branch_outcome: branch.BranchOutcome
     stage_labels: np.ndarray | None = None
+    dtg_kind: str = "euclidean"
 
     @property
     def L(self) -> float | None:  # noqa: N802 - the papers name it L
@@ -62,9 +64,23 @@ class EpisodeContext:
         return L if math.isfinite(L) and L >= 0 else None
 
     @property
+    def d_0(self) -> float:
+        """The start distance of SS (m), in the measure of ``d_T``.
+
+        Geodesic ``d`` (VLN-CE / habitat-lab): L, the start-to-goal geodesic SPL uses —
+        habitat-lab's ``SoftSPL`` takes one start distance (``_start_end_episode_distance``,
+        the distance to goal at reset) for both its soft success and its path ratio. NavVerse's
+        Euclidean ``d`` (App. 6.5, ``S_p``): ``d[0]``, the Euclidean distance at the start, so
+        that standing still scores SS = 0 (L would credit the detour the geodesic makes). L
+        unknown: ``d[0]``.
+        """
+        L = self.L
+        return L if (self.dtg_kind == "geodesic" and L is not None) else float(self.d[0])
+
+    @property
     def soft_success(self) -> float | None:
-        """SS = ``max(0, 1 − d_T/d_0)``, ``None`` when a distance is undefined."""
-        d_T, d_0 = float(self.d[-1]), float(self.d[0])
+        """SS = ``max(0, 1 − d_T/d_0)`` (:attr:`d_0`), ``None`` when a distance is undefined."""
+        d_T, d_0 = float(self.d[-1]), self.d_0
         return efficiency.soft_success(d_T, d_0) if math.isfinite(d_T) and math.isfinite(d_0) else None
 
     @cached_property
@@ -114,6 +130,7 @@ def _spl(c: EpisodeContext) -> float | None:
 
 
 def _soft_spl(c: EpisodeContext) -> float | None:
+    # geodesic d: SS·L/max(L, P) with SS = max(0, 1 − d_T/L) is habitat-lab's SoftSPL exactly
     ss = c.soft_success
     return None if (c.L is None or ss is None) else efficiency.soft_spl(ss, c.L, c.P)
 
@@ -181,9 +198,9 @@ METRICS: tuple[MetricSpec, ...] = (
     MetricSpec("route_spl", "route-SPL", "%", True, _route_spl, _COND, "efficiency",
                doc="S·L_route/max(L_route, P), L_route through the subgoals (subgoal episodes)"),
     MetricSpec("soft_success", "SS", "%", True, lambda c: c.soft_success, group="efficiency",
-               bar=False, doc="max(0, 1 − d_T/d_0)"),
+               bar=False, doc="max(0, 1 − d_T/d_0), d_0 = L (geodesic d) or d at the start (Euclidean d)"),
     MetricSpec("soft_spl", "SoftSPL", "%", True, _soft_spl, group="efficiency",
-               doc="SS·L/max(L, P)"),
+               doc="SS·L/max(L, P) (habitat-lab's SoftSPL with geodesic d: one start distance L)"),
     MetricSpec("ne", "NE", "m", False, lambda c: _finite(float(c.d[-1])), bar=False,
                doc="d_T"),
     MetricSpec("dtg_start", "d_0", "m", False, lambda c: _finite(float(c.d[0])), group="length",
