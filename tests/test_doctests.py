@@ -31,6 +31,7 @@ MODULES = (
     "navbench.graph.scene_graph",
     "navbench.metrics.aggregate",
     "navbench.metrics.episode",
+    "navbench.metrics.stats",
     "navbench.nav.navmesh",
     "navbench.report.build",
     "navbench.scene.io",
