@@ -46,6 +46,10 @@ SIGN_FLIP_RESAMPLES = 10000
 
 WILSON = "wilson"
 BOOTSTRAP = "bootstrap"
+#: The bootstrap interval of a mean paired difference (:func:`paired_difference`).
+PAIRED_BOOTSTRAP = "paired-bootstrap"
+#: Mean ± sample standard deviation over seeds (:func:`seed_spread`).
+SEED_SD = "seed-sd"
 
 
 @dataclass(frozen=True)
@@ -271,6 +275,13 @@ def method_text(method: str) -> str:
     if method == BOOTSTRAP:
         return (f"percentile bootstrap over episodes (B = {BOOTSTRAP_RESAMPLES}, "
                 f"seed {SEED})")
+    if method == PAIRED_BOOTSTRAP:
+        return (f"percentile bootstrap over paired episodes (B = {BOOTSTRAP_RESAMPLES}, "
+                f"seed {SEED})")
+    if method == SEED_SD:
+        return "mean ± sample standard deviation of the per-seed means"
+    if method in ("mcnemar", "sign-flip"):
+        return paired_test_text(method)
     raise ValueError(f"unknown interval method {method!r}")
 
 

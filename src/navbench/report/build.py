@@ -204,7 +204,8 @@ def build_report_from_rows(
         rows[run] = full
     step("tables")
     sections = report_sections(rows, oracle)
-    md = [f"# {title}", "", "Cells: value (n episodes); rates in %.", ""]
+    md = [f"# {title}", "", "Cells: value [95% interval] (n episodes); rates in %. Each table's "
+          "note names its interval method.", ""]
     for sec in sections:
         write_tables(sec.tables, out / "tables" / sec.task)
         md += [f"## {sec.title}", ""] + [table_markdown(t) for t in sec.tables]
