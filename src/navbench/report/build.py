@@ -257,11 +257,13 @@ def read_runs(runs: Sequence[str | Path]) -> tuple[dict[str, list[Row]], dict[st
     """Rows and trajectory positions of every run in the given run folders (or .sqlite files).
 
     A run is named by its agent; when two runs share an agent, ``agent · task`` (one run per
-    task), else the run id is appended.
+    task), else ``agent (seed s) · task`` (one run per seed), else the run id is appended. Rows
+    carry ``run_agent`` and ``run_seed`` (the report's across-seeds table groups by them).
     """
     from navbench.eval import ResultsDB
 
     found: list[tuple[str, str, list[Row], dict[str, np.ndarray]]] = []
+    seeds: dict[str, object] = {}
     for path in runs:
         with ResultsDB(path, create=False) as db:
             for run in db.runs():
@@ -270,13 +272,15 @@ def read_runs(runs: Sequence[str | Path]) -> tuple[dict[str, list[Row]], dict[st
                     row = {**_flat_extra(r["extra"]), **r["metrics"]}
                     row.update(episode_id=r["episode_id"], scene_id=r["scene_id"], label=r["label"],
                                run_id=run["run_id"], run_task=run["settings"].get("task"),
-                               run_split=run["settings"].get("split"))
+                               run_split=run["settings"].get("split"), run_agent=run["agent"],
+                               run_seed=run["seed"])
                     rows.append(row)
                     arrays = db.trajectory(run["run_id"], r["episode_id"])
                     pos = None if arrays is None else _positions(arrays)
                     if pos is not None:
                         traj[r["episode_id"]] = pos
                 found.append((run["agent"], run["run_id"], rows, traj))
+                seeds[run["run_id"]] = run["seed"]
     if not found:
         raise ConfigError(f"report: no run in {', '.join(str(p) for p in runs)}")
     agents = [a for a, *_ in found]
@@ -288,6 +292,8 @@ def read_runs(runs: Sequence[str | Path]) -> tuple[dict[str, list[Row]], dict[st
             name = agent
         elif pairs.count((agent, tasks[rid])) == 1:
             name = f"{agent} · {tasks[rid]}"  # one run per task: sections show the agent alone
+        elif [seeds[r] for a, r, *_ in found if (a, tasks[r]) == (agent, tasks[rid])].count(seeds[rid]) == 1:
+            name = f"{agent} (seed {seeds[rid]}) · {tasks[rid]}"  # one run per seed and task
         else:
             name = f"{agent} ({rid})"
         rows_by_run[name], traj_by_run[name] = rows, traj

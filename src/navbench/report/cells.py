@@ -72,7 +72,8 @@ def cell_text(table: Table, col: object, value: float, n: int, lo: float = math.
         return CellText(str(int(n)) if kind == "share" else DASH)
     if kind == "p":
         return CellText(p_text(value))
-    scale, fmt = (100.0, "{:.1f}") if kind in ("rate", "share") else (1.0, "{:.2f}")
+    pct = kind in ("rate", "share") or any(x in RATES for x in levels(col))
+    scale, fmt = (100.0, "{:.1f}") if pct else (1.0, "{:.2f}")
 
     def num(x: float) -> str:
         t = fmt.format(scale * x)
@@ -81,8 +82,8 @@ def cell_text(table: Table, col: object, value: float, n: int, lo: float = math.
     has = not (math.isnan(lo) or math.isnan(hi))
     if kind == "sd":
         return CellText(num(value) + (f" ± {num(hi - value)}" if has else ""), "", f"({int(n)})")
-    pct = "%" if kind == "share" else ""
-    return CellText(num(value) + pct, f"[{num(lo)}, {num(hi)}]" if has else "", f"({int(n)})")
+    sign = "%" if kind == "share" else ""
+    return CellText(num(value) + sign, f"[{num(lo)}, {num(hi)}]" if has else "", f"({int(n)})")
 
 
 def format_cell(table: Table, col: object, value: float, n: int, lo: float = math.nan,
