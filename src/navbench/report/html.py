@@ -28,12 +28,14 @@ from navbench.report.tables import Table
 
 @dataclass(frozen=True)
 class FigureImage:
-    """A rendered figure: ``key`` (file stem), ``title``, PNG bytes and a caption."""
+    """A rendered figure: ``key`` (file stem), ``title``, PNG bytes, a caption and, when asked
+    for, the same figure as vector files (``(extension, bytes)`` pairs: ``pdf``, ``svg``)."""
 
     key: str
     title: str
     png: bytes
     caption: str = ""
+    vectors: tuple[tuple[str, bytes], ...] = ()
 
 
 def _levels(col: object) -> tuple[str, ...]:
