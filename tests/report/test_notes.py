@@ -76,3 +76,6 @@ def test_notes_state_the_interval_methods_present() -> None:
     assert "zero width" not in overall
     flat = {"a": [_row("0", "indoor", spl=0.5), _row("1", "indoor", spl=0.5)]}
     assert "zero width" in _notes(flat)["overall"]  # SPL 0.5, 0.5: a one-point bootstrap interval
+    assert "over one episode has no interval" not in overall
+    one = {"a": [_row("0", "indoor", spl=0.5)]}
+    assert "over one episode has no interval" in _notes(one)["overall"]

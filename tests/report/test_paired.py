@@ -143,3 +143,25 @@ def test_html_has_no_empty_header_row(tmp_path: Path) -> None:
     # two header rows: scene kinds (the stub names the level), then metrics with the index name
     assert head.count("<tr>") == 2 and '<th colspan="1" class="level">scene kind</th>' in head
     assert "<th>run</th><th>CR</th>" in head.split("<tr>")[2]
+
+
+def test_runs_of_one_agent_with_several_seeds_from_results_databases(tmp_path: Path) -> None:
+    from navbench.eval import EpisodeResult, ResultsDB
+    from navbench.report.build import read_runs
+
+    for seed, succ in ((0, (1.0, 0.0, 0.0, 0.0)), (1, (1.0, 1.0, 1.0, 0.0))):
+        with ResultsDB(tmp_path / f"s{seed}") as db:
+            rid = db.get_or_create_run("sg", "d0", {"split": "val", "task": "objectnav"}, seed, "test")
+            for i, s in enumerate(succ):
+                db.add_episode(rid, EpisodeResult(str(i), "house", "success" if s else "timeout",
+                                                  {"success": s, "spl": s / 2}))
+    rows, _ = read_runs([tmp_path / "s0", tmp_path / "s1"])
+    assert sorted(rows) == ["sg (seed 0) · objectnav", "sg (seed 1) · objectnav"]
+    sec = report_sections(rows)[0]
+    assert sorted(sec.rows_by_run) == ["sg (seed 0)", "sg (seed 1)"]
+    seeds = next(t for t in sec.tables if t.key == "seeds")
+    # per-seed SR 0.25 and 0.75: mean 0.5, sd = |0.75 − 0.25| / √2
+    v, n, lo, hi = at(seeds, "sg", ("SR", "mean ± sd"))
+    assert (v, n) == (0.5, 2) and hi - v == v - lo == pytest.approx(0.5 / math.sqrt(2))
+    assert at(seeds, "sg", ("SR", "pooled"))[:2] == (0.5, 8)
+    assert "agents that ran with several seeds (sg)" in seeds.note

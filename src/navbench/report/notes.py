@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from navbench.metrics.stats import BOOTSTRAP, PAIRED_BOOTSTRAP, method_text
-from navbench.report.cells import p_text
+from navbench.report.cells import column_kind, p_text
 from navbench.report.tables import ALL, P_COL, RowsByRun, Table
 
 #: Significance level the notes use to name comparisons (p < ALPHA).
@@ -244,7 +244,19 @@ def methods_note(t: Table) -> str:
     if _zero_width_bootstrap(t):
         out += (" A bootstrap interval of zero width means every episode had the same value, "
                 "not that the mean is certain.")
+    if _single_episode_means(t):
+        out += " A mean over one episode has no interval (one value says nothing about the spread)."
     return out.strip()
+
+
+def _single_episode_means(t: Table) -> bool:
+    """Some non-count cell holds a value over n = 1 episode without an interval."""
+    if t.values is None or t.counts is None or t.lo is None:
+        return False
+    v, n, lo = (f.to_numpy(dtype=float) for f in (t.values, t.counts, t.lo))
+    kinds = [column_kind(t, c) for c in t.values.columns]
+    cols = np.array([k not in ("count", "p") for k in kinds])
+    return bool(((n == 1) & ~np.isnan(v) & np.isnan(lo) & cols[None, :]).any())
 
 
 def _zero_width_bootstrap(t: Table) -> bool:
