@@ -162,6 +162,6 @@ def test_runs_of_one_agent_with_several_seeds_from_results_databases(tmp_path: P
     seeds = next(t for t in sec.tables if t.key == "seeds")
     # per-seed SR 0.25 and 0.75: mean 0.5, sd = |0.75 − 0.25| / √2
     v, n, lo, hi = at(seeds, "sg", ("SR", "mean ± sd"))
-    assert (v, n) == (0.5, 2) and hi - v == v - lo == pytest.approx(0.5 / math.sqrt(2))
+    assert (v, n) == (0.5, 2) and (hi - v, v - lo) == pytest.approx((0.5 / math.sqrt(2),) * 2)
     assert at(seeds, "sg", ("SR", "pooled"))[:2] == (0.5, 8)
     assert "agents that ran with several seeds (sg)" in seeds.note
