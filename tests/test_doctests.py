@@ -34,6 +34,7 @@ MODULES = (
     "navbench.metrics.stats",
     "navbench.nav.navmesh",
     "navbench.report.build",
+    "navbench.report.latex",
     "navbench.scene.io",
     "navbench.scene.procgen.indoor",
     "navbench.sim",

@@ -163,7 +163,9 @@ def build_report_from_rows(
     Examples
     --------
     Two runs of one ObjectNav episode (L = 3.5 m, τ = 1.0 m): one stops 0.5 m from the goal,
-    one 2.5 m away. Soft success is 1 − d_T / L: 85.7 % and 28.6 %.
+    one 2.5 m away. Soft success is 1 − d_T / L: 85.7 % and 28.6 %. SR and OSR carry the Wilson
+    interval of 1 (0) successes in 1 episode, [1/(1 + z²), 1] ([0, z²/(1 + z²)]); a mean over
+    one episode such as SPL has none.
 
     >>> import tempfile
     >>> from pathlib import Path
@@ -183,8 +185,8 @@ def build_report_from_rows(
     >>> for line in table.splitlines():  # columns: run, episodes, excluded, SR, OSR, SPL, SS, SoftSPL
     ...     if line.startswith(("| near", "| far")):
     ...         print(" | ".join(line.split(" | ")[:8]))
-    | near | 1 | 0 | 100.0 (1) | 100.0 (1) | 100.0 (1) | 85.7 (1) | 85.7 (1)
-    | far | 1 | 0 | 0.0 (1) | 0.0 (1) | 0.0 (1) | 28.6 (1) | 28.6 (1)
+    | near | 1 | 0 | 100.0 [20.7, 100.0] (1) | 100.0 [20.7, 100.0] (1) | 100.0 (1) | 85.7 (1) | 85.7 (1)
+    | far | 1 | 0 | 0.0 [0.0, 79.3] (1) | 0.0 [0.0, 79.3] (1) | 0.0 (1) | 28.6 (1) | 28.6 (1)
     """
     step = progress or (lambda _msg: None)
     out = Path(out)
