@@ -29,6 +29,8 @@ def test_safety_note_reads_the_oracles_cr_and_nsr() -> None:
     assert "oracle-path touched an obstacle in 100.0% of episodes for 2.0% of their steps" in rough
     assert "spent 75.0% of its steps off preferred surfaces (in indoor and outdoor scenes)" in rough
     assert "clearance limit" in rough and "not preferred" in rough
+    brief = {"oracle-path": [_row("0", "indoor", cr=1.0, contact_share=0.0002, nsr=1.0)]}
+    assert "in 100.0% of episodes for <0.1% of their steps" in _notes(brief)["navverse_safety"]
 
 
 def test_stage_note_names_only_the_columns_the_table_has() -> None:

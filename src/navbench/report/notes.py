@@ -26,7 +26,8 @@ TAXONOMY = ((1, 1), (2, 1), (3, 1), (1, 2), (1, 3), (2, 2))
 
 
 def _pct(v: float) -> str:
-    return f"{100 * v:.1f}%"
+    """A share in percent; a share above 0 that rounds to 0.0 reads ``<0.1%``, not ``0.0%``."""
+    return "<0.1%" if 0 < v < 0.0005 else f"{100 * v:.1f}%"
 
 
 def _cols(t: Table) -> list[tuple[str, ...]]:
