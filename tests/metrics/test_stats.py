@@ -15,6 +15,7 @@ from navbench.metrics.stats import (
     SEED,
     bootstrap_interval,
     discordant,
+    holm,
     mcnemar_p,
     mean_interval,
     paired_difference,
@@ -152,3 +153,10 @@ def test_seed_spread_by_hand() -> None:
 def test_metric_values_are_what_aggregate_averages() -> None:
     rows = [{"spl": 0.5}, {"spl": None}, {"spl": 1.0, "reachable": False}, {"spl": 0.25}]
     assert metric_values(rows, "spl") == [0.5, 0.25]
+
+
+def test_holm_by_hand() -> None:
+    # sorted 0.01, 0.03, 0.04 (m = 3): 3·0.01 = 0.03; max(0.03, 2·0.03) = 0.06; max(0.06, 0.04)
+    assert holm([0.01, 0.04, 0.03]) == pytest.approx([0.03, 0.06, 0.06])
+    assert holm([0.5, 0.9]) == pytest.approx([1.0, 1.0])  # capped at 1
+    assert holm([0.2]) == [0.2] and holm([]) == []

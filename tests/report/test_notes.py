@@ -66,7 +66,7 @@ def test_overall_and_gap_notes_follow_the_values() -> None:
     assert "SR gap with p < 0.05: none; not: agent (p = 1.000)" in strong["oracle_gap"]
     assert "Most logic errors: agent (other_branch in 100.0% of its episodes)" in weak["branch_confusion"]
     assert "Most logic errors: agent (other_branch in 12.5% of its episodes)" in strong["branch_confusion"]
-    assert "Pairs with p < 0.05: SR 1 of 1" in weak["paired"]
+    assert "Pairs with p < 0.05: SR 1 of 1" in weak["paired"] and "Holm" not in weak["paired"]
     assert "Pairs with p < 0.05: SR 0 of 1" in strong["paired"]
 
 
@@ -81,3 +81,16 @@ def test_notes_state_the_interval_methods_present() -> None:
     assert "over one episode has no interval" not in overall
     one = {"a": [_row("0", "indoor", spl=0.5)]}
     assert "over one episode has no interval" in _notes(one)["overall"]
+
+
+def test_paired_note_counts_pairs_after_holm() -> None:
+    def run(succ: list[int]) -> list[dict]:
+        return [{"episode_id": str(i), "run_task": "objectnav", "success": float(s)}
+                for i, s in enumerate(succ)]
+
+    # (o, a) and (a, b): 6 discordant pairs all one way, exact McNemar p = 2/2⁶ = 0.031;
+    # (o, b): p = 1. Holm: 3 · 0.031 = 0.094 > 0.05, so none holds
+    rows = {"o": run([1] * 8), "a": run([1, 1, 0, 0, 0, 0, 0, 0]), "b": run([1] * 8)}
+    note = _notes(rows)["paired"]
+    assert "(3 pairs)" in note and "Pairs with p < 0.05: SR 2 of 3" in note
+    assert "with Holm's correction over the pairs: SR 0" in note

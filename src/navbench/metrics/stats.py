@@ -17,7 +17,8 @@ Methods (stated with every table that shows them):
   paired difference for the others (:func:`sign_flip_p`), and a percentile-bootstrap interval
   of the mean difference for both (:func:`paired_difference`);
 - runs of one agent with several seeds: mean ± sample standard deviation of the per-seed means
-  (:func:`seed_spread`).
+  (:func:`seed_spread`);
+- many comparisons at once: Holm's adjustment of their p-values (:func:`holm`).
 """
 
 from __future__ import annotations
@@ -252,6 +253,25 @@ def paired_difference(x: Sequence[float], y: Sequence[float], binary: bool) -> P
         p, test = sign_flip_p(d), "sign-flip"
     return PairedResult(len(d), float(d.mean()), None if ci is None else ci[0],
                         None if ci is None else ci[1], p, test)
+
+
+def holm(pvalues: Sequence[float]) -> list[float]:
+    """Holm's step-down adjustment of m p-values for multiple comparisons (Holm 1979).
+
+    With p_(1) ≤ ... ≤ p_(m) sorted, the adjusted p_(i) = max_{j ≤ i} min(1, (m − j + 1) p_(j)),
+    returned in the input order. Rejecting where the adjusted p < α keeps the chance of any false
+    rejection among the m tests at most α.
+
+    >>> holm([0.01, 0.04, 0.03])
+    [0.03, 0.06, 0.06]
+    """
+    order = sorted(range(len(pvalues)), key=lambda i: pvalues[i])
+    out = [0.0] * len(pvalues)
+    running = 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (len(pvalues) - rank) * pvalues[i]))
+        out[i] = running
+    return out
 
 
 def seed_spread(means: Sequence[float]) -> tuple[float, float | None]:

@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from navbench.metrics.stats import BOOTSTRAP, PAIRED_BOOTSTRAP, method_text
+from navbench.metrics.stats import BOOTSTRAP, PAIRED_BOOTSTRAP, holm, method_text
 from navbench.report.cells import column_kind, p_text
 from navbench.report.tables import ALL, P_COL, RowsByRun, Table
 
@@ -212,7 +212,14 @@ def _paired(t: Table, rows: RowsByRun) -> str:
             "paired test, not adjusted for the number of pairs")
     labels = list(dict.fromkeys(c[0] for c in _cols(t) if c[-1] == P_COL))
     counts = [f"{lab} {len(_significant(t, lab)[0])} of {k}" for lab in labels]
-    return text + f". Pairs with p < {ALPHA}: " + ", ".join(counts)
+    text += f". Pairs with p < {ALPHA}: " + ", ".join(counts)
+    if k > 1:
+        held = []
+        for lab in labels:
+            ps = [v[0] for r in t.values.index if (v := _value(t, r, (lab, P_COL))) is not None]
+            held.append(f"{lab} {sum(p < ALPHA for p in holm(ps))}")
+        text += "; with Holm's correction over the pairs: " + ", ".join(held)
+    return text
 
 
 def _seeds(t: Table, rows: RowsByRun) -> str:
