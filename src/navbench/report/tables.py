@@ -93,16 +93,20 @@ class Table:
                                    lo=pick(self.lo), hi=pick(self.hi))
 
     def insert_count(self, name: str, counts: Sequence[int]) -> Table:
-        """A plain count column ``name`` (e.g. ``episodes``) inserted first."""
+        """A plain count column ``name`` (e.g. ``episodes``) inserted first (no interval)."""
         assert self.values is not None and self.counts is not None
-        frames = [f.copy() for f in (self.values, self.counts, self.lo, self.hi) if f is not None]
-        for f, col in zip(frames, (np.array(counts, float), list(counts),
-                                   np.full(len(counts), np.nan), np.full(len(counts), np.nan)),
-                          strict=False):
-            f.insert(0, name, col)
-        v, c, *rest = frames
-        return dataclasses.replace(self, values=v, counts=c, lo=rest[0] if rest else None,
-                                   hi=rest[1] if len(rest) > 1 else None)
+
+        def put(f: pd.DataFrame | None, col: Sequence[float] | np.ndarray) -> pd.DataFrame | None:
+            if f is None:
+                return None
+            out = f.copy()
+            out.insert(0, name, col)
+            return out
+
+        nan = np.full(len(counts), np.nan)
+        return dataclasses.replace(self, values=put(self.values, np.array(counts, float)),
+                                   counts=put(self.counts, list(counts)), lo=put(self.lo, nan),
+                                   hi=put(self.hi, nan))
 
 
 def _skip(key: str, title: str, why: str) -> Table:
