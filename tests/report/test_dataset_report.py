@@ -36,6 +36,7 @@ def test_report_mixes_tasks_whose_episode_ids_overlap(tmp_path: Path) -> None:
     md = (tmp_path / "rep" / "report.md").read_text()
     assert html.is_file()
     # the conditional run: SR 50 % of 2; the objectnav run: 100 % of 2 — rows were not merged
-    assert "50.0 (2)" in md and "100.0 (2)" in md
+    # Wilson intervals: 1 of 2 → [9.5, 90.5]; 2 of 2 → [1 − (z²/2)/(1 + z²/2), 1] = [34.2, 100.0]
+    assert "50.0 [9.5, 90.5] (2)" in md and "100.0 [34.2, 100.0] (2)" in md
     figs = {p.name for p in (tmp_path / "rep" / "figures").iterdir()}
     assert f"bev_conditional-{cond[0]}.png" in figs and f"bev_objectnav-{obj[0]}.png" in figs

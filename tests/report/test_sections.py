@@ -5,7 +5,8 @@ from __future__ import annotations
 import math
 
 from navbench.report.html import table_csv
-from navbench.report.sections import condvln_oracle_gap_table, report_sections, split_by_task
+from navbench.report.paired import condvln_oracle_gap_table
+from navbench.report.sections import report_sections, split_by_task
 
 
 def _row(eid: str, task: str, s: float, **kw) -> dict:
@@ -42,8 +43,9 @@ def test_condvln_oracle_gap_by_hand() -> None:
                   _row("conditional_oracle-9", "conditional_oracle", 0.0)]}
     t = condvln_oracle_gap_table(cond, lin, metrics=("success",))
     assert t.values is not None and t.counts is not None
-    # paired on ids 1, 2 (task prefixes dropped): conditional 0.5, oracle-linear 1.0, gap 0.5
-    assert list(t.values.iloc[0]) == [0.5, 1.0, 0.5] and list(t.counts.iloc[0]) == [2, 2, 2]
+    # paired on ids 1, 2 (task prefixes dropped): conditional 0.5, oracle-linear 1.0, gap 0.5;
+    # McNemar: one discordant pair (b = 0, c = 1) → p = min(1, 2 · 1/2) = 1
+    assert list(t.values.iloc[0]) == [0.5, 1.0, 0.5, 1.0] and list(t.counts.iloc[0]) == [2, 2, 2, 2]
     assert condvln_oracle_gap_table(cond, {"other": lin["sg"]}).skipped
 
 

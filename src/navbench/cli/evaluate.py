@@ -20,7 +20,7 @@ _RunId = Annotated[
 @results_app.command("export")
 def export_cmd(
     run: _Run,
-    fmt: Annotated[str, typer.Option("--format", "-f", help="csv | parquet | json")] = "csv",
+    fmt: Annotated[str, typer.Option("--format", "-f", help="csv | parquet | json | latex")] = "csv",
     out: Annotated[
         Path | None,
         typer.Option("--out", "-o", help="Output file [default: RUN/results.<format>]."),
@@ -36,13 +36,23 @@ def export_cmd(
     """Export the episodes of a run, one row per episode sorted by episode id.
 
     Columns: run_id, episode_id, scene_id, label, error, one column per metric, sim_time_s,
-    wall_time_s, extra (JSON). The json format nests metrics and adds the run's settings.
+    wall_time_s, extra (JSON). The json format nests metrics and adds the run's settings. The
+    latex format writes the report's tables of the run (booktabs, 95% intervals, paired tests)
+    as one document that compiles with pdflatex.
     """
     from navbench.errors import ConfigError
     from navbench.eval.db import DB_NAME, EXPORT_FORMATS, ResultsDB
 
+    if fmt == "latex":
+        from navbench.report.export import export_latex
+
+        path = export_latex([run], out or Path(run if run.suffix != ".sqlite" else run.parent)
+                            / (Path(DB_NAME).stem + ".tex"), run_id=run_id)
+        typer.echo(f"wrote the report tables to {path}")
+        return
     if fmt not in EXPORT_FORMATS:
-        raise ConfigError(f"--format: expected one of {', '.join(EXPORT_FORMATS)}, got {fmt!r}")
+        raise ConfigError(f"--format: expected one of {', '.join(EXPORT_FORMATS)}, latex, "
+                          f"got {fmt!r}")
     with ResultsDB(run, create=False) as db:
         rid = db.resolve_run(run_id)
         target = out or db.path.with_name(Path(DB_NAME).stem + "." + fmt)

@@ -1,7 +1,8 @@
 """Build a report folder from evaluation runs (or from plain rows).
 
 ``OUT/report.html`` (self-contained), ``OUT/report.md`` (every table), ``OUT/tables/<key>.md``
-and ``.csv``, ``OUT/figures/<key>.png``. Same inputs → byte-identical files.
+and ``.csv``, ``OUT/figures/<key>.png``; with ``latex``, ``OUT/tables/<key>.tex``,
+``OUT/report.tex`` and ``OUT/figures/<key>.pdf|svg``. Same inputs → byte-identical files.
 
 Rows are the metric dicts of :mod:`navbench.metrics` merged with episode fields (see
 :mod:`navbench.report.tables`). :func:`build_report` reads them from run folders through
@@ -28,6 +29,7 @@ from navbench.metrics.stages import stage_metrics
 from navbench.paths import inside, safe_name
 from navbench.report.figures import BevEpisode, bar_charts, bev_map, run_colors, success_vs_length
 from navbench.report.html import FigureImage, render_html, table_markdown, write_tables
+from navbench.report.latex import latex_document, write_latex_tables
 from navbench.report.sections import report_sections
 from navbench.report.tables import RowsByRun
 from navbench.scene.io import load as load_scene
@@ -116,6 +118,7 @@ def build_report_from_rows(
     max_bev: int = 6,
     meta: Mapping[str, str] | None = None,
     progress: Callable[[str], None] | None = None,
+    latex: bool = False,
 ) -> Path:
     """Write the report folder ``out`` from rows; returns the path of ``report.html``.
 
@@ -143,6 +146,9 @@ def build_report_from_rows(
         Extra key/value lines shown at the top of the HTML report.
     progress : callable, optional
         Called with a short message before each step.
+    latex : bool, default False
+        Also write ``tables/<task>/<key>.tex`` (booktabs), ``report.tex`` (compiles with
+        pdflatex) and every figure as ``figures/<key>.pdf`` and ``.svg`` beside the PNG.
 
     Returns
     -------
@@ -157,7 +163,9 @@ def build_report_from_rows(
     Examples
     --------
     Two runs of one ObjectNav episode (L = 3.5 m, τ = 1.0 m): one stops 0.5 m from the goal,
-    one 2.5 m away. Soft success is 1 − d_T / L: 85.7 % and 28.6 %.
+    one 2.5 m away. Soft success is 1 − d_T / L: 85.7 % and 28.6 %. SR and OSR carry the Wilson
+    interval of 1 (0) successes in 1 episode, [1/(1 + z²), 1] ([0, z²/(1 + z²)]); a mean over
+    one episode such as SPL has none.
 
     >>> import tempfile
     >>> from pathlib import Path
@@ -177,8 +185,8 @@ def build_report_from_rows(
     >>> for line in table.splitlines():  # columns: run, episodes, excluded, SR, OSR, SPL, SS, SoftSPL
     ...     if line.startswith(("| near", "| far")):
     ...         print(" | ".join(line.split(" | ")[:8]))
-    | near | 1 | 0 | 100.0 (1) | 100.0 (1) | 100.0 (1) | 85.7 (1) | 85.7 (1)
-    | far | 1 | 0 | 0.0 (1) | 0.0 (1) | 0.0 (1) | 28.6 (1) | 28.6 (1)
+    | near | 1 | 0 | 100.0 [20.7, 100.0] (1) | 100.0 [20.7, 100.0] (1) | 100.0 (1) | 85.7 (1) | 85.7 (1)
+    | far | 1 | 0 | 0.0 [0.0, 79.3] (1) | 0.0 [0.0, 79.3] (1) | 0.0 (1) | 28.6 (1) | 28.6 (1)
     """
     step = progress or (lambda _msg: None)
     out = Path(out)
@@ -204,30 +212,38 @@ def build_report_from_rows(
         rows[run] = full
     step("tables")
     sections = report_sections(rows, oracle)
-    md = [f"# {title}", "", "Cells: value (n episodes); rates in %.", ""]
+    md = [f"# {title}", "", "Cells: value [95% interval] (n episodes); rates in %. Each table's "
+          "note names its interval method.", ""]
     for sec in sections:
         write_tables(sec.tables, out / "tables" / sec.task)
+        if latex:
+            write_latex_tables(sec.tables, out / "tables" / sec.task, sec.task)
         md += [f"## {sec.title}", ""] + [table_markdown(t) for t in sec.tables]
     atomic_write_text(out / "report.md", "\n".join(md))
     step("figures")
     colors = run_colors([run for sec in sections for run in sec.rows_by_run])
     figs: dict[str, list[FigureImage]] = {}
     for sec in sections:
-        figs[sec.task] = [f for f in (bar_charts(sec.rows_by_run, task=sec.task, colors=colors),
-                                      success_vs_length(sec.rows_by_run, colors=colors)) if f]
+        figs[sec.task] = [f for f in (bar_charts(sec.rows_by_run, task=sec.task, colors=colors, vector=latex),
+                                      success_vs_length(sec.rows_by_run, colors=colors, vector=latex)) if f]
         figs[sec.task] = [dataclasses.replace(f, key=f"{sec.task}_{f.key}") for f in figs[sec.task]]
     bevs = []
     for bev in _bev_episodes(rows, scenes, trajectories, eps, max_bev):
         step(f"BEV map of episode {bev.episode_id}")
         bev = dataclasses.replace(bev, colors={r: colors.get(r.split(" · ")[0], "#777777")
                                                for r in bev.trajectories})
-        bevs.append(bev_map(bev))
+        bevs.append(bev_map(bev, vector=latex))
     for f in [*(f for fs in figs.values() for f in fs), *bevs]:
         atomic_write_bytes(inside(out / "figures", f"{safe_name(f.key)}.png"), f.png)
+        for ext, data in f.vectors:
+            atomic_write_bytes(inside(out / "figures", f"{safe_name(f.key)}.{ext}"), data)
     info = {f"runs · {sec.task}": ", ".join(f"{k} ({len(v)} episodes)" for k, v in sec.rows_by_run.items())
             for sec in sections}
     info.update(meta or {})
     parts = [(sec.title, sec.tables, figs[sec.task]) for sec in sections]
+    if latex:
+        atomic_write_text(out / "report.tex", latex_document(
+            title, [(sec.task, sec.title, sec.tables, figs[sec.task]) for sec in sections], bevs))
     return atomic_write_text(out / "report.html", render_html(title, parts, bevs, info))
 
 
@@ -256,11 +272,13 @@ def read_runs(runs: Sequence[str | Path]) -> tuple[dict[str, list[Row]], dict[st
     """Rows and trajectory positions of every run in the given run folders (or .sqlite files).
 
     A run is named by its agent; when two runs share an agent, ``agent · task`` (one run per
-    task), else the run id is appended.
+    task), else ``agent (seed s) · task`` (one run per seed), else the run id is appended. Rows
+    carry ``run_agent`` and ``run_seed`` (the report's across-seeds table groups by them).
     """
     from navbench.eval import ResultsDB
 
     found: list[tuple[str, str, list[Row], dict[str, np.ndarray]]] = []
+    seeds: dict[str, object] = {}
     for path in runs:
         with ResultsDB(path, create=False) as db:
             for run in db.runs():
@@ -269,13 +287,15 @@ def read_runs(runs: Sequence[str | Path]) -> tuple[dict[str, list[Row]], dict[st
                     row = {**_flat_extra(r["extra"]), **r["metrics"]}
                     row.update(episode_id=r["episode_id"], scene_id=r["scene_id"], label=r["label"],
                                run_id=run["run_id"], run_task=run["settings"].get("task"),
-                               run_split=run["settings"].get("split"))
+                               run_split=run["settings"].get("split"), run_agent=run["agent"],
+                               run_seed=run["seed"])
                     rows.append(row)
                     arrays = db.trajectory(run["run_id"], r["episode_id"])
                     pos = None if arrays is None else _positions(arrays)
                     if pos is not None:
                         traj[r["episode_id"]] = pos
                 found.append((run["agent"], run["run_id"], rows, traj))
+                seeds[run["run_id"]] = run["seed"]
     if not found:
         raise ConfigError(f"report: no run in {', '.join(str(p) for p in runs)}")
     agents = [a for a, *_ in found]
@@ -287,6 +307,8 @@ def read_runs(runs: Sequence[str | Path]) -> tuple[dict[str, list[Row]], dict[st
             name = agent
         elif pairs.count((agent, tasks[rid])) == 1:
             name = f"{agent} · {tasks[rid]}"  # one run per task: sections show the agent alone
+        elif [seeds[r] for a, r, *_ in found if (a, tasks[r]) == (agent, tasks[rid])].count(seeds[rid]) == 1:
+            name = f"{agent} (seed {seeds[rid]}) · {tasks[rid]}"  # one run per seed and task
         else:
             name = f"{agent} ({rid})"
         rows_by_run[name], traj_by_run[name] = rows, traj
@@ -322,6 +344,7 @@ def build_report(
     title: str = "navbench report",
     max_bev: int = 6,
     progress: Callable[[str], None] | None = None,
+    latex: bool = False,
 ) -> Path:
     """Report of the runs in ``runs`` (run folders or ``.sqlite`` files) into ``out``.
 
@@ -339,7 +362,7 @@ def build_report(
         Output folder (see :func:`build_report_from_rows`).
     episodes_file, dataset, split, scene_roots
         Where episodes and scenes come from (above).
-    oracle, title, max_bev, progress
+    oracle, title, max_bev, progress, latex
         As in :func:`build_report_from_rows`.
 
     Returns
@@ -376,7 +399,8 @@ def build_report(
         meta["dataset"] = str(dataset)
     scenes = load_scenes_for(eps, roots) if eps and roots else {}
     return build_report_from_rows(rows_by_run, out, scenes, traj, episodes=eps, oracle=oracle,
-                                  title=title, max_bev=max_bev, meta=meta, progress=progress)
+                                  title=title, max_bev=max_bev, meta=meta, progress=progress,
+                                  latex=latex)
 
 
 def _with_dataset(

@@ -1,9 +1,9 @@
 """Rendering of report tables and figures: markdown, CSV and one self-contained ``report.html``.
 
-Cells read ``value (n)``: rates in percent with one decimal, other metrics with two decimals
-(NE and ADO in metres, CE in cells per metre), ``–`` where no episode defines the cell; share
-columns read ``count (pct%)``. CSV files keep the raw numbers (fractions, metres) with one
-``<column> n`` count column per value column. The HTML embeds figures as base64 PNG and its CSS
+Cells read ``value [lo, hi] (n)`` (:mod:`navbench.report.cells`): rates in percent with one
+decimal, other metrics with two decimals (NE and ADO in metres, CE in cells per metre), ``–``
+where no episode defines the cell. CSV files keep the raw numbers (fractions, metres) with
+``<column> n``, ``<column> lo`` and ``<column> hi`` columns per value column. The HTML embeds figures as base64 PNG and its CSS
 inline, references no external URL, and contains no timestamp, so it is byte-identical for
 identical inputs.
 """
@@ -22,52 +22,24 @@ from pathlib import Path
 import pandas as pd
 
 from navbench.io import atomic_write_text
-from navbench.report.tables import RATES, Table
-
-DASH = "–"
+from navbench.report.cells import column_kind, display_frame, table_body_html
+from navbench.report.tables import Table
 
 
 @dataclass(frozen=True)
 class FigureImage:
-    """A rendered figure: ``key`` (file stem), ``title``, PNG bytes and a caption."""
+    """A rendered figure: ``key`` (file stem), ``title``, PNG bytes, a caption and, when asked
+    for, the same figure as vector files (``(extension, bytes)`` pairs: ``pdf``, ``svg``)."""
 
     key: str
     title: str
     png: bytes
     caption: str = ""
-
-
-#: Columns (last header level) that hold episode counts, shown and written as integers.
-COUNT_COLS = ("episodes", "excluded")
+    vectors: tuple[tuple[str, bytes], ...] = ()
 
 
 def _levels(col: object) -> tuple[str, ...]:
     return tuple(str(c) for c in col) if isinstance(col, tuple) else (str(col),)
-
-
-def format_cell(table: Table, col: object, value: float, n: int) -> str:
-    """Display text of one cell (see the module docstring)."""
-    lv = _levels(col)
-    if lv[-1] in COUNT_COLS:
-        return str(int(n))
-    if lv[-1] in table.share_cols:
-        return str(int(n)) if math.isnan(value) else f"{int(n)} ({100 * value:.1f}%)"
-    if math.isnan(value):
-        return DASH
-    if any(x in RATES for x in lv):
-        return f"{100 * value:.1f} ({int(n)})"
-    return f"{value:.2f} ({int(n)})"
-
-
-def display_frame(table: Table) -> pd.DataFrame:
-    """The table as strings, same index and columns as ``table.values``."""
-    if table.values is None or table.counts is None:
-        raise ValueError(f"table {table.key} was skipped: {table.note}")
-    frame = table.values
-    v, c = frame.to_numpy(dtype=float), table.counts.to_numpy()
-    data = [[format_cell(table, col, float(v[i, j]), int(c[i, j]))
-             for j, col in enumerate(frame.columns)] for i in range(len(v))]
-    return pd.DataFrame(data, index=frame.index, columns=frame.columns)
 
 
 def _index_tuples(df: pd.DataFrame) -> list[tuple[str, ...]]:
@@ -104,7 +76,9 @@ def table_markdown(table: Table) -> str:
 
 def table_csv(table: Table) -> str:
     """CSV with index columns, then per value column its raw value (an integer in count
-    columns) and ``<column> n``."""
+    columns), ``<column> n`` and, for columns with intervals, ``<column> lo`` and
+    ``<column> hi`` (the 95% interval; empty where there is none) except in count and p-value
+    columns."""
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     if table.values is None or table.counts is None:
@@ -112,15 +86,28 @@ def table_csv(table: Table) -> str:
         w.writerow([table.note])
         return buf.getvalue()
     names = _col_names(table.values)
-    w.writerow([*_index_names(table.values), *(x for nm in names for x in (nm, f"{nm} n"))])
     vals, counts = table.values.to_numpy(dtype=float), table.counts.to_numpy()
-    is_count = [_levels(c)[-1] in COUNT_COLS for c in table.values.columns]
+    lo = None if table.lo is None else table.lo.to_numpy(dtype=float)
+    hi = None if table.hi is None else table.hi.to_numpy(dtype=float)
+    kinds = [column_kind(table, c) for c in table.values.columns]
+    is_count = [k == "count" for k in kinds]
+    has_ci = [k not in ("count", "p") for k in kinds]
+    w.writerow([*_index_names(table.values),
+                *(x for nm, ci in zip(names, has_ci, strict=True)
+                  for x in (nm, f"{nm} n", *((f"{nm} lo", f"{nm} hi") if ci else ())))])
+
+    def num(x: float) -> str:
+        return "" if math.isnan(x) else repr(x)
+
     for i, idx in enumerate(_index_tuples(table.values)):
         cells: list[str] = []
         for j in range(table.values.shape[1]):
             v = float(vals[i, j])
             text = "" if math.isnan(v) else str(int(v)) if is_count[j] else repr(v)
             cells += [text, str(int(counts[i, j]))]
+            if has_ci[j]:
+                cells += ["" if lo is None else num(float(lo[i, j])),
+                          "" if hi is None else num(float(hi[i, j]))]
         w.writerow([*idx, *cells])
     return buf.getvalue()
 
@@ -148,6 +135,7 @@ figure{display:inline-block;margin:8px 12px 8px 0;vertical-align:top}
 figure img{max-width:100%;border:1px solid #ddd}
 figcaption{font-size:12px;color:#444;max-width:900px}
 .meta td,.meta th{text-align:left}
+td span.n{color:#555}td span.ci{color:#666;font-size:11px}thead th[colspan]{text-align:center}th.level{text-align:right;font-weight:normal}
 """.strip()
 
 
@@ -156,7 +144,7 @@ def table_html(table: Table) -> str:
     head = f"<h3>{html.escape(table.title)}</h3>\n"
     if table.skipped:
         return head + f'<p class="note skip">{html.escape(table.note)}</p>\n'
-    body = display_frame(table).to_html(border=0, escape=True, na_rep=DASH, sparsify=True)
+    body = table_body_html(table)
     note = f'<p class="note">{html.escape(table.note)}</p>\n' if table.note else ""
     return head + f'<div class="scroll">{body}</div>\n' + note
 
@@ -184,8 +172,9 @@ def render_html(title: str, parts: Sequence[Part], figures: Sequence[FigureImage
         rows = "".join(f"<tr><th>{html.escape(k)}</th><td>{html.escape(v)}</td></tr>"
                        for k, v in meta.items())
         parts_html.append(f'<table class="meta">{rows}</table>')
-    parts_html.append('<p class="note">Cells: value (n episodes). Rates in %, NE/ADO in m, CE in '
-                      "cells per m; – = no episode defines the cell. One section per task.</p>")
+    parts_html.append('<p class="note">Cells: value (n episodes) and the 95% interval [lo, hi] '
+                      "below it (each table's note names its method). Rates in %, NE/ADO in m, "
+                      "CE in cells per m; – = no episode defines the cell. One section per task.</p>")
     if len(parts) > 1:
         links = " · ".join(f'<a href="#sec-{k}">{html.escape(h)}</a>' for k, (h, _, _) in enumerate(parts))
         parts_html.append(f'<p class="note">{links}</p>')
