@@ -35,8 +35,9 @@ if TYPE_CHECKING:  # episodes sit upstream; imported for the type only
     from navbench.episodes import Episode
 
 SCHEMA = "navbench.trajectories/1"
-#: NavVerse termination labels (SPEC §6); other strings are accepted and reported as given.
-TERMINATION_LABELS = ("success", "perception_error", "fall", "timeout", "stopped")
+#: Termination labels (SPEC §6; ``drop`` is ours, see ``navbench.sim.SimSettings.drop_rule``);
+#: other strings are accepted and reported as given.
+TERMINATION_LABELS = ("success", "perception_error", "fall", "drop", "timeout", "stopped")
 _ARRAYS = ("timestamps", "headings", "collisions", "obstacle_distances", "preferred")
 _BOOL_ARRAYS = ("collisions", "preferred")
 _NPZ_ERRORS: tuple[type[BaseException], ...] = (KeyError, *ARRAY_READ_ERRORS)

@@ -22,7 +22,7 @@ from navbench.sim.actions import Action, DiscreteConfig
 from navbench.sim.controller import FollowerSettings
 from navbench.sim.embodiments import Embodiment
 
-LABELS = ("success", "perception_error", "fall", "timeout", "stopped")
+LABELS = ("success", "perception_error", "fall", "drop", "timeout", "stopped")
 
 
 class GoalLike(Protocol):
@@ -96,7 +96,12 @@ class SimSettings:
         obstacle_cutoff: obstacle distances are capped here (m).
         obstacle_distance_fn: optional ``f(position xyz) -> metres`` replacing the MuJoCo one.
         cull_distance: renderer hides static geoms farther than this (m).
-        max_tilt: tilt that counts as a fall (radians).
+        max_tilt: tilt that counts as a fall (radians): NavVerse's only fall rule.
+        drop_rule: also end an episode with the label ``drop`` when the ground under the sole
+            falls more than the embodiment's ``max_drop`` below where it stood in the last
+            0.2 s (:mod:`navbench.sim.contacts`). Not in NavVerse, so off by default: a robot
+            that steps off a ledge and stays upright drives on (an unsupported free fall of
+            more than 2 m, off the scene's geometry, is a ``drop`` either way).
         settle_time: physics time run at reset before t = 0 (s).
         friction_scale: multiplies every surface's friction μ (traction study, NavVerse §4.4).
         friction_override: surface class → μ (``{"floor": 0.2}``), applied before the scale.
@@ -123,6 +128,7 @@ class SimSettings:
     obstacle_distance_fn: Callable[[np.ndarray], float] | None = None
     cull_distance: float | None = 80.0
     max_tilt: float = math.radians(45.0)
+    drop_rule: bool = False
     settle_time: float = 0.2
     friction_scale: float = 1.0
     friction_override: Mapping[str, float] = field(default_factory=dict)

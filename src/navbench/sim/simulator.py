@@ -4,9 +4,10 @@ Time: physics 200 Hz, control (waypoint follower + PID) 50 Hz, one agent step = 
 (10 Hz, SPEC §6). Discrete primitives run whole agent steps until reached or timed out.
 
 Labels (exactly one per episode): ``success`` (stop with DTG ≤ τ, or reaching when
-``end_on_success``), ``perception_error`` (stop with DTG > τ), ``fall`` (body tilt > 45°, or an
-unsupported drop larger than the embodiment's ``max_drop``), ``timeout`` (300 s simulated),
-``stopped`` (stop in an episode without goals). DTG is :func:`navbench.geometry.
+``end_on_success``), ``perception_error`` (stop with DTG > τ), ``fall`` (body tilt > 45°:
+NavVerse's only fall rule), ``drop`` (with ``SimSettings.drop_rule``: an unsupported drop
+larger than the embodiment's ``max_drop``; or a free fall off the scene's geometry),
+``timeout`` (300 s simulated), ``stopped`` (stop in an episode without goals). DTG is :func:`navbench.geometry.
 goal_surface_distance` from the base's ground point, τ = 1.0 + r_robot unless configured.
 
 Per-step records (every 0.1 s, plus t = 0; :mod:`navbench.sim.recorder`): pose, tilt,
@@ -105,7 +106,8 @@ class Simulator:
         #: per-tick contact scan: collisions, support, traction caps, falls (``sim.contacts``)
         self.contacts = ContactScan(self.world, self.data, embodiment, self.follower,
                                     *self._act, friction_scale=s.friction_scale,
-                                    friction_override=s.friction_override, max_tilt=s.max_tilt)
+                                    friction_override=s.friction_override, max_tilt=s.max_tilt,
+                                    drop_rule=s.drop_rule)
         #: one agent step of physics: ticks, ``mj_step``, contact scans (``sim.stepper``)
         self.stepper = AgentStepper(m, self.data, embodiment, self.contacts, self.follower,
                                     s.control_dt, s.agent_dt, compiled=compiled)
@@ -122,7 +124,8 @@ class Simulator:
         self.recorder = Recorder(self.world, self.data, self.contacts, cutoff=s.obstacle_cutoff,
                                  distance_fn=s.obstacle_distance_fn, compiled=compiled is not False)
         self._label: str | None = None
-        #: why the episode ended in ``fall``: ``"drop"`` or ``"tilt"`` (``None`` otherwise).
+        #: ``"tilt"`` when the episode ended in ``fall``, ``"drop"`` when in ``drop``
+        #: (``None`` otherwise).
         self.fall_reason: str | None = None
         self._goals = (np.zeros((0, 3)), np.zeros(0))
         self._dtg = GoalDistance(*self._goals)
@@ -368,7 +371,9 @@ class Simulator:
         label the episode's end if it ended, and record."""
         fall = self.stepper()  # the command is in its state (step() wrote it)
         if fall:
-            self._label, self.fall_reason = "fall", ("drop" if fall == tk.DROP else "tilt")
+            self._label = self.fall_reason = "drop" if fall == tk.DROP else "tilt"
+            if fall == tk.TILT:
+                self._label = "fall"
         if self._label is None and self.data.time >= self.settings.max_time - 1e-9:
             self._label = "timeout"
         dtg = self.distance_to_goal()
