@@ -38,6 +38,7 @@ MODULES = (
     "navbench.report.latex",
     "navbench.scene.io",
     "navbench.scene.procgen.indoor",
+    "navbench.scene.procgen.outdoor",
     "navbench.sim",
     "navbench.sim.env",
     "navbench.sim.mjc",

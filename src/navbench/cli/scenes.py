@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from navbench.cli._app import scene_app, scenes_app
-from navbench.errors import ConfigError
+from navbench.errors import ConfigError, NavbenchError
 from navbench.jsontypes import JSONObject
 
 if TYPE_CHECKING:
@@ -95,13 +95,20 @@ def generate(
     if out.exists() and not out.is_dir():
         raise ConfigError(f"--out: expected a folder, got the file {str(out)!r}")
     entries: list[JSONObject] = []
+    skipped: list[JSONObject] = []
     params: JSONObject = {}
     version = ""
     with Progress(disable=not sys.stderr.isatty()) as progress:
         task = progress.add_task(f"generating {kind} scenes", total=count)
         for i in range(count):
             s = seed + i
-            scene, params, version = GENERATORS[kind](s, room_range)
+            try:
+                scene, params, version = GENERATORS[kind](s, room_range)
+            except NavbenchError as e:  # one scene that cannot be built never aborts the batch
+                typer.echo(f"warning: {kind} scene of seed {s} skipped: {e}", err=True)
+                skipped.append({"seed": s, "reason": str(e)})
+                progress.advance(task)
+                continue
             rel = f"{scene.id}/scene.json"
             save(scene, out / rel)
             pic = None
@@ -117,8 +124,10 @@ def generate(
     write_json(out / "index.json", {
         "schema": INDEX_SCHEMA, "kind": kind, "seed": seed, "count": count,
         "generator_version": version, "parameters": params, "scenes": entries,
+        "skipped": skipped,
     })
-    typer.echo(f"wrote {count} {kind} scenes and index.json to {out}")
+    typer.echo(f"wrote {len(entries)} {kind} scenes and index.json to {out}"
+               + (f" ({len(skipped)} skipped)" if skipped else ""))
 
 
 @scene_app.command("show")
