@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import math
 import shutil
 import tempfile
 from collections import Counter
@@ -91,6 +92,11 @@ class DatasetSettings:
             the indoor preset's 0.1 m both bases get stuck at corners; Spot jams on ~15% of
             paths at 0.4 m (dropped as ``verify_stuck``) and on none at 0.5 m, but at 0.5 m
             most goals in small rooms lose their approach points.
+        max_draws: ObjectNav / PlaceNav / route draws per requested episode at most: dropped
+            draws (no goal in range, verification, budget) are refilled with new draws until
+            ``episodes_per_scene`` are kept or ``ceil(max_draws · episodes_per_scene)`` were
+            made; the refills are counted in ``manifest.resampled`` (conditional episodes
+            refill per category, :data:`RESAMPLE_ROUNDS`).
     """
 
     episodes_per_scene: int = 100
@@ -108,12 +114,16 @@ class DatasetSettings:
     verify: bool = False
     verify_embodiment: str | None = None
     verify_agent_radius: float | None = None
+    max_draws: float = 4.0
 
     def __post_init__(self) -> None:
         from navbench.nav.settings import EMBODIMENT_CLEARANCE
 
         if self.episodes_per_scene < 0:
             raise ConfigError(f"episodes_per_scene: expected >= 0, got {self.episodes_per_scene}")
+        if not self.max_draws >= 1.0:
+            raise ConfigError(f"DatasetSettings.max_draws: expected >= 1 draw per episode, "
+                              f"got {self.max_draws!r}")
         names = {"embodiment": self.embodiment, "verify_embodiment": self.verify_embodiment,
                  **{f"embodiment_by_kind[{k!r}]": v for k, v in self.embodiment_by_kind.items()}}
         for key, name in names.items():
@@ -340,29 +350,42 @@ def _conditional(scene: Scene, nm: NavMesh, seed: int, s: DatasetSettings, drop:
     return eps
 
 
-def _goal_task(task: str) -> Callable[[Scene, NavMesh, int, DatasetSettings, Counter[str]], list[Episode]]:
-    def run(scene: Scene, nm: NavMesh, seed: int, s: DatasetSettings, drop: Counter[str]) -> list[Episode]:
+#: An episode builder: ``(scene, navmesh, seed, settings, drop, n, first) -> episodes`` of
+#: draws ``first`` … ``first + n − 1``.
+Builder = Callable[[Scene, "NavMesh", int, "DatasetSettings", Counter[str], int, int],
+                   list[Episode]]
+
+
+def _goal_task(task: str) -> Builder:
+    def run(scene: Scene, nm: NavMesh, seed: int, s: DatasetSettings, drop: Counter[str],
+            n: int, first: int) -> list[Episode]:
         from navbench.episodes import goal_tasks
 
         gs = goal_tasks.GoalTaskSettings(success_distance=s.goal_success_distance(scene.kind),
                                          end_clearance=s.end_clearance(scene.kind))
-        return goal_tasks.goal_episodes(task, scene, nm, seed, s.episodes_per_scene, drop, gs)
+        return goal_tasks.goal_episodes(task, scene, nm, seed, n, drop, gs, first)
     return run
 
 
-def _route(scene: Scene, nm: NavMesh, seed: int, s: DatasetSettings, drop: Counter[str]) -> list[Episode]:
+def _route(scene: Scene, nm: NavMesh, seed: int, s: DatasetSettings, drop: Counter[str],
+           n: int, first: int) -> list[Episode]:
     from navbench.episodes.route import route_episodes
 
     rs = s.route  # NavVerse: τ = 1.0 + r_robot for route VLN too, unless set explicitly
     if rs.success_distance is None:
         rs = dataclasses.replace(rs, success_distance=s.goal_success_distance(scene.kind))
-    return route_episodes(scene, nm, seed, s.episodes_per_scene, drop, rs)
+    return route_episodes(scene, nm, seed, n, drop, rs, first)
 
 
-#: The episode builder of each task of :data:`TASKS`: ``(scene, navmesh, seed, settings, drop)
-#: -> list[Episode]``.
-_BUILDERS = {"conditional": _conditional, "objectnav": _goal_task("objectnav"),
-             "placenav": _goal_task("placenav"), "route": _route}
+def _conditional_task(scene: Scene, nm: NavMesh, seed: int, s: DatasetSettings,
+                      drop: Counter[str], n: int, first: int) -> list[Episode]:
+    return _conditional(scene, nm, seed, s, drop)  # refills per category itself
+
+
+#: The episode builder of each task of :data:`TASKS`.
+_BUILDERS: dict[str, Builder] = {"conditional": _conditional_task,
+                                 "objectnav": _goal_task("objectnav"),
+                                 "placenav": _goal_task("placenav"), "route": _route}
 assert set(_BUILDERS) == set(TASKS), "a TaskSpec row without its builder, or the reverse"
 
 
@@ -403,6 +426,17 @@ def verify_episodes(scene: Scene, eps: list[Episode], embodiment: str, drop: Cou
     return out
 
 
+def _kept(scene: Scene, task: str, made: list[Episode], settings: DatasetSettings,
+          drop: Counter[str]) -> list[tuple[Episode, JSONObject | None]]:
+    """The episodes that pass ``--verify`` (where asked for) and, for R2R tasks, get a GT
+    action sequence within the action budget, with it; the others counted in ``drop``."""
+    if settings.verify and task in VERIFY_TASKS:
+        made = verify_episodes(scene, made, settings.verify_embodiment_for(scene.kind), drop)
+    if task in R2R_TASKS:
+        return within_budget(task, _with_gt(made, settings, drop), drop)
+    return [(e, None) for e in made]
+
+
 def build_scene(scene: Scene, tasks: Sequence[str], seed: int, settings: DatasetSettings,
                 navmesh_out: str | None = None) -> SceneResult:
     """Navmesh + episodes of every task for one scene (the process-pool unit of work)."""
@@ -417,16 +451,24 @@ def build_scene(scene: Scene, tasks: Sequence[str], seed: int, settings: Dataset
     resampled: dict[str, int] = {}
     for task in tasks:
         drop: Counter[str] = Counter()
-        made = _BUILDERS[task](scene, nm, child_seed(seed, scene.id, task), settings, drop)
+        tseed, n = child_seed(seed, scene.id, task), settings.episodes_per_scene
+
+        if task == "conditional":
+            eps[task] = _kept(scene, task, _BUILDERS[task](scene, nm, tseed, settings, drop, n, 0),
+                              settings, drop)
+        else:  # dropped draws are refilled by new ones, up to max_draws per episode
+            got: list[tuple[Episode, JSONObject | None]] = []
+            drawn, limit = 0, math.ceil(settings.max_draws * n)
+            while len(got) < n and drawn < limit:
+                k = min(n - len(got), limit - drawn)
+                made = _BUILDERS[task](scene, nm, tseed, settings, drop, k, drawn)
+                got += _kept(scene, task, made, settings, drop)
+                drawn += k
+            drop["resampled"] += drawn - n
+            eps[task] = got
         n_resampled = drop.pop("resampled", 0)
         if n_resampled:
             resampled[task] = n_resampled
-        if settings.verify and task in VERIFY_TASKS:
-            made = verify_episodes(scene, made, settings.verify_embodiment_for(scene.kind), drop)
-        if task in R2R_TASKS:
-            eps[task] = within_budget(task, _with_gt(made, settings, drop), drop)
-        else:
-            eps[task] = [(e, None) for e in made]
         dropped[task] = dict(sorted(drop.items()))
     return SceneResult(scene.id, eps, dropped, resampled)
 

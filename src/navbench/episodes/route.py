@@ -34,7 +34,7 @@ from navbench.episodes.approach import approach_points, object_room
 from navbench.episodes.conditional import path_yaw, scene_path
 from navbench.episodes.goal_tasks import outdoor_instances
 from navbench.episodes.model import Episode, Goal
-from navbench.episodes.starts import start_sampler
+from navbench.episodes.starts import near_start, samples_near_goals, start_sampler
 from navbench.geometry import path_length, quat4, vec3, wrap_angle, yaw_to_quaternion
 from navbench.nav import NavMesh
 from navbench.nav.pedestrian import PedestrianPlanner, has_roadway
@@ -97,8 +97,11 @@ def route_goals(scene: Scene, ctx: RouteContext, radius: float = 50.0) -> dict[s
 
 
 def route_episodes(scene: Scene, nm: NavMesh, seed: int, n: int, drop: Counter[str],
-                   settings: RouteEpisodeSettings | None = None) -> list[Episode]:
-    """``n`` draws of route episodes; failures counted in ``drop`` by reason."""
+                   settings: RouteEpisodeSettings | None = None, first: int = 0) -> list[Episode]:
+    """``n`` draws (numbers ``first`` … ``first + n − 1``) of route episodes; failures counted
+    in ``drop`` by reason. Starts lie within ``max_path`` m (XZ) of the goal: drawn there
+    directly in scenes much larger than that (:func:`~navbench.episodes.starts.
+    samples_near_goals`), else area-uniform and kept when close enough."""
     s = settings or RouteEpisodeSettings()
     if s.success_distance is None:
         s = dataclasses.replace(s, success_distance=ROUTE_SUCCESS_DISTANCE)
@@ -117,16 +120,19 @@ def route_episodes(scene: Scene, nm: NavMesh, seed: int, n: int, drop: Counter[s
     pref = (planner.preferred if isinstance(planner, PedestrianPlanner) and scene.kind != "hybrid"
             else None)
 
-    def sample(rng: np.random.Generator) -> np.ndarray | None:
+    near = scene.kind != "hybrid" and samples_near_goals(nm, s.max_path)
+
+    def sample(rng: np.random.Generator, goal: GoalInstance) -> np.ndarray | None:
         # outdoors: starts on preferred ground (sidewalks, not yards), never mid-street
-        p = base(rng)
+        p = near_start(nm, rng, (goal.position[0], goal.y, goal.position[2]), s.max_path) \
+            if near else base(rng)
         if p is None or ctx.on_street(p) or (pref is not None and pref.island_of(p) is None):
             return None
         return p
 
     kinds = sorted(goals)
     out = []
-    for k in range(n):
+    for k in range(first, first + n):
         rng = derive(seed, scene.id, "route", k)
         path, reason = None, "no_approach"
         for _ in range(s.goal_tries):
@@ -162,7 +168,7 @@ def _sample_path(planner: NavMesh | PedestrianPlanner, full: NavMesh, rng: np.ra
     for _ in range(s.start_tries):
         start = None
         for _ in range(s.start_draws):
-            p = sample(rng)  # type: ignore[operator]
+            p = sample(rng, goal)  # type: ignore[operator]
             if p is not None and math.hypot(p[0] - gx, p[2] - gz) <= s.max_path:
                 start = p
                 break
