@@ -35,14 +35,16 @@ def test_dropped_draws_are_refilled_until_the_count_or_the_limit(monkeypatch: py
     scene = two_room_scene()
     calls: list[tuple[int, int]] = []
     monkeypatch.setitem(D._BUILDERS, "objectnav", _fake({1, 3, 6}, calls))
-    r = D.build_scene(scene, ("objectnav",), 0, D.DatasetSettings(episodes_per_scene=5))
+    r = D.build_scene(scene, ("objectnav",), 0, D.DatasetSettings(episodes_per_scene=5,
+                                                                   check_contacts=False))
     # draws 0-4 keep 0, 2, 4; draws 5-6 keep 5; draw 7 keeps 7
     assert [e.episode_id for e, _ in r.episodes["objectnav"]] == [f"two_rooms:{k}" for k in (0, 2, 4, 5, 7)]
     assert calls == [(0, 5), (5, 2), (7, 1)]
     assert r.dropped["objectnav"] == {"fake": 3} and r.resampled == {"objectnav": 3}
     calls.clear()  # nothing succeeds: ceil(1.5 · 5) = 8 draws, then it stops
     monkeypatch.setitem(D._BUILDERS, "objectnav", _fake(set(range(100)), calls))
-    r = D.build_scene(scene, ("objectnav",), 0, D.DatasetSettings(episodes_per_scene=5, max_draws=1.5))
+    r = D.build_scene(scene, ("objectnav",), 0, D.DatasetSettings(episodes_per_scene=5, max_draws=1.5,
+                                                                   check_contacts=False))
     assert r.episodes["objectnav"] == [] and calls == [(0, 5), (5, 3)]
     assert r.dropped["objectnav"] == {"fake": 8} and r.resampled == {"objectnav": 3}
 

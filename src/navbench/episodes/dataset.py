@@ -50,6 +50,7 @@ from navbench.scene.model import Scene
 if TYPE_CHECKING:
     from navbench.episodes.loader import Manifest
     from navbench.nav import NavMesh, NavSettings
+    from navbench.sim.simulator import Simulator
 
 #: Tasks a dataset build generates (:data:`TASK_SPECS` rows not derived from another task;
 #: ``conditional`` also writes its derived ``conditional_oracle``), in table order.
@@ -97,6 +98,13 @@ class DatasetSettings:
             ``episodes_per_scene`` are kept or ``ceil(max_draws · episodes_per_scene)`` were
             made; the refills are counted in ``manifest.resampled`` (conditional episodes
             refill per category, :data:`RESAMPLE_ROUNDS`).
+        check_contacts: replay every reference path (every task) with the robot the scene's
+            episodes are built for and drop (and refill) the episodes whose replay touches a
+            non-ground obstacle, falls or gets stuck (``contact_<reason>``;
+            :func:`verify_episodes` without NavVerse's duration and length windows), so the
+            oracle-path agent runs contact-free; off without an embodiment. Measured on fresh
+            seeds (``benchmarks/bench_oracle_cr.py``): see README "Datasets are built for an
+            embodiment".
     """
 
     episodes_per_scene: int = 100
@@ -115,6 +123,7 @@ class DatasetSettings:
     verify_embodiment: str | None = None
     verify_agent_radius: float | None = None
     max_draws: float = 4.0
+    check_contacts: bool = True
 
     def __post_init__(self) -> None:
         from navbench.nav.settings import EMBODIMENT_CLEARANCE
@@ -130,6 +139,11 @@ class DatasetSettings:
             if name is not None and name not in EMBODIMENT_CLEARANCE:
                 raise ConfigError(f"DatasetSettings.{key}: expected one of "
                                   f"{sorted(EMBODIMENT_CLEARANCE)} or None, got {name!r}")
+
+    def contact_check_for(self, kind: str) -> str | None:
+        """The embodiment whose replay checks the episodes of a scene kind for contacts
+        (``check_contacts``), ``None`` when they are not checked."""
+        return self.embodiment_for(kind) if self.check_contacts else None
 
     def embodiment_for(self, kind: str) -> str | None:
         """The embodiment the episodes of a scene kind are built for (``None``: none)."""
@@ -313,7 +327,11 @@ def _conditional(scene: Scene, nm: NavMesh, seed: int, s: DatasetSettings, drop:
                 continue
         return None
 
-    def fitting(got: list[Episode]) -> list[Episode]:  # budget drops are refilled like the rest
+    check = s.contact_check_for(scene.kind)
+
+    def fitting(got: list[Episode]) -> list[Episode]:  # budget and contact drops are refilled
+        if check is not None:
+            got = verify_episodes(scene, got, check, drop, full=False)
         return [e for e, _ in within_budget("conditional", _with_gt(got, s, drop), drop)]
 
     # all categories at once; if one of them fails, the rounds below draw each on its own
@@ -374,6 +392,8 @@ def _route(scene: Scene, nm: NavMesh, seed: int, s: DatasetSettings, drop: Count
     rs = s.route  # NavVerse: τ = 1.0 + r_robot for route VLN too, unless set explicitly
     if rs.success_distance is None:
         rs = dataclasses.replace(rs, success_distance=s.goal_success_distance(scene.kind))
+    # starts and approach points keep the robot's end clearance, as ObjectNav's do
+    rs = dataclasses.replace(rs, end_clearance=max(rs.end_clearance, s.end_clearance(scene.kind)))
     return route_episodes(scene, nm, seed, n, drop, rs, first)
 
 
@@ -389,9 +409,18 @@ _BUILDERS: dict[str, Builder] = {"conditional": _conditional_task,
 assert set(_BUILDERS) == set(TASKS), "a TaskSpec row without its builder, or the reverse"
 
 
-def verify_episodes(scene: Scene, eps: list[Episode], embodiment: str, drop: Counter[str]) -> list[Episode]:
+#: The last simulator :func:`verify_episodes` built, with its scene (by identity) and robot.
+_SIM: list[tuple[Scene, str, Simulator]] = []
+
+
+def verify_episodes(scene: Scene, eps: list[Episode], embodiment: str, drop: Counter[str], *,
+                    full: bool = True) -> list[Episode]:
     """Episodes whose reference-path rollout passes :func:`navbench.sim.verify.verify_episode`
-    (NavVerse App. 8.2); rejected ones are counted in ``drop`` as ``verify_<reason>``.
+    (NavVerse App. 8.2); rejected ones are counted in ``drop`` as ``verify_<reason>``. With
+    ``full=False`` (the contact check of ``DatasetSettings.check_contacts``) only the
+    rollout's physics counts — no non-ground contact, no fall, not stuck, within τ of the goal
+    at some point — not NavVerse's 5–100 s and 5–50 m windows; rejections are
+    ``contact_<reason>`` and the episode's info is unchanged.
 
     The one place the episode builder reaches downstream into the simulator: quality control
     is part of generation in NavVerse, and it is imported only when asked for.
@@ -404,25 +433,33 @@ def verify_episodes(scene: Scene, eps: list[Episode], embodiment: str, drop: Cou
 
     emb = get_embodiment(embodiment)
     try:
-        sim = Simulator(scene, emb, SimSettings(render=False))
+        # one simulator per scene and robot (conditional refills call this several times)
+        if not (_SIM and _SIM[0][0] is scene and _SIM[0][1] == embodiment):
+            _SIM[:] = [(scene, embodiment, Simulator(scene, emb, SimSettings(render=False)))]
+        sim = _SIM[0][2]
     except (ValueError, RuntimeError) as err:  # the simulator cannot load this scene
-        logging.getLogger(__name__).warning("--verify: scene %s: simulator failed (%s); its episodes are dropped",
+        logging.getLogger(__name__).warning("%s: scene %s: simulator failed (%s); its episodes are "
+                                            "dropped", "--verify" if full else "contact check",
                                             scene.id, err)
-        drop["verify_sim_error"] += len(eps)
+        drop[f"{'verify' if full else 'contact'}_sim_error"] += len(eps)
         return []
     out = []
     for e in eps:
         # τ of the task (NavVerse 1.0 + r_robot, route VLN too), goal extent from its size
         tau = float(e.navbench.get("success_distance", 1.0 + emb.radius))
-        r = verify_episode(scene, e, emb, simulator=sim, tau=tau)
-        if r.accepted:
+        r = verify_episode(scene, e, emb, simulator=sim, tau=tau) if full else \
+            verify_episode(scene, e, emb, simulator=sim, tau=tau, min_duration=0.0,
+                           max_duration=300.0, min_travel=0.0, max_travel=math.inf)
+        if r.accepted and not full:
+            out.append(e)
+        elif r.accepted:
             info = dict(e.info)
             info["navbench"] = {**e.navbench, "verify": {"duration": round(r.duration, 3),
                                                           "travelled": round(r.travelled, 3),
                                                           "embodiment": embodiment}}
             out.append(replace(e, info=info))
         else:
-            drop[f"verify_{r.reason}"] += 1
+            drop[f"{'verify' if full else 'contact'}_{r.reason}"] += 1
     return out
 
 
@@ -432,6 +469,8 @@ def _kept(scene: Scene, task: str, made: list[Episode], settings: DatasetSetting
     action sequence within the action budget, with it; the others counted in ``drop``."""
     if settings.verify and task in VERIFY_TASKS:
         made = verify_episodes(scene, made, settings.verify_embodiment_for(scene.kind), drop)
+    elif (check := settings.contact_check_for(scene.kind)) is not None and task != "conditional":
+        made = verify_episodes(scene, made, check, drop, full=False)  # conditional: its own refill
     if task in R2R_TASKS:
         return within_budget(task, _with_gt(made, settings, drop), drop)
     return [(e, None) for e in made]

@@ -68,6 +68,10 @@ class RouteEpisodeSettings:
         sidewalks_only: in scenes with a roadway, plan reference paths on a pedestrian navmesh
             (sidewalks and crosswalks, never the road, yards and lawns costly;
             :mod:`navbench.nav.pedestrian`).
+        end_clearance: starts and goal approach points keep this clearance (m) from obstacles,
+            as ObjectNav's do (the robot turns there; ``dataset build`` sets the robot's
+            ``EMBODIMENT_END_CLEARANCE``): Spot touched the fridge it stopped at, or the
+            armchair beside its start, in 12 of 25 route episodes without it.
     """
 
     min_path: float = 5.0
@@ -82,6 +86,7 @@ class RouteEpisodeSettings:
     refine: RefineSettings | None = None
     sidewalks_only: bool = True
     goal_tries: int = 3
+    end_clearance: float = 0.0
 
 
 def route_goals(scene: Scene, ctx: RouteContext, radius: float = 50.0) -> dict[str, list[GoalInstance]]:
@@ -128,6 +133,8 @@ def route_episodes(scene: Scene, nm: NavMesh, seed: int, n: int, drop: Counter[s
             if near else base(rng)
         if p is None or ctx.on_street(p) or (pref is not None and pref.island_of(p) is None):
             return None
+        if s.end_clearance > nm.settings.agent_radius and nm.distance_to_obstacle(p) < s.end_clearance:
+            return None
         return p
 
     kinds = sorted(goals)
@@ -142,6 +149,7 @@ def route_episodes(scene: Scene, nm: NavMesh, seed: int, n: int, drop: Counter[s
                 ent = (goal.position[0], goal.position[2])
                 lo, hi = (goal.lo, goal.hi) if kind == "object" else (ent, ent)
                 aps[goal.id] = approach_points(nm, lo, hi, 0, s.approach_distance, y=goal.y,
+                                               min_clearance=s.end_clearance,
                                                room=object_room(scene, goal.id) if kind == "object" else None)
             ap = aps[goal.id]
             if ap is None:
