@@ -32,6 +32,7 @@ MODULES = (
     "navbench.metrics.aggregate",
     "navbench.metrics.efficiency",
     "navbench.metrics.episode",
+    "navbench.metrics.stages",
     "navbench.metrics.stats",
     "navbench.nav.navmesh",
     "navbench.report.build",

@@ -25,7 +25,7 @@ from navbench.errors import ConfigError
 from navbench.io import atomic_write_bytes, atomic_write_text
 from navbench.jsontypes import JSONMapping, JSONObject
 from navbench.metrics import EpisodeFacts
-from navbench.metrics.stages import stage_metrics
+from navbench.metrics.stages import stage_metrics, transition_metrics
 from navbench.paths import inside, safe_name
 from navbench.report.figures import BevEpisode, bar_charts, bev_map, run_colors, success_vs_length
 from navbench.report.html import FigureImage, render_html, table_markdown, write_tables
@@ -61,13 +61,18 @@ def stage_fields(scene: Scene, positions: np.ndarray, row: JSONMapping) -> JSONO
     (:func:`navbench.metrics.stages.stage_metrics` over the scene's indoor/outdoor labels).
 
     ``reached_outdoor`` (went from a room to outside), ``ce_before_exit`` / ``ce_after_exit``
-    (coverage efficiency of the positions up to / from the exit step, cells per metre) and
-    ``post_exit_failure`` (the termination label when the episode failed after the exit).
+    (coverage efficiency of the positions up to / from the exit step, cells per metre),
+    ``post_exit_failure`` (the termination label when the episode failed after the exit),
+    ``steps_to_exit`` and ``path_length_indoor`` / ``path_length_outdoor``
+    (:func:`navbench.metrics.stages.transition_metrics`).
     Empty when the trajectory did not start indoors.
     """
     p = np.asarray(positions, dtype=float).reshape(-1, 3)
-    return stage_metrics(p, classify_positions(scene, p), succeeded=bool(row.get("success")),
-                         termination=str(row.get("termination") or row.get("label") or "n/a"))
+    labels = classify_positions(scene, p)
+    out = stage_metrics(p, labels, succeeded=bool(row.get("success")),
+                        termination=str(row.get("termination") or row.get("label") or "n/a"))
+    out.update(transition_metrics(p, labels))  # steps to exit and part lengths (no timestamps)
+    return out
 
 
 def _bev_episodes(rows_by_run: RowsByRun, scenes: Mapping[str, Scene], trajectories: Trajectories,
