@@ -43,6 +43,7 @@ MODULES = (
     "navbench.sim",
     "navbench.sim.env",
     "navbench.sim.mjc",
+    "navbench.sim.protocols",
     "navbench.sim.records",
     "navbench.sim.simulator",
     "navbench.sim.traction",

@@ -12,10 +12,11 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 import numpy as np
 
+from navbench.errors import ConfigError
 from navbench.jsontypes import JSONObject, Observation
 from navbench.scene.model import Scene
 from navbench.sim.actions import Action, DiscreteConfig
@@ -135,17 +136,32 @@ class SimSettings:
     align_doors: bool = True
 
 
-def goal_arrays(goals: Sequence[GoalLike], mode: str = "size") -> tuple[np.ndarray, np.ndarray]:
-    """Goal positions (N, 3) and radii (N,) from goal records (``size`` or ``radius`` mode)."""
+def goal_arrays(goals: Sequence[GoalLike] | Sequence[Sequence[float]], mode: str = "size"
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """Goal positions (N, 3) and radii (N,) from goal records (``size`` or ``radius`` mode)
+    or plain ``(x, y, z)`` points (radius 0).
+
+    >>> goal_arrays([(1.0, 0.0, -2.0)])
+    (array([[ 1.,  0., -2.]]), array([0.]))
+    """
     pos, rad = [], []
     for g in goals:
-        pos.append([float(v) for v in g.position])
+        position = getattr(g, "position", None)
+        if position is None:  # a plain point
+            xyz = [float(v) for v in cast("Sequence[float]", g)]
+            if len(xyz) != 3:
+                raise ConfigError(f"goal {g!r}: expected a goal record or an (x, y, z) point")
+            pos.append(xyz)
+            rad.append(0.0)
+            continue
+        pos.append([float(v) for v in position])
         r = 0.0
         size = getattr(g, "size", None)
+        radius = getattr(g, "radius", None)
         if mode == "size" and size is not None:
             r = 0.5 * max(float(size[0]), float(size[2] if len(size) > 2 else size[1]))
-        elif mode == "radius" and g.radius is not None:
-            r = float(g.radius)
+        elif mode == "radius" and radius is not None:
+            r = float(radius)
         rad.append(r)
     return np.asarray(pos, float).reshape(-1, 3), np.asarray(rad, float)
 
