@@ -46,6 +46,7 @@ MODULES = (
     "navbench.sim.protocols",
     "navbench.sim.records",
     "navbench.sim.simulator",
+    "navbench.sim.stuck",
     "navbench.sim.traction",
     "navbench.tasks.conditional.parser",
     "navbench.tasks.conditional.sampler",

@@ -35,9 +35,9 @@ if TYPE_CHECKING:  # episodes sit upstream; imported for the type only
     from navbench.episodes import Episode
 
 SCHEMA = "navbench.trajectories/1"
-#: Termination labels (SPEC §6; ``drop`` is ours, see ``navbench.sim.SimSettings.drop_rule``);
+#: Termination labels (SPEC §6; ``drop`` and ``stuck`` are ours, see ``navbench.sim.SimSettings``);
 #: other strings are accepted and reported as given.
-TERMINATION_LABELS = ("success", "perception_error", "fall", "drop", "timeout", "stopped")
+TERMINATION_LABELS = ("success", "perception_error", "fall", "drop", "stuck", "timeout", "stopped")
 _ARRAYS = ("timestamps", "headings", "collisions", "obstacle_distances", "preferred")
 _BOOL_ARRAYS = ("collisions", "preferred")
 _NPZ_ERRORS: tuple[type[BaseException], ...] = (KeyError, *ARRAY_READ_ERRORS)

@@ -23,7 +23,7 @@ from navbench.sim.actions import Action, DiscreteConfig
 from navbench.sim.controller import FollowerSettings
 from navbench.sim.embodiments import Embodiment
 
-LABELS = ("success", "perception_error", "fall", "drop", "timeout", "stopped")
+LABELS = ("success", "perception_error", "fall", "drop", "stuck", "timeout", "stopped")
 
 
 class GoalLike(Protocol):
@@ -103,6 +103,11 @@ class SimSettings:
             0.2 s (:mod:`navbench.sim.contacts`). Not in NavVerse, so off by default: a robot
             that steps off a ledge and stays upright drives on (an unsupported free fall of
             more than 2 m, off the scene's geometry, is a ``drop`` either way).
+        stuck_time: end an episode with the label ``stuck`` when, for this long (s), the
+            robot is asked to move (a velocity command of at least 0.05 m/s, or a waypoint
+            path not yet reached) and its ground point stays within 0.1 m (wedged in a gap,
+            pressed against a step or wall). ``None`` (default, NavVerse's labels): it runs on
+            to ``timeout``.
         settle_time: physics time run at reset before t = 0 (s).
         friction_scale: multiplies every surface's friction μ (traction study, NavVerse §4.4).
         friction_override: surface class → μ (``{"floor": 0.2}``), applied before the scale.
@@ -130,6 +135,7 @@ class SimSettings:
     cull_distance: float | None = 80.0
     max_tilt: float = math.radians(45.0)
     drop_rule: bool = False
+    stuck_time: float | None = None
     settle_time: float = 0.2
     friction_scale: float = 1.0
     friction_override: Mapping[str, float] = field(default_factory=dict)
