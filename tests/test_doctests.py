@@ -42,6 +42,7 @@ MODULES = (
     "navbench.sim.simulator",
     "navbench.sim.traction",
     "navbench.tasks.conditional.parser",
+    "navbench.tasks.conditional.rewrite",
     "navbench.tasks.conditional.sampler",
     "navbench.visual.mtl",
 )
