@@ -61,7 +61,7 @@ EXTRA_VERBS = ("go over to", "walk over to", "head over to", "move to", "get to"
 _VERBS = tuple(sorted(VERBS + EXTRA_VERBS, key=len, reverse=True))
 #: How an action may start: a verb or, with the verb dropped, "to the ..." / "the ...".
 _GO_HEADS = (*_VERBS, "to the ", "the ")
-_JOINERS = (". then: ", ", and then: ", " and then: ", ". then, ", ". then ", ". after that, ", ". next, ",
+_JOINERS = (". then: ", ", and then: ", " and then: ", ", then: ", ". then, ", ". then ", ". after that, ", ". next, ",
             " and then ", " and after that ", ", then ", ", and finally ", ", and then ", ", after that ",
             " and then, ", " and after that, ", " then ")
 _IF_HEADS = (("check whether ", "check"), ("check if ", "check"), ("see whether ", "check"),
@@ -84,7 +84,7 @@ _ACTION_START = (*_VERBS, "to the ", "if ", "then", "check", "first")
 #: "if so" / "if yes": the condition holds as it was said or asked ("is there no X? if yes, ...").
 _SO = re.compile(r"^if (?:so|yes)(?:[,:]\s*|\s+|$)")
 _INLINE_ELSE = re.compile(r",? (?:otherwise|or else|else|if not),? (?=(?:" + "|".join(
-    re.escape(v) for v in sorted(VERBS, key=len, reverse=True)) + r"|to the) )")
+    re.escape(v) for v in sorted(VERBS, key=len, reverse=True)) + r"|to the|if) )")
 _NUMBER = re.compile(r"(?:^|(?<=\s))(?:step )?(\d{1,2})[.):](?=\s)")
 _LEAD = re.compile(r"^(?:then|and then|after that|next)\s*[:,]?\s*")
 

@@ -4,12 +4,16 @@ Input is text after :func:`~navbench.tasks.conditional.rewrite.rewrite` (lower-c
 expanded, compass words hyphenated). A reference normally names its room ("the lamp near the
 bed in the kitchen"); a reference *back* does not, and is returned with a placeholder room
 (:data:`THERE` or :data:`SAME_LABEL`) or label (:data:`IT`) that the parser resolves against the
-conditions around it:
+conditions around it (the conditions enclosing it and the targets of earlier steps; the
+nearest mention wins, as a reader resolves it):
 
-* "it", "that", "that one" — the object of the nearest enclosing condition;
+* "it", "that", "that one" — the object of the nearest mention;
 * "the tv there", "the tv in that room", "the tv in the same room" — a tv in the room of the
-  nearest enclosing condition;
-* "the mirror" — a mirror in the room of the nearest enclosing condition that names a mirror.
+  nearest mention;
+* "the mirror" — a mirror in the room of the nearest mention naming a mirror; "the lamp near
+  the sofa" — the room of the nearest mention naming a lamp or a sofa.
+
+A reference back with nothing before it to resolve it is refused.
 """
 
 from __future__ import annotations
@@ -191,10 +195,12 @@ class Phrases:
                 return refs[0]
             if r.room == THERE:
                 return dataclasses.replace(r, room=refs[0].room, room_hint=refs[0].room_hint)
-            for x in refs:
+            for x in refs:  # the label itself, or the anchor of its qualifier (same room)
                 if x.label == r.label:
                     q = r.qualifier if r.qualifier is not None else x.qualifier
                     return dataclasses.replace(r, room=x.room, room_hint=x.room_hint, qualifier=q)
+                if r.qualifier is not None and x.label == r.qualifier.anchor:
+                    return dataclasses.replace(r, room=x.room, room_hint=x.room_hint)
         what = "it" if r.label == IT else f"the {r.label}"
         raise self.fail(what, "'the <object> in the <room>' (no condition or step before it "
                               f"names {'an object' if r.label == IT else 'a ' + r.label})")

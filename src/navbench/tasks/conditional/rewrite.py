@@ -74,7 +74,7 @@ _QUESTIONS = (
     (re.compile(r"^is (an?|one) (.+?) (in|inside) the (.+)$"), r"\1 \2 is \3 the \4"),
 )
 _HAS = {"have": "has", "contain": "contains", "include": "includes"}
-_QUESTION = re.compile(r"(?P<pre>^|[.;:,] )(?P<q>(?:is|are|does|do|can|could)\b[^?.;:]*)\?\s*")
+_QUESTION = re.compile(r"(?P<pre>^|[.;:,] |-> )(?P<q>(?:is|are|does|do|can|could)\b[^?.;:]*)\?\s*")
 _CHECK_FOR = (
     re.compile(r"\b(?:check|look|search) (?:for|out for) (?P<np>(?:an?|one|any|some) .+?) "
                r"(?:in|inside) the (?P<room>[^:;,.]+)"),
