@@ -116,6 +116,10 @@ REFUSE = [
     "1. Go to the lamp in the kitchen. 2. . 3. Go to the bed in the bedroom.",
     "Go to the lamp in the kitchen -> -> go to the bed in the bedroom",
     "If there's a lamp in the kitchen, go to the bed there; otherwise go to the sofa over here.",
+    # a reference back to the object a condition says is not there
+    "If there is a lamp in the kitchen, go to the bed in the bedroom, otherwise go to it.",
+    "If there is no lamp in the kitchen, go to the lamp there, otherwise go to the bed in the bedroom.",
+    "If you can't see a lamp in the kitchen, walk to the lamp; if you can, go to the bed in the bedroom.",
 ]
 
 

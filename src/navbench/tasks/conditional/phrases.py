@@ -169,38 +169,46 @@ class Phrases:
                            "'the <object> is <predicate> the <object> in the <room>')")
 
     # ---- references back
-    def resolve(self, p: Program, said: tuple[Condition | ObjectRef, ...] = ()) -> Program:
-        """``p`` with every reference back resolved against ``said`` (conditions and visited
-        targets mentioned before, nearest last)."""
+    def resolve(self, p: Program, said: tuple[tuple[Condition | ObjectRef, bool], ...] = ()) -> Program:
+        """``p`` with every reference back resolved against ``said``: the conditions and visited
+        targets mentioned before (nearest last), each with whether its object is there in this
+        branch (not in the else-part of a presence condition)."""
         if isinstance(p, Go):
             return Go(self._resolve_ref(p.target, said))
         if isinstance(p, If):
-            inner = (*said, p.cond)
-            return If(p.cond, self.resolve(p.then, inner), self.resolve(p.else_, inner))
+            absent = isinstance(p.cond, Presence)
+            return If(p.cond, self.resolve(p.then, (*said, (p.cond, True))),
+                      self.resolve(p.else_, (*said, (p.cond, not absent))))
         steps: list[Program] = []
         for step in p.steps:
             steps.append(self.resolve(step, said))
             if isinstance(steps[-1], Go):
-                said = (*said, steps[-1].target)
+                said = (*said, (steps[-1].target, True))
         return Seq(tuple(steps))
 
-    def _resolve_ref(self, r: ObjectRef, said: tuple[Condition | ObjectRef, ...]) -> ObjectRef:
+    def _resolve_ref(self, r: ObjectRef, said: tuple[tuple[Condition | ObjectRef, bool], ...]) -> ObjectRef:
         if r.room not in (THERE, SAME_LABEL):
             return r
-        for m in reversed(said):
+        what = "it" if r.label == IT else f"the {r.label}"
+        for m, there in reversed(said):
             refs = [m] if isinstance(m, ObjectRef) else \
                 [ObjectRef(m.label, m.room, room_hint=m.room_hint)] if isinstance(m, Presence) else \
                 [m.subject, m.reference]
-            if r.label == IT:
-                return refs[0]
-            if r.room == THERE:
+            if r.room == THERE and r.label != IT:
+                if not there and refs[0].label == r.label:
+                    raise self.fail(what, f"a reference to an object that is there ({what!r} "
+                                          f"names the {r.label} the condition says is not)")
                 return dataclasses.replace(r, room=refs[0].room, room_hint=refs[0].room_hint)
-            for x in refs:  # the label itself, or the anchor of its qualifier (same room)
-                if x.label == r.label:
-                    q = r.qualifier if r.qualifier is not None else x.qualifier
-                    return dataclasses.replace(r, room=x.room, room_hint=x.room_hint, qualifier=q)
-                if r.qualifier is not None and x.label == r.qualifier.anchor:
-                    return dataclasses.replace(r, room=x.room, room_hint=x.room_hint)
-        what = "it" if r.label == IT else f"the {r.label}"
+            for x in refs:  # "it", the label itself, or the anchor of its qualifier (same room)
+                same = r.label in (IT, x.label)
+                if not same and (r.qualifier is None or x.label != r.qualifier.anchor):
+                    continue
+                if not there:
+                    raise self.fail(what, f"a reference to an object that is there ({what!r} "
+                                          f"names the {x.label} the condition says is not)")
+                if r.label == IT:
+                    return x
+                q = r.qualifier if r.qualifier is not None or not same else x.qualifier
+                return dataclasses.replace(r, room=x.room, room_hint=x.room_hint, qualifier=q)
         raise self.fail(what, "'the <object> in the <room>' (no condition or step before it "
                               f"names {'an object' if r.label == IT else 'a ' + r.label})")
