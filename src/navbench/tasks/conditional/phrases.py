@@ -13,7 +13,9 @@ nearest mention wins, as a reader resolves it):
 * "the mirror" — a mirror in the room of the nearest mention naming a mirror; "the lamp near
   the sofa" — the room of the nearest mention naming a lamp or a sofa.
 
-A reference back with nothing before it to resolve it is refused.
+A reference back with nothing before it to resolve it, or naming the object a presence
+condition declares absent in that branch ("if there is a lamp ..., ...; otherwise go to it"), is
+refused.
 """
 
 from __future__ import annotations
