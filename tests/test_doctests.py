@@ -45,6 +45,7 @@ MODULES = (
     "navbench.sim.simulator",
     "navbench.sim.traction",
     "navbench.tasks.conditional.parser",
+    "navbench.tasks.conditional.rewrite",
     "navbench.tasks.conditional.sampler",
     "navbench.visual.mtl",
 )

@@ -128,6 +128,9 @@ def show(
     dpi: Annotated[int, typer.Option("--dpi", min=20, max=600, help="Pixels per inch.")] = 100,
     size: Annotated[float, typer.Option("--size", min=2.0, max=40.0, help="Picture side (inches).")] = 10.0,
     labels: Annotated[bool, typer.Option("--labels/--no-labels", help="Write room and object labels.")] = True,
+    instruction: Annotated[str | None, typer.Option(
+        "--instruction", help="A conditional instruction: the objects it refers to are labelled "
+                              "in bold dark red, always (with a leader line where crowded).")] = None,
 ) -> None:
     """Draw a bird's-eye view (rooms, walls, doors, objects, north arrow) to a PNG."""
     from navbench.report.bev import save_scene_png
@@ -135,6 +138,14 @@ def show(
 
     scene = load(scene_path)
     target = out if out is not None else scene_path.with_suffix(".png")
-    save_scene_png(scene, target, dpi=dpi, size=size, labels=labels)
+    referenced = None
+    if instruction is not None:
+        from navbench.report.bev_labels import referenced_objects
+        from navbench.tasks.conditional import Vocabulary, parse
+
+        words = frozenset({o.label for o in scene.objects} | {r.label for r in scene.rooms})
+        referenced = referenced_objects(scene, parse(instruction, Vocabulary(words)))
+    save_scene_png(scene, target, dpi=dpi, size=size, labels=labels, referenced=referenced)
     px = round(size * dpi)
-    typer.echo(f"wrote {target} ({px} x {px} px)")
+    refs = "" if referenced is None else f", {len(referenced)} referenced objects labelled"
+    typer.echo(f"wrote {target} ({px} x {px} px{refs})")
