@@ -32,6 +32,7 @@ MODULES = (
     "navbench.metrics.aggregate",
     "navbench.metrics.episode",
     "navbench.nav.navmesh",
+    "navbench.progress",
     "navbench.report.build",
     "navbench.scene.io",
     "navbench.scene.procgen.indoor",
