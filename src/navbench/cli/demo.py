@@ -131,16 +131,18 @@ def build_demo_dataset(scenes: Path, out: Path, suite: DemoSuite, workers: int) 
     """The demo dataset (all tasks, every scene in ``eval``); reused when it exists."""
     from navbench.episodes.dataset import DatasetSettings, build_dataset
     from navbench.episodes.loader import load_dataset
+    from navbench.progress import ProgressReporter
 
     if (out / "manifest.json").is_file():
         return load_dataset(out)
-    build_dataset(scenes, out, tasks=("conditional", "objectnav", "placenav", "route"), split="eval=1.0",
-                  seed=suite.seed, workers=workers,
-                  settings=DatasetSettings(
-                      episodes_per_scene=suite.episodes_per_scene,
-                      embodiment=DEMO_EMBODIMENTS["default"],
-                      embodiment_by_kind={k: v for k, v in DEMO_EMBODIMENTS.items() if k != "default"}),
-                  overwrite=True)
+    with ProgressReporter("building dataset", unit="scenes") as prog:
+        build_dataset(scenes, out, tasks=("conditional", "objectnav", "placenav", "route"), split="eval=1.0",
+                      seed=suite.seed, workers=workers,
+                      settings=DatasetSettings(
+                          episodes_per_scene=suite.episodes_per_scene,
+                          embodiment=DEMO_EMBODIMENTS["default"],
+                          embodiment_by_kind={k: v for k, v in DEMO_EMBODIMENTS.items() if k != "default"}),
+                      overwrite=True, progress=lambda done, total: prog.update(done, total=total))
     return load_dataset(out)
 
 
