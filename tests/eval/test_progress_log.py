@@ -53,7 +53,7 @@ def test_progress_lines_reach_the_log_and_a_rerun_says_resuming(dataset: Path, t
         time.sleep(0.05)
     assert proc.wait(timeout=30) == 130, log.read_text()
     # a line at least every 10 s (here every ~1 s: NAVBENCH_PROGRESS_EVERY=1), from the start on
-    gaps = [b - a for (a, _), (b, _) in zip([(t0, "")] + seen, seen, strict=False)]
+    gaps = [b - a for (a, _), (b, _) in zip([(t0, ""), *seen], seen, strict=False)]
     assert len(seen) >= 3 and max(gaps) < 10.0, (gaps, log.read_text())
     assert seen[0][1] == "evaluating: 0/2 episodes (0%) · eta ?"
     assert "interrupted: saved 1 of 2 episodes" in log.read_text()

@@ -76,7 +76,7 @@ def test_report_folder_self_contained_and_deterministic(tmp_path: Path) -> None:
     assert text.count("data:image/png;base64,") == 3
     assert "CondVLN Table 2" in text and "Privileged branch oracle vs agent gap" in text
     assert "Indoor-to-outdoor stages" not in text  # indoor only: the table does not apply
-    assert '<div class="scroll">' in text and text.count("How to read:") >= 5
+    assert '<div class="tbl">' in text and text.count("How to read:") >= 5
     # the gap table by hand: SR agent 0.5, oracle 1.0 over 2 paired episodes
     assert "agent,0.5,2,1.0,2,0.5,2" in outs[0][Path("tables/conditional/oracle_gap.csv")].decode()
 

@@ -22,6 +22,7 @@ from pathlib import Path
 import pandas as pd
 
 from navbench.io import atomic_write_text
+from navbench.report.html_table import Links, table_markup
 from navbench.report.tables import RATES, Table
 
 DASH = "–"
@@ -139,26 +140,44 @@ _CSS = """
 body{font-family:-apple-system,"Segoe UI",Helvetica,Arial,sans-serif;margin:24px;color:#222;max-width:1400px}
 h1{font-size:22px}h2{font-size:18px;border-bottom:1px solid #ccc;padding-bottom:4px;margin-top:28px}
 h3{font-size:15px;margin:20px 0 6px}
-div.scroll{overflow-x:auto;max-width:100%;margin:4px 0}
-table{border-collapse:collapse;font-size:12px;margin:0}
-th,td{border:1px solid #ccc;padding:3px 7px;text-align:right;white-space:nowrap}
+div.tbl{overflow-x:auto;max-width:100%;margin:4px 0;display:flex;flex-wrap:wrap;column-gap:14px;align-items:flex-start}
+table{border-collapse:collapse;font-size:12px;margin:0 0 6px}
+caption{caption-side:top;text-align:left;font-size:11px;color:#666;padding:2px 0}
+th,td{border:1px solid #ccc;padding:3px 7px;text-align:right;white-space:normal}
 th{background:#f0f3f7}tbody th{text-align:left;background:#fafafa}
+span.lab{display:inline-block;max-width:16em}
+th.corner{text-align:left;color:#555}
+sup.eps{font-size:9px;white-space:nowrap}sup.eps a{text-decoration:none}
 p.note{font-size:12px;color:#555;margin:4px 0 10px}p.skip{font-style:italic;color:#a33}
-figure{display:inline-block;margin:8px 12px 8px 0;vertical-align:top}
-figure img{max-width:100%;border:1px solid #ddd}
+p.instr{font-size:13px;margin:4px 0 8px;max-width:70em}
+figure{display:inline-block;margin:8px 12px 8px 0;vertical-align:top;max-width:100%}
+figure img{max-width:100%;height:auto;border:1px solid #ddd}
 figcaption{font-size:12px;color:#444;max-width:900px}
-.meta td,.meta th{text-align:left}
+table.meta td,table.meta th{text-align:left;overflow-wrap:anywhere}table.meta th{white-space:nowrap}
+@media print{
+body{margin:0;max-width:none;font-size:11px}
+div.tbl{overflow:visible;display:block}
+table{font-size:10px;page-break-inside:auto}tr,img,figure{page-break-inside:avoid}
+th,td{padding:2px 4px}
+h2,h3{page-break-after:avoid}
+a{color:inherit}
+}
 """.strip()
 
 
-def table_html(table: Table) -> str:
-    """One table (or its skip note) as an HTML fragment."""
+def table_html(table: Table, links: Links | None = None) -> str:
+    """One table (or its skip note) as an HTML fragment: wrapping, split into column groups
+    where it is too wide for a page (:mod:`navbench.report.html_table`); ``links`` go after
+    cells (row key, column key)."""
     head = f"<h3>{html.escape(table.title)}</h3>\n"
     if table.skipped:
         return head + f'<p class="note skip">{html.escape(table.note)}</p>\n'
-    body = display_frame(table).to_html(border=0, escape=True, na_rep=DASH, sparsify=True)
+    d = display_frame(table)
+    body = table_markup(_index_tuples(d), _index_names(d), [_levels(c) for c in d.columns],
+                        [str(n) if n is not None else "" for n in d.columns.names],
+                        [[str(x) for x in row] for row in d.itertuples(index=False)], links)
     note = f'<p class="note">{html.escape(table.note)}</p>\n' if table.note else ""
-    return head + f'<div class="scroll">{body}</div>\n' + note
+    return head + f'<div class="tbl">{body}</div>\n' + note
 
 
 def figure_html(fig: FigureImage) -> str:
