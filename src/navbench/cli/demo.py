@@ -189,21 +189,26 @@ def write_demo_report(ds: Dataset, runs: list[tuple[DemoRun, Path]], out: Path) 
 
     rows: dict[str, list[JSONObject]] = {}
     traj: dict[str, JSONObject] = {}
+    records: dict[str, dict] = {}
     episodes = []
     for task in dict.fromkeys(r.task for r, _ in runs):
         folders = [p for r, p in runs if r.task == task]
-        got_rows, got_traj = read_runs(folders)
+        got_records: dict[str, dict] = {}
+        got_rows, got_traj = read_runs(folders, got_records)
         for agent, rs in got_rows.items():
             rows.setdefault(agent, []).extend(
                 {**r, "episode_id": f"{task}-{r['episode_id']}"} for r in rs)
             traj.setdefault(agent, {}).update(
                 {f"{task}-{k}": v for k, v in got_traj.get(agent, {}).items()})
+            records.setdefault(agent, {}).update(
+                {f"{task}-{k}": v for k, v in got_records.get(agent, {}).items()})
         episodes += [dataclasses.replace(e, episode_id=f"{task}-{e.episode_id}")
                      for e in ds.episodes(task, "eval")]
     scenes = load_scenes_for(episodes, [ds.root])
     oracle = ORACLE if ORACLE in rows else None
     return build_report_from_rows(rows, out, scenes, traj, episodes=episodes, oracle=oracle,
-                                  title="navbench demo", meta={"dataset": str(ds.root)})
+                                  title="navbench demo", meta={"dataset": str(ds.root)},
+                                  records=records)
 
 
 @app.command("demo")

@@ -150,6 +150,7 @@ th.corner{text-align:left;color:#555}
 sup.eps{font-size:9px;white-space:nowrap}sup.eps a{text-decoration:none}
 p.note{font-size:12px;color:#555;margin:4px 0 10px}p.skip{font-style:italic;color:#a33}
 p.instr{font-size:13px;margin:4px 0 8px;max-width:70em}
+ul.eps{font-size:12px;padding-left:18px}ul.eps a{margin:0 2px}span.n{color:#777}
 figure{display:inline-block;margin:8px 12px 8px 0;vertical-align:top;max-width:100%}
 figure img{max-width:100%;height:auto;border:1px solid #ddd}
 figcaption{font-size:12px;color:#444;max-width:900px}
@@ -193,9 +194,12 @@ Part = tuple[str, Sequence[Table], Sequence[FigureImage]]
 
 
 def render_html(title: str, parts: Sequence[Part], figures: Sequence[FigureImage] = (),
-                meta: Mapping[str, str] | None = None) -> str:
+                meta: Mapping[str, str] | None = None, *,
+                links: Sequence[Mapping[str, Links]] | None = None,
+                extras: Sequence[str] | None = None) -> str:
     """The whole report as one self-contained HTML document: one section per
-    ``(heading, tables, figures)`` part (a task), then ``figures`` (episode maps)."""
+    ``(heading, tables, figures)`` part (a task), then ``figures`` (episode maps). Per part,
+    ``links`` (table key → cell links) go into its tables and ``extras`` (HTML) after them."""
     parts_html = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
                   f"<title>{html.escape(title)}</title>", f"<style>{_CSS}</style></head><body>",
                   f"<h1>{html.escape(title)}</h1>"]
@@ -206,11 +210,14 @@ def render_html(title: str, parts: Sequence[Part], figures: Sequence[FigureImage
     parts_html.append('<p class="note">Cells: value (n episodes). Rates in %, NE/ADO in m, CE in '
                       "cells per m; – = no episode defines the cell. One section per task.</p>")
     if len(parts) > 1:
-        links = " · ".join(f'<a href="#sec-{k}">{html.escape(h)}</a>' for k, (h, _, _) in enumerate(parts))
-        parts_html.append(f'<p class="note">{links}</p>')
+        toc = " · ".join(f'<a href="#sec-{k}">{html.escape(h)}</a>' for k, (h, _, _) in enumerate(parts))
+        parts_html.append(f'<p class="note">{toc}</p>')
     for k, (heading, tables, figs) in enumerate(parts):
         parts_html.append(f'<h2 id="sec-{k}">{html.escape(heading)}</h2>')
-        parts_html += [table_html(t) for t in tables]
+        part_links = links[k] if links is not None and k < len(links) else {}
+        parts_html += [table_html(t, part_links.get(t.key)) for t in tables]
+        if extras is not None and k < len(extras) and extras[k]:
+            parts_html.append(extras[k])
         parts_html += [figure_html(f) for f in figs]
     parts_html.append("<h2>Episode maps</h2>")
     if not figures:
