@@ -242,10 +242,12 @@ def write_pages(samples: Sequence[Sample], out: Path, episodes: Mapping[str, Epi
             pos = np.asarray(trajectories[s.source][s.episode_id], dtype=float).reshape(-1, 3)
             rec = records.get(s.source, {}).get(s.episode_id, {})
             f = EpisodeFacts.from_episode(ep)
-            hybrid = bool(scene.rooms) and scene.kind == "hybrid"
+            i2o = (bool(scene.rooms) and scene.kind == "hybrid" and len(f.goal_positions) > 0
+                   and list(classify_positions(scene, np.vstack([f.start_position, f.goal_positions[0]])))
+                   == ["indoor", "outdoor"])  # an indoor-to-outdoor episode: the exit matters
             moments = key_moments(
                 pos, tau=f.success_distance, subgoals=f.subgoals, reference=f.reference_path,
-                outdoor=(classify_positions(scene, pos) == "outdoor") if hybrid else None,
+                outdoor=(classify_positions(scene, pos) == "outdoor") if i2o else None,
                 exits=[p.center for p in scene.portals if p.kind == "exit"],
                 contacts=rec.get("collision"), stop_text=f"stop: {s.label}")
             t = rec.get("t")
