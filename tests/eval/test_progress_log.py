@@ -29,7 +29,7 @@ def dataset(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _evaluate(dataset: Path, run: Path, log: Path) -> subprocess.Popen[bytes]:
-    env = {**os.environ, "NAVBENCH_PROGRESS_EVERY": "1", "NAVBENCH_TEST_PAUSE": "0.5",
+    env = {**os.environ, "NAVBENCH_PROGRESS_EVERY": "1", "NAVBENCH_TEST_PAUSE": "0.3",
            "PYTHONPATH": str(ROOT)}
     with open(log, "ab") as f:  # the child keeps its own descriptor: no terminal anywhere
         return subprocess.Popen(

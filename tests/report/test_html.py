@@ -101,7 +101,8 @@ def test_cli_report_from_results_db(tmp_path: Path) -> None:
     from navbench.cli._app import app
 
     _make_db(tmp_path / "run")
-    res = CliRunner().invoke(app, ["report", str(tmp_path / "run"), "-o", str(tmp_path / "rep")])
+    res = CliRunner().invoke(app, ["report", str(tmp_path / "run"), "-o", str(tmp_path / "rep"),
+                                   "--episode-pages", "1", "--no-frames", "--max-pages", "5"])
     assert res.exit_code == 0, res.output
     csv = (tmp_path / "rep" / "tables" / "conditional" / "condvln_table2.csv").read_text().splitlines()
     assert csv[0].startswith("run,mp3d / SR,mp3d / SR n,mp3d / SPL,mp3d / SPL n,procthor / SR")
