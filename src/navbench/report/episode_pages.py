@@ -2,8 +2,8 @@
 
 :func:`select_samples` takes, per report section (task) and run, the failed reachable episodes
 that have a trajectory, grouped like the tables count them — task · scene kind × termination
-label × branch outcome — and samples up to ``per_group`` of each group in natural episode-id order (first samples of
-every group before second ones, at most ``max_pages`` in all). :func:`write_pages` writes one
+label × branch outcome — and samples up to ``per_group`` of each group in natural episode-id
+order (first samples of every group before second ones, at most ``max_pages`` in all). :func:`write_pages` writes one
 self-contained page per sample into ``OUT/episodes/``: the instruction, the outcome and
 metrics, a bird's-eye map of this run's path with the key moments numbered
 (:mod:`navbench.report.moments`), and the robot's first-person view at each moment re-rendered
@@ -26,7 +26,7 @@ from navbench.episodes import Episode
 from navbench.io import atomic_write_text
 from navbench.jsontypes import JSONMapping
 from navbench.metrics import EpisodeFacts
-from navbench.paths import safe_name
+from navbench.paths import inside, safe_name
 from navbench.report.figures import BevEpisode, bev_figure, png_bytes
 from navbench.report.html import _CSS, DASH
 from navbench.report.html_table import Key, Links
@@ -37,7 +37,7 @@ from navbench.scene.model import Scene
 
 log = logging.getLogger(__name__)
 Row = JSONMapping
-#: Recorded arrays per run and episode (``yaw``, ``t``, ``collision``, ``dtg``, ...).
+#: Recorded arrays per run and episode: ``yaw`` (rad), ``t`` (s), ``collision`` (per step).
 Records = Mapping[str, Mapping[str, Mapping[str, np.ndarray]]]
 MOMENT_COLOR = "#111111"
 
@@ -262,7 +262,7 @@ def write_pages(samples: Sequence[Sample], out: Path, episodes: Mapping[str, Epi
                     log.warning("episode pages: no first-person frames (%s)", e)
                     renderer.close()
                     renderer = None
-            atomic_write_text(out / s.page, page_html(s, ep, scene, robot, png, moments, times, shots))
+            atomic_write_text(inside(out, s.page), page_html(s, ep, scene, robot, png, moments, times, shots))
             written.append(s)
     finally:
         if renderer is not None:
