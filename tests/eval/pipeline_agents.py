@@ -75,3 +75,23 @@ class DiscreteSpinner(Agent):
 
     def act(self, observation: Mapping[str, Any]) -> Action:
         return DiscreteAction("left")
+
+
+class PacedTurns(Agent):
+    """Turns left ``turns`` times, then stops, sleeping ``$NAVBENCH_TEST_PAUSE`` wall-clock
+    seconds per action: an episode of a known wall-clock length (turns × pause)."""
+
+    name: ClassVar[str] = "paced-turns"
+    action_space = "discrete"
+
+    def __init__(self, turns: int = 6) -> None:
+        self.turns, self.steps = int(turns), 0
+        self.pause = float(os.environ.get("NAVBENCH_TEST_PAUSE", "0"))
+
+    def reset(self, task: Task) -> None:
+        self.steps = 0
+
+    def act(self, observation: Mapping[str, Any]) -> Action:
+        time.sleep(self.pause)
+        self.steps += 1
+        return DiscreteAction("left") if self.steps <= self.turns else StopAction()

@@ -7,7 +7,6 @@ seed and the parsed options), so a new procedural kind is one function and one d
 from __future__ import annotations
 
 import re
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -84,9 +83,8 @@ def generate(
     pictures: Annotated[bool, typer.Option("--pictures", help="Also write <id>/scene.png.")] = False,
 ) -> None:
     """Generate procedural scenes: OUT/<scene_id>/scene.json and OUT/index.json."""
-    from rich.progress import Progress
-
     from navbench.io import write_json
+    from navbench.progress import ProgressReporter
     from navbench.scene.io import save
 
     if kind not in GENERATORS:
@@ -97,8 +95,7 @@ def generate(
     entries: list[JSONObject] = []
     params: JSONObject = {}
     version = ""
-    with Progress(disable=not sys.stderr.isatty()) as progress:
-        task = progress.add_task(f"generating {kind} scenes", total=count)
+    with ProgressReporter(f"generating {kind} scenes", count, unit="scenes") as progress:
         for i in range(count):
             s = seed + i
             scene, params, version = GENERATORS[kind](s, room_range)
@@ -113,7 +110,7 @@ def generate(
             entries.append({"id": scene.id, "kind": scene.kind, "path": rel, "picture": pic,
                             "seed": s, "n_rooms": len(scene.rooms),
                             "n_objects": len(scene.objects)})
-            progress.advance(task)
+            progress.update(advance=1)
     write_json(out / "index.json", {
         "schema": INDEX_SCHEMA, "kind": kind, "seed": seed, "count": count,
         "generator_version": version, "parameters": params, "scenes": entries,

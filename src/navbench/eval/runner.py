@@ -11,13 +11,11 @@ from __future__ import annotations
 import functools
 import hashlib
 import subprocess
-import sys
 import time
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from navbench import __version__
 from navbench.errors import ConfigError, InterruptedRunError
@@ -25,9 +23,6 @@ from navbench.eval.db import ResultsDB
 from navbench.eval.executors import Executor
 from navbench.eval.records import EpisodeResult, RunSummary, ShardSpec, natural_key
 from navbench.jsontypes import JSONMapping
-
-if TYPE_CHECKING:
-    from rich.progress import Progress
 
 SummaryFn = Callable[[Sequence[EpisodeResult]], Mapping[str, float]]
 
@@ -91,42 +86,22 @@ def plan_shards(
 
 
 class _Progress:
-    """A rich progress bar (only on a terminal) with ETA and a running summary."""
+    """Progress of a run (:class:`navbench.progress.ProgressReporter`: a bar on a terminal,
+    plain lines in a log) that first says how many episodes a resumed run already has."""
 
     def __init__(self, enabled: bool, total: int, done: int) -> None:
-        self.bar: Progress | None = None
-        if enabled and sys.stdout.isatty() and total > 0:
-            from rich.progress import (
-                BarColumn,
-                MofNCompleteColumn,
-                Progress,
-                TextColumn,
-                TimeElapsedColumn,
-                TimeRemainingColumn,
-            )
+        from navbench.progress import ProgressReporter, resuming_line
 
-            self.bar = Progress(
-                TextColumn("evaluating"),
-                BarColumn(),
-                MofNCompleteColumn(),
-                TimeElapsedColumn(),
-                TextColumn("eta"),
-                TimeRemainingColumn(),
-                TextColumn("{task.fields[summary]}"),
-            )
-            self.bar.start()
-            self.task = self.bar.add_task("eval", total=total, completed=done, summary="")
+        self.rep = ProgressReporter("evaluating", total, done=done, enabled=enabled and total > 0)
+        if done:
+            self.rep.note(resuming_line(done, total))
+        self.rep.start()
 
     def advance(self, summary: str | None, steps: int = 1) -> None:
-        if self.bar is not None:
-            if summary is None:
-                self.bar.update(self.task, advance=steps)
-            else:
-                self.bar.update(self.task, advance=steps, summary=summary)
+        self.rep.update(advance=steps, summary=summary)
 
     def close(self) -> None:
-        if self.bar is not None:
-            self.bar.stop()
+        self.rep.close()
 
 
 def _format_summary(values: Mapping[str, float]) -> str:
