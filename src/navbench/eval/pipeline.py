@@ -200,8 +200,9 @@ def run_shard(shard: ShardSpec, emit: Callable[[EpisodeResult], None]) -> None:
 # ----------------------------------------------------------------------------- evaluate
 
 def summarize(results: Sequence[EpisodeResult]) -> dict[str, float]:
-    """Running summary for the progress bar: SR and SPL over scored episodes, error count, and
-    for agents reporting LLM usage (``extra.agent.total_tokens``) the summed tokens, calls and
+    """Running summary for the progress bar: SR and SPL over scored episodes (crashed ones
+    count as failures), the counts of ``agent_error`` and ``agent_crash`` episodes, and for
+    agents reporting LLM usage (``extra.agent.total_tokens``) the summed tokens, calls and
     request latency (s)."""
     sr = [float(v) for r in results if (v := r.metrics.get("success")) is not None]
     spl = [float(v) for r in results if (v := r.metrics.get("spl")) is not None]
@@ -211,6 +212,7 @@ def summarize(results: Sequence[EpisodeResult]) -> dict[str, float]:
     if spl:
         out["SPL"] = sum(spl) / len(spl)
     out["errors"] = sum(r.label == "agent_error" for r in results)
+    out["crashes"] = sum(r.label == "agent_crash" for r in results)
     stats = [r.extra.get("agent") for r in results]  # LLM agents' cost counters, when reported
     tokens = [a["total_tokens"] for a in stats if isinstance(a, Mapping) and
               isinstance(a.get("total_tokens"), int)]
@@ -297,6 +299,7 @@ def evaluate(dataset: str | Path, agent: str, out: str | Path, settings: EvalSet
     """
     from navbench.eval.db import ResultsDB
     from navbench.eval.executors import make_executor
+    from navbench.eval.failures import FailureScorer
     from navbench.eval.runner import code_version, plan_shards, run_shards
 
     s = settings or EvalSettings()
@@ -310,4 +313,5 @@ def evaluate(dataset: str | Path, agent: str, out: str | Path, settings: EvalSet
         run_id = db.get_or_create_run(agent, dhash, run_settings, s.seed, code_version())
         shards = plan_shards(run_id, pairs, WORKER_FN, worker_kw, workers=workers)
         return run_shards(db, shards, ex, progress=progress, episode_timeout_s=s.episode_timeout_s,
-                          summary_fn=summarize)
+                          summary_fn=summarize,
+                          complete_fn=FailureScorer(worker_kw, bool(run_settings["privileged"])))
