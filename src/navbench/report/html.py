@@ -38,7 +38,7 @@ class FigureImage:
 
 
 #: Columns (last header level) that hold episode counts, shown and written as integers.
-COUNT_COLS = ("episodes", "excluded")
+COUNT_COLS = ("episodes", "excluded", "crashed")
 
 
 def _levels(col: object) -> tuple[str, ...]:

@@ -29,7 +29,8 @@ TASK_TITLES = {t.name: t.title for t in TASK_SPECS}
 #: One line per table key: how to read it.
 HOW_TO_READ = {
     "overall": "one row per run; each cell is the mean over the run's reachable episodes that "
-               "define the metric, with that count in brackets.",
+               "define the metric, with that count in brackets; 'crashed' episodes (the agent's "
+               "process died or hung) count as failures (SR 0, SPL 0).",
     "condvln_table2": "as CondVLN Table 2: columns are scene sources; BSA/CSR count only "
                       "episodes that define them.",
     "condvln_table3": "as CondVLN Table 3: BSA and CSR per logical depth d and chain length ℓ.",
@@ -102,8 +103,13 @@ def _sentence(s: str) -> str:
     return s if s.endswith((".", ":", "!", "?")) else s + "."
 
 
+def _label(row: Row) -> str:
+    return str(row.get("termination") or row.get("label") or "")
+
+
 def overall_for_task(rows_by_run: RowsByRun, task: str) -> Table:
-    """Overall table of one task: the metrics that apply to it, plus episodes and excluded."""
+    """Overall table of one task: the metrics that apply to it, plus episodes, excluded
+    (unreachable) and crashed (``agent_crash``: counted as failures in the means)."""
     keys = [s.key for s in METRICS if s.group not in ("length", "stage") and s.applies(task)]
     t = T._metric_table(rows_by_run, "overall", "Overall results per run", None, keys, "", False,
                         "Means over reachable episodes; n = episodes defining the metric.")
@@ -111,6 +117,10 @@ def overall_for_task(rows_by_run: RowsByRun, task: str) -> Table:
     v, c = t.values.copy(), t.counts.copy()
     n_ep = [len(rows_by_run[r]) for r in v.index]
     n_un = [sum(not x.get("reachable", True) for x in rows_by_run[r]) for r in v.index]
+    # episodes whose agent process died: failures in every mean (SR 0, SPL 0), counted here
+    n_cr = [sum(_label(x) == "agent_crash" for x in rows_by_run[r]) for r in v.index]
+    v.insert(0, "crashed", np.array(n_cr, float))
+    c.insert(0, "crashed", n_cr)
     v.insert(0, "excluded", np.array(n_un, float))
     c.insert(0, "excluded", n_un)
     v.insert(0, "episodes", np.array(n_ep, float))
