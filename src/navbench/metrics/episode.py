@@ -190,7 +190,8 @@ def failure_metrics(facts: EpisodeFacts, *, tau: float | None = None,
     route length; SDTW = S·nDTW = 0 when there is a reference path; CSR = 0 on conditional
     episodes with subgoals (without subgoals a failure is excluded from BSA, so from CSR);
     ``geodesic_length`` = L. The other metrics of :data:`METRIC_KEYS` are ``None`` (not
-    recorded): a crash is counted as a failure, never as an unknown. ``termination`` is the
+    recorded; ``dtg_start`` too, whose distance, geodesic or Euclidean, is the caller's):
+    a crash is counted as a failure, never as an unknown. ``termination`` is the
     episode's label (``agent_crash``, or ``agent_error`` for a fault outside the rollout).
 
     >>> import numpy as np
