@@ -147,3 +147,25 @@ class FirstBranchCrasher(_CrashOnFailure, FirstBranchAgent):
 
     def act(self, observation: Mapping[str, Any]) -> Action:
         return self._stop_or_die(super().act(observation), observation, self._task)
+
+
+class StepCounter(Agent):
+    """Counts its own steps in the episode: three ``forward``, one ``left``, and so on, then
+    ``stop`` on step ``stop_at``. Blind (no images). Two episodes sharing one instance would
+    interleave their counts and stop early."""
+
+    name: ClassVar[str] = "step-counter"
+    action_space = "discrete"
+
+    def __init__(self, stop_at: int = 30) -> None:
+        self.stop_at, self.count = int(stop_at), 0
+
+    def reset(self, task: Task) -> None:
+        self.count = 0
+
+    def act(self, observation: Mapping[str, Any]) -> Action:
+        self.count += 1
+        if self.count >= self.stop_at:
+            return StopAction()
+        return DiscreteAction("left" if self.count % 4 == 0 else "forward")
+

@@ -112,33 +112,21 @@ def test_every_label_path_agrees_with_sr() -> None:
 # ----------------------------------------------------------------------------- crashes
 
 @pytest.fixture(scope="module")
-def dataset(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from navbench.episodes.dataset import DatasetSettings, build_dataset
-    from navbench.scene.procgen.indoor import IndoorSettings, generate_house
-
-    scenes = [generate_house(s, None, IndoorSettings(rooms=(3, 3))) for s in (1, 2)]
-    out = tmp_path_factory.mktemp("ds") / "ds"
-    build_dataset(scenes, out, tasks=("conditional",), split="eval=1.0", seed=0,
-                  settings=DatasetSettings(episodes_per_scene=6))
-    return out
-
-
-@pytest.fixture(scope="module")
-def honest(dataset: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict]:
+def honest(cond_dataset: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict]:
     """``first-branch`` on every episode, as itself (no crashes)."""
     out = tmp_path_factory.mktemp("honest") / "run"
-    evaluate(dataset, AGENT, out, EvalSettings(agent_kwargs={"how": "none"}), workers=2, progress=False)
+    evaluate(cond_dataset, AGENT, out, EvalSettings(agent_kwargs={"how": "none"}), workers=2, progress=False)
     with ResultsDB(out) as db:
         return out, {r["episode_id"]: r for r in db.rows(db.resolve_run(None))}
 
 
-def test_a_crash_is_scored_as_the_failure_the_dataset_defines(dataset: Path, honest: tuple) -> None:
+def test_a_crash_is_scored_as_the_failure_the_dataset_defines(cond_dataset: Path, honest: tuple) -> None:
     """FailureScorer, from the dataset alone, gives every episode the τ, L, fields and
     reachability the worker recorded, with S = 0, SPL = 0 and SDTW = 0 (a reference path)."""
     from navbench.eval.planning import plan_evaluation
 
     _, rows = honest
-    _, pairs, worker_kw, _ = plan_evaluation(dataset, AGENT, EvalSettings(agent_kwargs={"how": "none"}))
+    _, pairs, worker_kw, _ = plan_evaluation(cond_dataset, AGENT, EvalSettings(agent_kwargs={"how": "none"}))
     score = FailureScorer(worker_kw, privileged=True)
     for eid, sid in pairs:
         h = rows[eid]
@@ -156,7 +144,7 @@ def test_a_crash_is_scored_as_the_failure_the_dataset_defines(dataset: Path, hon
         assert scored.metrics == {"success": 1.0}  # scored results pass through
 
 
-def test_a_self_killing_agent_never_scores_above_the_same_policy(dataset: Path, honest: tuple,
+def test_a_self_killing_agent_never_scores_above_the_same_policy(cond_dataset: Path, honest: tuple,
                                                                  tmp_path: Path) -> None:
     """The policy SIGKILLs its process where its stop would fail: those episodes are agent_crash
     failures (before: dropped from SR, which rose from 0.583 to 1.0 on these 12 episodes)."""
@@ -168,7 +156,7 @@ def test_a_self_killing_agent_never_scores_above_the_same_policy(dataset: Path, 
     assert ok and bad
     chosen = [*ok[:2], bad[0]]
     run = tmp_path / "crash"
-    s = evaluate(dataset, AGENT, run, EvalSettings(episodes=",".join(chosen), agent_kwargs={"how": "kill"}),
+    s = evaluate(cond_dataset, AGENT, run, EvalSettings(episodes=",".join(chosen), agent_kwargs={"how": "kill"}),
                  progress=False)
     assert dict(s.labels) == {"success": 2, AGENT_CRASH: 1}
     # evaluate's summary: SR = SPL-sum over all 3, the crash as 0 (never 1.0 over the 2 left)
@@ -190,7 +178,7 @@ def test_a_self_killing_agent_never_scores_above_the_same_policy(dataset: Path, 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("how", ["exit", "segv", "hang"])
-def test_every_way_of_dying_scores_as_the_failure(dataset: Path, honest: tuple, tmp_path: Path,
+def test_every_way_of_dying_scores_as_the_failure(cond_dataset: Path, honest: tuple, tmp_path: Path,
                                                   how: str) -> None:
     """``os._exit``, a segfault and a hang only the runner's kill ends, on all 12 episodes."""
     from navbench.eval import LocalExecutor, plan_shards, run_shards
@@ -199,7 +187,7 @@ def test_every_way_of_dying_scores_as_the_failure(dataset: Path, honest: tuple, 
 
     _, rows = honest
     settings = EvalSettings(agent_kwargs={"how": how}, episode_timeout_s=8.0)
-    run_settings, pairs, worker_kw, dhash = plan_evaluation(dataset, AGENT, settings)
+    run_settings, pairs, worker_kw, dhash = plan_evaluation(cond_dataset, AGENT, settings)
     with ResultsDB(tmp_path / "run") as db:
         rid = db.get_or_create_run(AGENT, dhash, run_settings, 0, "test")
         s = run_shards(db, plan_shards(rid, pairs, WORKER_FN, worker_kw, workers=2),
