@@ -17,6 +17,11 @@ when the dataset has a navmesh, else euclidean. An episode whose geodesic distan
 all finite (the robot left the navmesh) falls back to euclidean; ``extra["dtg_kind"]`` says
 which one was used.
 
+Every attempted episode counts: an episode whose worker process died (``agent_crash``) or
+that a fault outside the rollout ended unscored (``agent_error``) is completed in the parent by
+:class:`~navbench.eval.failures.FailureScorer` with the metrics a failure defines (SR 0, SPL 0,
+...). The label of a scored episode is the metrics' termination (same S as SR).
+
 Reachability is decided once per episode, before the rollout, from the dataset's navmesh (the
 geodesic from the start to the nearest goal; without a navmesh the file's L): an unreachable
 episode is not run, is labelled ``unreachable`` with ``reachable`` false and every metric
@@ -254,7 +259,7 @@ def evaluate(dataset: str | Path, agent: str, out: str | Path, settings: EvalSet
     -------
     RunSummary
         ``run_id``, ``total``, ``skipped`` (finished before this call: a re-run resumes),
-        ``completed``, ``labels`` (label → count) and ``summary`` (SR, SPL, errors).
+        ``completed``, ``labels`` (label → count) and ``summary`` (SR, SPL, errors, crashes).
 
     Raises
     ------
