@@ -61,19 +61,29 @@ def serve_agent_cmd(
     port: int = typer.Option(8765, help="TCP port."),
     arg: Annotated[list[str] | None, typer.Option(
         "--arg", help="Constructor argument KEY=VALUE (JSON value); repeatable.")] = None,
+    max_sessions: Annotated[int, typer.Option(
+        "--max-sessions", min=1,
+        help="Evaluation sessions served at once, each with its own agent instance (one per "
+             "evaluate worker); more are refused with HTTP 429.")] = 8,
+    session_idle: Annotated[float, typer.Option(
+        "--session-idle", help="Seconds without a request after which a session may be closed "
+                               "to make room for a new one.")] = 900.0,
 ) -> None:
-    """Serve an agent over navbench's remote-agent HTTP protocol (POST /reset, POST /act)."""
+    """Serve an agent over navbench's remote-agent HTTP protocol (GET /info, POST /reset, /act,
+    /close); every evaluation session (each evaluate worker) gets its own agent instance."""
     from navbench.agents.loading import load_agent
     from navbench.agents.server import AgentServer
 
-    a = load_agent(agent, **_kwargs(arg or []))
+    kwargs = _kwargs(arg or [])
+    a = load_agent(agent, **kwargs)
     if getattr(a, "privileged", None):
         from navbench.errors import ConfigError
 
         raise ConfigError(f"agent {agent!r} needs privileged facts {sorted(a.privileged)}, "
                           "which the remote protocol never sends")
-    srv = AgentServer(a, host, port)
-    typer.echo(f"serving {agent} on {srv.url} (Ctrl-C to stop)")
+    srv = AgentServer(a, host, port, factory=lambda: load_agent(agent, **kwargs),
+                      max_sessions=max_sessions, session_idle_s=session_idle)
+    typer.echo(f"serving {agent} on {srv.url}, at most {max_sessions} sessions (Ctrl-C to stop)")
     try:
         srv.serve_forever()
     except KeyboardInterrupt:

@@ -25,6 +25,8 @@ from navbench.eval.records import EpisodeResult, RunSummary, ShardSpec, natural_
 from navbench.jsontypes import JSONMapping
 
 SummaryFn = Callable[[Sequence[EpisodeResult]], Mapping[str, float]]
+#: Completes a result before it is committed (e.g. scores a crashed episode as a failure).
+CompleteFn = Callable[[EpisodeResult], EpisodeResult]
 
 
 def code_version() -> str:
@@ -113,7 +115,7 @@ def _format_summary(values: Mapping[str, float]) -> str:
 def _drain(db: ResultsDB, run_id: str, executor: Executor, todo: Sequence[ShardSpec],
            episode_timeout_s: float | None, bar: _Progress, labels: Counter[str],
            history: list[EpisodeResult], summary_fn: SummaryFn | None, summary_every_s: float,
-           skipped: int, total: int) -> int:
+           skipped: int, total: int, complete_fn: CompleteFn | None = None) -> int:
     """Commit the executor's results as they arrive; returns how many were committed.
 
     Ctrl-C stops the workers (closing the executor's iterator) and raises
@@ -124,6 +126,8 @@ def _drain(db: ResultsDB, run_id: str, executor: Executor, todo: Sequence[ShardS
     results = executor.run(todo, episode_timeout_s)
     try:
         for result in results:
+            if complete_fn is not None:
+                result = complete_fn(result)
             db.add_episode(run_id, result)
             completed += 1
             labels[result.label] += 1
@@ -152,6 +156,7 @@ def run_shards(
     episode_timeout_s: float | None = 600.0,
     summary_fn: SummaryFn | None = None,
     summary_every_s: float = 0.5,
+    complete_fn: CompleteFn | None = None,
 ) -> RunSummary:
     """Run the unfinished episodes of ``shards`` on ``executor`` and commit each result to ``db``.
 
@@ -162,10 +167,13 @@ def run_shards(
         executor: :class:`~navbench.eval.LocalExecutor` or :class:`~navbench.eval.RayExecutor`.
         progress: show a progress bar with ETA (only when stdout is a terminal).
         episode_timeout_s: wall-clock limit per episode (``None``: none); past it the episode
-            is recorded as ``agent_error``.
+            is recorded as ``agent_error`` (``agent_crash`` when the worker has to be killed).
         summary_fn: running summary over all recorded results of the runs (e.g. SR and SPL),
             shown next to the bar and returned in :attr:`RunSummary.summary`.
         summary_every_s: minimum seconds between two ``summary_fn`` calls while running.
+        complete_fn: applied to every result before it is committed (the evaluation pipeline
+            scores ``agent_crash`` results, which arrive without metrics, as failures:
+            :class:`~navbench.eval.failures.FailureScorer`).
     """
     if episode_timeout_s is not None and episode_timeout_s <= 0:
         raise ConfigError(f"episode timeout: expected seconds > 0, got {episode_timeout_s}")
@@ -196,7 +204,8 @@ def run_shards(
         if todo:
             with db.writer_lock():
                 completed = _drain(db, run_id, executor, todo, episode_timeout_s, bar, labels,
-                                   history, summary_fn, summary_every_s, skipped, len(wanted))
+                                   history, summary_fn, summary_every_s, skipped, len(wanted),
+                                   complete_fn)
         if summary_fn is not None and history:
             summary = summary_fn(history)
             bar.advance(_format_summary(summary), steps=0)

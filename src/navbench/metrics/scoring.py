@@ -28,7 +28,7 @@ from navbench.errors import EpisodeFormatError
 from navbench.io import atomic_write_text, loads_json, read_json, write_json
 from navbench.jsontypes import JSON, JSONMapping, JSONObject
 from navbench.metrics.aggregate import aggregate, branch_confusion_counts, label_counts
-from navbench.metrics.episode import METRIC_KEYS, compute_episode_metrics
+from navbench.metrics.episode import METRIC_KEYS, compute_episode_metrics, failure_metrics
 from navbench.metrics.fidelity import DtwMethod
 from navbench.metrics.trajectory import EpisodeFacts, Trajectory, load_trajectories
 from navbench.paths import inside, safe_name
@@ -209,6 +209,7 @@ def score_episodes(
     gt: Mapping[str, JSONMapping] | None = None,
     start_length: Callable[[Episode], float] | None = None,
     off_mesh: OffMeshFn | None = None,
+    missing: Literal["fail", "skip"] = "fail",
 ) -> ScoreResult:
     """Score predictions against episodes (defaults follow VLN-CE: τ = 3.0 m, ``d < τ``).
 
@@ -225,10 +226,16 @@ def score_episodes(
     ``settings["stop_off_navmesh"]``. ``gt`` (the
     ``{split}_gt.json.gz`` records by episode id) supplies the nDTW reference locations; without
     it the reference path resampled every 0.25 m is used. Episodes without a prediction are
-    listed in ``missing`` and not scored; predictions matching no episode in ``unmatched``.
+    listed in ``missing``; with ``missing="fail"`` (default) each is also a failed row
+    (termination ``no_prediction``, :func:`~navbench.metrics.episode.failure_metrics`: SR 0,
+    SPL 0, ...), so that a run whose agent crashed on the episodes it would fail never scores
+    above the same run without crashes; ``"skip"`` leaves them out of every mean. Predictions
+    matching no episode are listed in ``unmatched``.
     """
+    if missing not in ("fail", "skip"):
+        raise ValueError(f"missing: expected 'fail' or 'skip', got {missing!r}")
     rows: list[JSONObject] = []
-    missing: list[str] = []
+    missing_ids: list[str] = []
     used: set[str] = set()
     n_euclid = 0  # episodes scored with the Euclidean d_t although a navmesh was given
     n_off = 0  # geodesically scored episodes whose stop point is off the navmesh
@@ -236,7 +243,9 @@ def score_episodes(
         key = _prediction_key(ep, fmt)
         traj = predictions.get(key)
         if traj is None:
-            missing.append(ep.episode_id)
+            missing_ids.append(ep.episode_id)
+            if missing == "fail":
+                rows.append(_no_prediction_row(ep, tau, gt, geodesic, start_length))
             continue
         used.add(key)
         facts = EpisodeFacts.from_episode(ep, success_distance=tau,
@@ -290,9 +299,26 @@ def score_episodes(
         settings["stop_off_navmesh"] = n_off
     return ScoreResult(
         rows=rows, summary=aggregate(rows), terminations=label_counts(rows),
-        branch_confusion=branch_confusion_counts(rows), missing=missing,
+        branch_confusion=branch_confusion_counts(rows), missing=missing_ids,
         unmatched=unmatched, settings=settings,
     )
+
+
+def _no_prediction_row(ep: Episode, tau: float | None, gt: Mapping[str, JSONMapping] | None,
+                       geodesic: GeodesicFn | None,
+                       start_length: Callable[[Episode], float] | None) -> JSONObject:
+    """The failed row of an episode without a prediction; L and reachability as scored rows get
+    them (from the navmesh when given)."""
+    facts = EpisodeFacts.from_episode(ep, success_distance=tau,
+                                      gt=None if gt is None else gt.get(str(ep.episode_id)))
+    if geodesic is not None:
+        L = (float(start_length(ep)) if start_length is not None
+             else float(geodesic(ep, np.asarray([ep.start_position]))[0]))
+        if math.isinf(L) or math.isnan(facts.geodesic_distance):
+            facts = replace(facts, geodesic_distance=L)
+    row = failure_metrics(facts, termination="no_prediction")
+    return {**{k: v for k, v in facts.fields.items() if k not in row}, "episode_id": ep.episode_id,
+            **row}
 
 
 def per_episode_csv(rows: Sequence[JSONMapping]) -> str:

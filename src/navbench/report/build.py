@@ -203,11 +203,11 @@ def build_report_from_rows(
     ...     table = (Path(tmp) / "r" / "tables" / "objectnav" / "overall.md").read_text()
     >>> html.name
     'report.html'
-    >>> for line in table.splitlines():  # columns: run, episodes, excluded, SR, OSR, SPL, SS, SoftSPL
+    >>> for line in table.splitlines():  # run, episodes, excluded, crashed, SR, OSR, SPL, SS, SoftSPL
     ...     if line.startswith(("| near", "| far")):
-    ...         print(" | ".join(line.split(" | ")[:8]))
-    | near | 1 | 0 | 100.0 [20.7, 100.0] (1) | 100.0 [20.7, 100.0] (1) | 100.0 (1) | 85.7 (1) | 85.7 (1)
-    | far | 1 | 0 | 0.0 [0.0, 79.3] (1) | 0.0 [0.0, 79.3] (1) | 0.0 (1) | 28.6 (1) | 28.6 (1)
+    ...         print(" | ".join(line.split(" | ")[:9]))
+    | near | 1 | 0 | 0 | 100.0 [20.7, 100.0] (1) | 100.0 [20.7, 100.0] (1) | 100.0 (1) | 85.7 (1) | 85.7 (1)
+    | far | 1 | 0 | 0 | 0.0 [0.0, 79.3] (1) | 0.0 [0.0, 79.3] (1) | 0.0 (1) | 28.6 (1) | 28.6 (1)
     """
     step = progress or (lambda _msg: None)
     out = Path(out)

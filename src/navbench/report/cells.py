@@ -20,7 +20,7 @@ from navbench.report.tables import P_COL, RATES, SD_COL, Table
 
 DASH = "–"
 #: Columns (any header level) that hold plain counts, shown and written as integers.
-COUNT_COLS = ("episodes", "excluded", "seeds")
+COUNT_COLS = ("episodes", "excluded", "crashed", "seeds")
 
 
 @dataclass(frozen=True)
