@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Literal, NoReturn
 
 from navbench.errors import ConfigError, NavbenchError
-from navbench.io import atomic_write_text
+from navbench.io import atomic_write_text, loads_json
 from navbench.jsontypes import JSON, JSONMapping, JSONObject
 
 log = logging.getLogger(__name__)
@@ -118,8 +118,8 @@ class RequestCache:
             return None
         p = self.path(key)
         try:
-            entry = json.loads(p.read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError):
+            entry = loads_json(p.read_text(encoding="utf-8"))
+        except (OSError, ValueError):  # missing, not UTF-8, invalid or past the JSON limits
             return None
         ok = isinstance(entry, dict) and entry.get("schema") == CACHE_SCHEMA and \
             entry.get("key") == key and isinstance(entry.get("response"), dict)
@@ -239,7 +239,7 @@ class ChatClient:
             try:
                 with urllib.request.urlopen(req, timeout=self.timeout_s) as r:
                     raw = r.read()
-                reply = json.loads(raw.decode("utf-8"))
+                reply = loads_json(raw.decode("utf-8"))
                 _reply_text(reply)
                 return reply, attempt + 1
             except urllib.error.HTTPError as e:
