@@ -33,6 +33,7 @@ MODULES = (
     "navbench.metrics.episode",
     "navbench.nav.navmesh",
     "navbench.report.build",
+    "navbench.report.html",
     "navbench.scene.io",
     "navbench.scene.procgen.indoor",
     "navbench.sim",
