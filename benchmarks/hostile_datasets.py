@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import re
 import shutil
 import time
 from collections.abc import Callable
@@ -303,8 +304,8 @@ def misc_cases(c: Campaign, ds: Path, scene_file: Path, run: Path) -> None:
     def title_escaped() -> bool:
         md = (out / "report.md").read_text()
         lines = md.splitlines()
-        return ("<script>" not in md and "](javascript:" not in md and lines[0].startswith("# ")
-                and not any(ln.startswith("# injected") for ln in lines))
+        return ("<script>" not in md and not re.search(r"(?<!\\)\]\(javascript:", md)
+                and lines[0].startswith("# ") and not any(ln.startswith("# injected") for ln in lines))
     c.case("report --title hostile: report.md", ["report", str(run), "-o", str(out), "--title", title],
            expect="accept", check=title_escaped)
     n = 1_600_000

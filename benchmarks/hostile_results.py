@@ -2,8 +2,8 @@
 (one row of invalid metrics or extra JSON, an undecodable trajectory blob, invalid run settings),
 a zeroed 100-byte file header, a deleted ``runs`` row, and a healthy database.
 
-Each case damages a copy of a 13-episode run, then runs ``results export`` (must fail with the
-repair advice), ``results repair``, ``results export`` and ``report`` (must work and keep every
+Each case damages a copy of a 13-episode run, then runs ``results export`` (``report`` for a
+damaged trajectory; must fail with the repair advice), ``results repair``, ``results export`` and ``report`` (must work and keep every
 readable row) and ``results repair`` again (must leave the repaired file untouched).
 """
 
@@ -92,8 +92,11 @@ def repair_damage_cases(c: Campaign, base_run: Path) -> None:
         shutil.copytree(base, run)
         damage(run / "results.sqlite")
         out = c.root / "o" / "repair" / name.replace(" ", "_")
-        c.case(f"repair {name}: export before repair", ["results", "export", str(run), "-f", "json",
-                                                       "-o", str(out / "before.json")])
+        if name == "undecodable trajectory":  # export reads no trajectory; report draws them
+            c.case(f"repair {name}: report before repair", ["report", str(run), "-o", str(out / "before")])
+        else:
+            c.case(f"repair {name}: export before repair", ["results", "export", str(run), "-f", "json",
+                                                           "-o", str(out / "before.json")])
         c.case(f"repair {name}: results repair", ["results", "repair", str(run)], expect="accept",
                writes=(str(run),))
 

@@ -205,7 +205,8 @@ def repair_cmd(run: _Run) -> None:
         done.append(f"reattached the episodes of {len(r['reattached'])} run(s) whose run row was gone "
                     f"({', '.join(r['reattached'])})")
     if r["quarantined"]:
-        kinds = ", ".join(f"{n} {k}(s)" for k, n in sorted(r["quarantined"].items()))
+        plural = {"episode": "episodes", "trajectory": "trajectories", "run": "runs"}
+        kinds = ", ".join(f"{n} {k if n == 1 else plural.get(k, k)}" for k, n in sorted(r["quarantined"].items()))
         done.append(f"quarantined {kinds} with unreadable data (kept in the quarantine table, "
                     f"listed by 'navbench results show {run}', left out of export and report)")
     lost = (f"{r['unreadable']} row(s) were unreadable and are lost" if r["unreadable"] else

@@ -250,7 +250,15 @@ class ResultsDB:
         return run_id
 
     def runs(self) -> list[JSONObject]:
-        """All runs, oldest first, with ``settings`` decoded and an ``episodes`` count."""
+        """All runs, oldest first, with ``settings`` decoded and an ``episodes`` count.
+
+        Raises :class:`CorruptDatabaseError` when episodes belong to a run that has no row
+        (a deleted ``runs`` row: ``results repair`` reattaches them)."""
+        (orphans,) = self._conn.execute(
+            "SELECT COUNT(*) FROM episodes WHERE run_id NOT IN (SELECT run_id FROM runs)").fetchone()
+        if orphans:
+            raise CorruptDatabaseError(self.path, f"{orphans} episode(s) belong to a run whose row in "
+                                       "'runs' is missing")
         cur = self._conn.execute(
             "SELECT r.*, (SELECT COUNT(*) FROM episodes e WHERE e.run_id=r.run_id) AS episodes "
             "FROM runs r ORDER BY created, run_id"

@@ -267,8 +267,8 @@ def _healthy(path: Path) -> JSONObject | None:
     """The counts of a database that needs no repair, else None."""
     if not header_intact(path):
         return None
-    try:
-        src = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:  # read-write but only read: a read-only connection would leave -wal / -shm files behind
+        src = sqlite3.connect(path)
     except sqlite3.Error:
         return None
     try:
@@ -306,11 +306,11 @@ def repair(run: str | Path) -> JSONObject:
         raise FormatError(path, "<file>", "an SQLite results database (a run folder's results.sqlite) "
                           "or one whose pages a rebuilt header opens; nothing can be salvaged: move it away "
                           "and re-run evaluate", what)
+    ok = _healthy(path)  # reading only, without the writer lock: a healthy folder gains no file
+    if ok is not None:
+        return {"path": str(path), "healthy": True, "backup": None, **ok, "quarantined": {},
+                "reattached": [], "header_rebuilt": False, "unreadable": 0, "complete": True}
     with writer_lock(path):
-        ok = _healthy(path)
-        if ok is not None:
-            return {"path": str(path), "healthy": True, "backup": None, **ok, "quarantined": {},
-                    "reattached": [], "header_rebuilt": False, "unreadable": 0, "complete": True}
         tmp = path.with_name(f".repair-{path.stem}.sqlite")
         fixed = path.with_name(f".repair-{path.stem}-header.sqlite")
         for p in (tmp, fixed):
@@ -324,6 +324,8 @@ def repair(run: str | Path) -> JSONObject:
                                   "evaluate)", "pages that do not open")
             source, rebuilt = fixed, True
         ResultsDB(tmp).close()  # the schema
+        side = [Path(f"{source}{s}") for s in ("-wal", "-shm")]
+        made = [p for p in side if not p.exists()]  # what the read-only connection leaves behind
         src = sqlite3.connect(f"file:{source}?mode=ro", uri=True)
         dst = sqlite3.connect(tmp, isolation_level=None)
         try:
@@ -337,6 +339,8 @@ def repair(run: str | Path) -> JSONObject:
         finally:
             src.close()
             dst.close()
+            for q in made:
+                q.unlink(missing_ok=True)
         for q in (fixed, Path(f"{fixed}-wal"), Path(f"{fixed}-shm")):
             q.unlink(missing_ok=True)
         backup = path.with_name(path.name + ".corrupt")

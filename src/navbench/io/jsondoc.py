@@ -65,18 +65,23 @@ def _parse_constant(text: str) -> NoReturn:
     raise JSONLimitError(f"strict JSON (no {text})")
 
 
-def check_json_depth(doc: JSON) -> None:
+def check_json_depth(doc: JSON, *, ints: bool = False) -> None:
     """Raise :class:`JSONLimitError` when ``doc`` (parsed JSON, or a TOML / pickled document of
-    dicts and lists) nests deeper than :data:`MAX_JSON_DEPTH` (iterative: never recursion)."""
+    dicts and lists) nests deeper than :data:`MAX_JSON_DEPTH` (iterative: never recursion);
+    with ``ints``, also when an integer value or key has more than :data:`MAX_INT_DIGITS` digits
+    (compared by size: ``str()`` of a 5,000-digit int raises)."""
+    big = 10 ** MAX_INT_DIGITS
     stack = [(doc, 1)]
     while stack:
         v, d = stack.pop()
         if d > MAX_JSON_DEPTH:
             raise JSONLimitError(f"at most {MAX_JSON_DEPTH} levels of nesting")
-        if isinstance(v, dict):
-            stack.extend((x, d + 1) for x in v.values() if isinstance(x, (dict, list)))
-        elif isinstance(v, list):
-            stack.extend((x, d + 1) for x in v if isinstance(x, (dict, list)))
+        items = list(v.items()) if isinstance(v, dict) else [(None, x) for x in v] if isinstance(v, list) else []
+        for k, x in items:
+            if ints and any(isinstance(n, int) and not isinstance(n, bool) and abs(n) >= big for n in (k, x)):
+                raise JSONLimitError(f"integers of at most {MAX_INT_DIGITS} digits")
+            if isinstance(x, (dict, list)):
+                stack.append((x, d + 1))
 
 
 def loads_json(text: str | bytes, *, allow_nan: bool = False) -> JSON:

@@ -28,18 +28,6 @@ class TOMLLimitError(ValueError):
     """A TOML document is invalid or breaks a limit; the message says which, in words."""
 
 
-def _check_ints(doc: JSONObject) -> None:
-    stack: list[object] = [doc]
-    while stack:
-        v = stack.pop()
-        if isinstance(v, dict):
-            stack.extend(v.values())
-        elif isinstance(v, list):
-            stack.extend(v)
-        elif isinstance(v, int) and not isinstance(v, bool) and len(str(abs(v))) > MAX_INT_DIGITS:
-            raise TOMLLimitError(f"integers of at most {MAX_INT_DIGITS} digits")
-
-
 def loads_toml(text: str) -> JSONObject:
     """Parse TOML text within the limits above.
 
@@ -57,10 +45,9 @@ def loads_toml(text: str) -> JSONObject:
     except ValueError:  # int() of a literal past Python's 4,300-digit limit
         raise TOMLLimitError(f"integers of at most {MAX_INT_DIGITS} digits") from None
     try:
-        check_json_depth(doc)
+        check_json_depth(doc, ints=True)
     except JSONLimitError as e:
         raise TOMLLimitError(str(e)) from None
-    _check_ints(doc)
     return doc
 
 

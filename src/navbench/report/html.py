@@ -86,8 +86,9 @@ def _md_escape(s: str) -> str:
     return s.replace("|", "\\|")
 
 
-#: Characters with a meaning in (GitHub) Markdown inline text, escaped by :func:`markdown_text`.
-_MD_SPECIAL = "\\`*_{}[]()#+-.!|~>"
+#: Characters that make Markdown syntax inside a line (emphasis, code, links and images through
+#: their brackets, headings, tables, strikethrough), escaped by :func:`markdown_text`.
+_MD_SPECIAL = "\\`*_[]#|~"
 
 
 def markdown_text(s: str) -> str:
@@ -96,7 +97,7 @@ def markdown_text(s: str) -> str:
     user-given string (a report ``--title``) cannot add headings, links, emphasis or HTML.
 
     >>> markdown_text("<b>x</b> [y](javascript:z)\\n# h")
-    '&lt;b&gt;x&lt;/b&gt; \\\\[y\\\\]\\\\(javascript:z\\\\) \\\\# h'
+    '&lt;b&gt;x&lt;/b&gt; \\\\[y\\\\](javascript:z) \\\\# h'
     """
     one = " ".join(s.split())
     one = html.escape(one, quote=False)

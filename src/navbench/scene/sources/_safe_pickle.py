@@ -119,11 +119,11 @@ def _read_npy(data: bytes, file: str, member: str) -> np.ndarray:
                                in_words(e)) from e
     if not isinstance(arr, np.ndarray):
         raise SceneFormatError(file, member, "a pickled numpy array", type(arr).__name__)
-    try:  # the JSON nesting limit holds for pickled documents too (readers walk them)
+    try:  # the JSON limits hold for pickled documents too (readers walk them, name ids with str())
         for item in arr.reshape(-1)[:MAX_OBJECT_ITEMS]:
-            check_json_depth(item)
+            check_json_depth(item, ints=True)
     except JSONLimitError as e:
-        raise SceneFormatError(file, member, str(e), "deeper data") from None
+        raise SceneFormatError(file, member, str(e), "data past that limit") from None
     return arr
 
 
