@@ -33,6 +33,7 @@ The command also checks that each episode's action budget covers its reference p
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -175,8 +176,11 @@ def room_problems(e: Episode, scene: Scene) -> list[str]:
     return found
 
 
-def check_dataset(root: str | Path) -> CheckReport:
+def check_dataset(root: str | Path, *, loaded: Mapping[str, tuple[Scene, NavMesh]] | None = None) -> CheckReport:
     """Check the dataset at ``root`` (see the module docs); never raises for a bad dataset.
+
+    ``loaded``: scenes and navmeshes already read, by scene id (re-checking many edits of one
+    dataset); the others are read from the dataset.
 
     Raises:
         NavbenchError: only when ``root`` has no readable ``manifest.json`` at all.
@@ -191,6 +195,9 @@ def check_dataset(root: str | Path) -> CheckReport:
     scenes: dict[str, Scene] = {}
     for sid in sorted(ds.manifest.scenes):
         rep.files += 2
+        if loaded is not None and sid in loaded:
+            scenes[sid], navmeshes[sid] = loaded[sid]
+            continue
         try:
             scene = ds.scene(sid)
             if scene.id != sid:

@@ -36,17 +36,18 @@ def _fail(file: str | Path, field: str, expected: str, got: object = None) -> Sc
     return SceneFormatError(Path(file).name if isinstance(file, Path) else file, field, expected, got)
 
 
-def resolve_inside(mesh: Path, name: str, field: str) -> Path:
-    """``name`` (as written in ``mesh``) resolved beside the mesh, symlinks followed.
+def resolve_inside(mesh: Path, name: str, field: str, written: str | None = None) -> Path:
+    """``name`` (a file name relative to ``mesh``'s folder) resolved, symlinks followed.
 
     Raises:
-        SceneFormatError: the reference resolves outside the mesh file's folder.
+        SceneFormatError: the reference resolves outside the mesh file's folder (the message
+            quotes ``written``, the reference as the file spells it, default ``name``).
     """
     folder = mesh.parent.resolve()
     target = (mesh.parent / name).resolve()
     if not target.is_relative_to(folder):
         raise _fail(mesh, field, "a file inside the mesh's folder (move it beside the mesh and "
-                    "reference it by a relative path)", name)
+                    "reference it by a relative path)", written or name)
     return target
 
 
@@ -131,6 +132,7 @@ def _obj_references(path: Path) -> list[tuple[str, str, str]]:
 
 
 def _gltf_references(path: Path) -> list[tuple[str, str, str]]:
+    """``(field, decoded name, URI as written)`` of a glTF's external buffers and images."""
     doc, _ = read_gltf_json(path)
     out = []
     for key in ("buffers", "images"):
@@ -139,7 +141,7 @@ def _gltf_references(path: Path) -> list[tuple[str, str, str]]:
             if isinstance(uri, str) and uri:
                 name = _uri_name(path, uri, f"{key}[{k}].uri")
                 if name is not None:
-                    out.append((f"{key}[{k}].uri", name, ""))
+                    out.append((f"{key}[{k}].uri", name, uri))
     return out
 
 
@@ -154,12 +156,11 @@ def mesh_assets(path: str | Path) -> list[Path]:
     path = Path(path)
     suffix = path.suffix.lower()
     if suffix == ".obj":
-        refs = _obj_references(path)
+        found = {resolve_inside(path, name, field) for field, name, _ in _obj_references(path)}
     elif suffix in (".gltf", ".glb"):
-        refs = _gltf_references(path)
+        found = {resolve_inside(path, name, field, uri) for field, name, uri in _gltf_references(path)}
     else:
         return []
-    found = {resolve_inside(path, name, field) for field, name, _ in refs}
     return sorted(p for p in found if p.is_file())
 
 
@@ -256,7 +257,7 @@ def _gltf_textures(path: Path) -> list[TextureImage]:
             name = _uri_name(path, uri, f"images[{j}].uri")
             if name is None:
                 continue  # data: URIs are small by construction of the file size limit
-            source, label = resolve_inside(path, name, f"images[{j}].uri"), name
+            source, label = resolve_inside(path, name, f"images[{j}].uri", uri), name
             if not source.is_file():
                 continue
         else:
