@@ -46,8 +46,9 @@ def resolve_inside(mesh: Path, name: str, field: str, written: str | None = None
     folder = mesh.parent.resolve()
     target = (mesh.parent / name).resolve()
     if not target.is_relative_to(folder):
+        shown = written or name  # its end names the file: keep that when it is long
         raise _fail(mesh, field, "a file inside the mesh's folder (move it beside the mesh and "
-                    "reference it by a relative path)", written or name)
+                    "reference it by a relative path)", shown if len(shown) <= 72 else "..." + shown[-69:])
     return target
 
 
