@@ -59,13 +59,14 @@ def _program(fn: Callable[[dict[str, Any]], Any]) -> Edit:
     return _episode(lambda e: fn(e["info"]["navbench"]["program"]))
 
 
-def _doc(rel: Path | str, fn: Callable[[Any], Any]) -> Edit:
-    """An edit of a whole (gzip) JSON file; ``fn`` may return a replacement document."""
+def _doc(rel: Path | str, fn: Callable[[Any], Any], *, replace: bool = False) -> Edit:
+    """An edit of a whole (gzip) JSON file in place (``fn``'s return value is ignored: ``pop``
+    returns what it removed), or with ``replace`` the document ``fn`` returns."""
     def edit(d: Path) -> None:
         p = d / rel
         doc = _gz(p) if str(p).endswith(".gz") else json.loads(p.read_text())
         new = fn(doc)
-        doc = doc if new is None else new
+        doc = new if replace else doc
         if str(p).endswith(".gz"):
             _put_gz(p, doc)
         else:
@@ -199,7 +200,7 @@ DATASET_EDITS: dict[str, Edit] = {
     "gt_missing_episode": _doc(COND_GT, lambda d: d.pop("0")),
     "gt_locations_string": _doc(COND_GT, lambda d: d["0"].__setitem__("locations", "x")),
     "gt_actions_unknown": _doc(COND_GT, lambda d: d["0"].__setitem__("actions", [9, 9])),
-    "gt_not_object": _doc(COND_GT, lambda d: []),
+    "gt_not_object": _doc(COND_GT, lambda d: [], replace=True),
     "gt_truncated_gzip": lambda d: (d / COND_GT).write_bytes((d / COND_GT).read_bytes()[:40]),
     # manifest
     "manifest_files_miss_task": _manifest(lambda m: m["files"].pop("objectnav")),

@@ -171,3 +171,16 @@ def test_a_rebuilt_header_over_damaged_pages_keeps_what_reads(tmp_path: Path) ->
     db.write_bytes(bytes(raw))
     out = repair(run)
     assert out["header_rebuilt"] and out["episodes"] < N and not out["complete"]
+
+
+def test_an_episode_evaluated_again_leaves_the_quarantine_list(tmp_path: Path) -> None:
+    run = tmp_path / "run"
+    _sql("UPDATE episodes SET metrics='not json' WHERE episode_id='3'")(_db(run))
+    repair(run)
+    with ResultsDB(run) as db:
+        rid = db.resolve_run(None)
+        assert {(q["what"], q["episode_id"]) for q in db.quarantined(rid)} == {("episode", "3"), ("trajectory", "3")}
+        assert "3" not in db.finished_episode_ids(rid)  # so the next evaluate runs it again
+        db.add_episode(rid, EpisodeResult("3", "s", "success", {"success": 1.0}, None, 0.1, 2.0,
+                                          {"positions": np.zeros((2, 3))}, {}))
+        assert db.quarantined(rid) == []

@@ -376,8 +376,9 @@ class ResultsDB:
     def quarantined(self, run_id: str | None = None) -> list[JSONObject]:
         """Rows ``results repair`` moved to the ``quarantine`` table (unreadable metrics, extra
         or trajectories), oldest first: ``run_id``, ``episode_id``, ``what``, ``reason``,
-        ``quarantined`` (UTC time); only those of ``run_id`` when given, and only episodes that
-        a later ``evaluate`` has not recorded again. Empty for a database never repaired."""
+        ``quarantined`` (UTC time); only those of ``run_id`` when given, and only episodes and
+        trajectories that a later ``evaluate`` has not recorded again. Empty for a database never
+        repaired."""
         tables = {r[0] for r in self._conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
         if "quarantine" not in tables:
             return []
@@ -385,7 +386,8 @@ class ResultsDB:
             "SELECT q.run_id, q.episode_id, q.what, q.reason, q.quarantined FROM quarantine q "
             "WHERE (? IS NULL OR q.run_id = ?) AND NOT EXISTS (SELECT 1 FROM episodes e WHERE "
             "e.run_id = q.run_id AND e.episode_id = q.episode_id AND q.what = 'episode') "
-            "ORDER BY q.rowid", (run_id, run_id))
+            "AND NOT EXISTS (SELECT 1 FROM trajectories t WHERE t.run_id = q.run_id AND "
+            "t.episode_id = q.episode_id AND q.what = 'trajectory') ORDER BY q.rowid", (run_id, run_id))
         keys = ("run_id", "episode_id", "what", "reason", "quarantined")
         return [dict(zip(keys, r, strict=True)) for r in cur.fetchall()]
 
