@@ -37,6 +37,7 @@ MODULES = (
     "navbench.progress",
     "navbench.report.build",
     "navbench.report.episode_frames",
+    "navbench.report.html",
     "navbench.report.html_table",
     "navbench.report.latex",
     "navbench.report.moments",

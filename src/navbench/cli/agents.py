@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Annotated
 
 import typer
@@ -16,6 +15,7 @@ app.add_typer(agents_app, name="agents")
 
 def _kwargs(pairs: list[str]) -> dict[str, object]:
     from navbench.errors import ConfigError
+    from navbench.io import loads_json
 
     out: dict[str, object] = {}
     for p in pairs:
@@ -23,8 +23,8 @@ def _kwargs(pairs: list[str]) -> dict[str, object]:
         if not sep or not key:
             raise ConfigError(f"--arg: expected KEY=VALUE, got {p!r}")
         try:
-            out[key] = json.loads(val)
-        except json.JSONDecodeError:
+            out[key] = loads_json(val)
+        except ValueError:  # not JSON (or past the JSON limits): the text itself
             out[key] = val
     return out
 

@@ -35,7 +35,13 @@ from navbench.report.episode_pages import (
     with_instruction,
 )
 from navbench.report.figures import BevEpisode, bar_charts, bev_map, run_colors, success_vs_length
-from navbench.report.html import FigureImage, render_html, table_markdown, write_tables
+from navbench.report.html import (
+    FigureImage,
+    markdown_text,
+    render_html,
+    table_markdown,
+    write_tables,
+)
 from navbench.report.latex import latex_document, write_latex_tables
 from navbench.report.sections import report_sections
 from navbench.report.tables import RowsByRun
@@ -233,8 +239,10 @@ def build_report_from_rows(
         rows[run] = full
     step("tables")
     sections = report_sections(rows, oracle)
-    md = [f"# {title}", "", "Cells: value [95% interval] (n episodes); rates in %. Each table's "
-          "note names its interval method.", ""]
+    md = [f"# {markdown_text(title)}", "", "Cells: value [95% interval] (n episodes); rates in %. "
+          "Each table's note names its interval method.", ""]
+    md += [f"{markdown_text(k)}: {markdown_text(v)}" for k, v in (meta or {}).items() if k == LEFT_OUT] \
+        + ([""] if meta and LEFT_OUT in meta else [])
     for sec in sections:
         write_tables(sec.tables, out / "tables" / sec.task)
         if latex:
@@ -292,6 +300,22 @@ def _flat_extra(extra: JSONMapping) -> JSONObject:
               extra.get("navbench"), extra.get("fields"), extra):
         if isinstance(d, Mapping):
             out.update({k: v for k, v in d.items() if isinstance(v, _SCALARS)})
+    return out
+
+
+#: The report line that counts quarantined episodes (left out of every table).
+LEFT_OUT = "left out (quarantined)"
+
+
+def quarantined_episodes(runs: Sequence[str | Path]) -> list[str]:
+    """``run_id/episode_id`` of the episodes ``results repair`` quarantined in these run folders
+    (unreadable rows: not in any table or mean)."""
+    from navbench.eval import ResultsDB
+
+    out = []
+    for path in runs:
+        with ResultsDB(path, create=False) as db:
+            out += [f"{q['run_id']}/{q['episode_id']}" for q in db.quarantined() if q["what"] == "episode"]
     return out
 
 
@@ -439,6 +463,10 @@ def build_report(
     eps = read_r2r(episodes_file) if episodes_file is not None else []
     roots = [Path(r) for r in scene_roots]
     meta = {"run folders": ", ".join(str(r) for r in runs)}
+    held = quarantined_episodes(runs)
+    if held:
+        meta[LEFT_OUT] = f"{len(held)} episode(s) with unreadable rows, moved aside by results repair: " + \
+            ", ".join(held[:20]) + (" ..." if len(held) > 20 else "")
     if episodes_file is not None:
         meta["episodes"] = str(episodes_file)
     elif dataset is not None:

@@ -49,6 +49,24 @@ def _md_escape(s: str) -> str:
     return s.replace("|", "\\|")
 
 
+#: Characters that make Markdown syntax inside a line (emphasis, code, links and images through
+#: their brackets, headings, tables, strikethrough), escaped by :func:`markdown_text`.
+_MD_SPECIAL = "\\`*_[]#|~"
+
+
+def markdown_text(s: str) -> str:
+    """``s`` as literal Markdown inline text: one line (line breaks become spaces), HTML tags
+    and entities inert (``<`` ``>`` ``&`` as entities), Markdown syntax backslash-escaped, so a
+    user-given string (a report ``--title``) cannot add headings, links, emphasis or HTML.
+
+    >>> markdown_text("<b>x</b> [y](javascript:z)\\n# h")
+    '&lt;b&gt;x&lt;/b&gt; \\\\[y\\\\](javascript:z) \\\\# h'
+    """
+    one = " ".join(s.split())
+    one = html.escape(one, quote=False)
+    return "".join("\\" + c if c in _MD_SPECIAL else c for c in one)
+
+
 def table_markdown(table: Table) -> str:
     """GitHub markdown: ``### title``, the table (or the skip note), then the note."""
     out = [f"### {table.title}", ""]
