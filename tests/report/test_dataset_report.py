@@ -40,3 +40,7 @@ def test_report_mixes_tasks_whose_episode_ids_overlap(tmp_path: Path) -> None:
     assert "50.0 [9.5, 90.5] (2)" in md and "100.0 [34.2, 100.0] (2)" in md
     figs = {p.name for p in (tmp_path / "rep" / "figures").iterdir()}
     assert f"bev_conditional-{cond[0]}.png" in figs and f"bev_objectnav-{obj[0]}.png" in figs
+    # the failed conditional episode got a page (ids kept apart per task), linked from the report
+    page = tmp_path / "rep" / "episodes" / f"conditional-oracle-goal-conditional-{cond[1]}.html"
+    assert page.is_file() and f'href="episodes/{page.name}"' in html.read_text()
+    assert [p.name for p in (tmp_path / "rep" / "episodes").iterdir()] == [page.name]

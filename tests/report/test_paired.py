@@ -9,8 +9,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from navbench.report.cells import cell_text, header_rows, table_body_html
-from navbench.report.html import table_markdown
+from navbench.report.cells import cell_text
+from navbench.report.html import table_html, table_markdown
 from navbench.report.paired import agent_pairs_table, oracle_gap_table, seeds_table
 from navbench.report.sections import report_sections
 from navbench.report.tables import Table, overall_table
@@ -115,7 +115,7 @@ def test_every_rate_cell_of_every_table_has_an_interval() -> None:
     for t in sec.tables:
         if t.skipped:
             continue
-        html = table_body_html(t)
+        html = table_html(t)
         for td in re.findall(r"<td>(.*?)</td>", html):
             if td.startswith(("–", "<0", "0.", "1.0")) and "span" not in td:
                 continue  # undefined cells and p-values
@@ -128,21 +128,21 @@ def test_every_rate_cell_of_every_table_has_an_interval() -> None:
 
 def test_html_has_no_empty_header_row(tmp_path: Path) -> None:
     t = overall_table({"a": _rows([1, 0]), "b": _rows([1, 1])})
-    html = table_body_html(t)
+    html = table_html(t)
     head = html.split("<thead>")[1].split("</thead>")[0]
     for tr in re.findall(r"<tr>(.*?)</tr>", head):
         labels = re.findall(r"<th[^>]*>(.*?)</th>", tr)
         assert any(lab.strip() for lab in labels[1:]), tr  # column labels, not only a stub
-    assert head.count("<tr>") == 1 and "<th>run</th><th>SR</th>" in head
+    assert head.count("<tr>") == 1 and '<th class="corner">run</th><th>SR</th>' in head
     grouped = report_sections({"a": [{**r, "run_task": "objectnav", "scene_kind": k, "cr": 0.0}
                                      for r, k in zip(_rows([1, 0]), ("indoor", "outdoor"), strict=True)]})
     safety = next(x for x in grouped[0].tables if x.key == "navverse_safety")
     assert safety.values is not None
-    assert header_rows(safety.values) == [[("indoor", 1), ("outdoor", 1), ("all", 1)], [("CR", 1)] * 3]
-    head = table_body_html(safety).split("</thead>")[0]
+    head = table_html(safety).split("</thead>")[0]
     # two header rows: scene kinds (the stub names the level), then metrics with the index name
-    assert head.count("<tr>") == 2 and '<th colspan="1" class="level">scene kind</th>' in head
-    assert "<th>run</th><th>CR</th>" in head.split("<tr>")[2]
+    assert head.count("<tr>") == 2 and '<th class="corner" colspan="1">scene kind</th>' in head
+    assert "<th>indoor</th><th>outdoor</th><th>all</th>" in head.split("<tr>")[1]
+    assert '<th class="corner">run</th><th>CR</th><th>CR</th><th>CR</th>' in head.split("<tr>")[2]
 
 
 def test_runs_of_one_agent_with_several_seeds_from_results_databases(tmp_path: Path) -> None:

@@ -35,12 +35,11 @@ def build_cmd(
     habitat_prefix: Annotated[str | None, typer.Option("--habitat-prefix", help="scene_id prefix with --habitat-scenes, relative to habitat-lab's SCENES_DIR [default: the folder's name].")] = None,
 ) -> None:
     """Generate episodes for every scene and write a VLN-CE / habitat dataset directory."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
     from navbench.episodes.conditional import ConditionalEpisodeSettings
     from navbench.episodes.dataset import DatasetSettings, build_dataset
     from navbench.episodes.route import RouteEpisodeSettings
     from navbench.errors import ConfigError
+    from navbench.progress import ProgressReporter
     from navbench.tasks.route_refine import RefineSettings
 
     if (refine_url is None) != (refine_model is None):
@@ -67,12 +66,10 @@ def build_cmd(
         scene_ids = habitat_scene_ids(habitat_scenes, [s.id for s in load_scenes(scenes)], habitat_prefix)
     elif habitat_prefix is not None:
         raise ConfigError("--habitat-prefix: only with --habitat-scenes")
-    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                  TimeElapsedColumn(), transient=True) as prog:
-        bar = prog.add_task("scenes", total=None)
+    with ProgressReporter("building dataset", unit="scenes") as prog:
         m = build_dataset(scenes, out, tasks=task_list, split=split_by_scene, seed=seed,
                           workers=workers, settings=settings, overwrite=force, scene_ids=scene_ids,
-                          progress=lambda done, total: prog.update(bar, completed=done, total=total))
+                          progress=lambda done, total: prog.update(done, total=total))
     empty = []
     for task, per in m.counts.items():
         dropped = sum(n for d in m.dropped.get(task, {}).values() for n in d.values())

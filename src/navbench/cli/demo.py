@@ -131,16 +131,18 @@ def build_demo_dataset(scenes: Path, out: Path, suite: DemoSuite, workers: int) 
     """The demo dataset (all tasks, every scene in ``eval``); reused when it exists."""
     from navbench.episodes.dataset import DatasetSettings, build_dataset
     from navbench.episodes.loader import load_dataset
+    from navbench.progress import ProgressReporter
 
     if (out / "manifest.json").is_file():
         return load_dataset(out)
-    build_dataset(scenes, out, tasks=("conditional", "objectnav", "placenav", "route"), split="eval=1.0",
-                  seed=suite.seed, workers=workers,
-                  settings=DatasetSettings(
-                      episodes_per_scene=suite.episodes_per_scene,
-                      embodiment=DEMO_EMBODIMENTS["default"],
-                      embodiment_by_kind={k: v for k, v in DEMO_EMBODIMENTS.items() if k != "default"}),
-                  overwrite=True)
+    with ProgressReporter("building dataset", unit="scenes") as prog:
+        build_dataset(scenes, out, tasks=("conditional", "objectnav", "placenav", "route"), split="eval=1.0",
+                      seed=suite.seed, workers=workers,
+                      settings=DatasetSettings(
+                          episodes_per_scene=suite.episodes_per_scene,
+                          embodiment=DEMO_EMBODIMENTS["default"],
+                          embodiment_by_kind={k: v for k, v in DEMO_EMBODIMENTS.items() if k != "default"}),
+                      overwrite=True, progress=lambda done, total: prog.update(done, total=total))
     return load_dataset(out)
 
 
@@ -187,21 +189,26 @@ def write_demo_report(ds: Dataset, runs: list[tuple[DemoRun, Path]], out: Path) 
 
     rows: dict[str, list[JSONObject]] = {}
     traj: dict[str, JSONObject] = {}
+    records: dict[str, dict] = {}
     episodes = []
     for task in dict.fromkeys(r.task for r, _ in runs):
         folders = [p for r, p in runs if r.task == task]
-        got_rows, got_traj = read_runs(folders)
+        got_records: dict[str, dict] = {}
+        got_rows, got_traj = read_runs(folders, got_records)
         for agent, rs in got_rows.items():
             rows.setdefault(agent, []).extend(
                 {**r, "episode_id": f"{task}-{r['episode_id']}"} for r in rs)
             traj.setdefault(agent, {}).update(
                 {f"{task}-{k}": v for k, v in got_traj.get(agent, {}).items()})
+            records.setdefault(agent, {}).update(
+                {f"{task}-{k}": v for k, v in got_records.get(agent, {}).items()})
         episodes += [dataclasses.replace(e, episode_id=f"{task}-{e.episode_id}")
                      for e in ds.episodes(task, "eval")]
     scenes = load_scenes_for(episodes, [ds.root])
     oracle = ORACLE if ORACLE in rows else None
     return build_report_from_rows(rows, out, scenes, traj, episodes=episodes, oracle=oracle,
-                                  title="navbench demo", meta={"dataset": str(ds.root)})
+                                  title="navbench demo", meta={"dataset": str(ds.root)},
+                                  records=records)
 
 
 @app.command("demo")

@@ -58,7 +58,11 @@ def export_cmd(
         target = out or db.path.with_name(Path(DB_NAME).stem + "." + fmt)
         db.export(rid, fmt, target, timings=timings)
         n = len(db.finished_episode_ids(rid))
+        held = [q for q in db.quarantined(rid) if q["what"] == "episode"]
     typer.echo(f"wrote {n} episodes of {rid} to {target}")
+    if held:
+        typer.echo(f"  left out: {len(held)} quarantined episode(s) (unreadable rows moved aside by "
+                   f"results repair; listed by: navbench results show {run})")
 
 
 @results_app.command("show")
@@ -81,13 +85,15 @@ def show_cmd(run: _Run) -> None:
             typer.echo(
                 "  labels: " + (", ".join(f"{k} {v}" for k, v in sorted(counts.items())) or "-")
             )
+            for q in db.quarantined(r["run_id"]):  # rows results repair moved aside
+                typer.echo(f"  quarantined {q['what']} {q['episode_id'] or ''}: {q['reason']} "
+                           f"({q['quarantined']}; left out of export, report and scoring)")
 
 
 def _agent_args(items: list[str] | None) -> dict[str, object]:
     """``["k=v", ...]`` → kwargs; values parsed as JSON when they parse (numbers, true, lists)."""
-    import json
-
     from navbench.errors import ConfigError
+    from navbench.io import loads_json
 
     out: dict[str, object] = {}
     for item in items or []:
@@ -95,8 +101,8 @@ def _agent_args(items: list[str] | None) -> dict[str, object]:
         if not sep or not key.strip().isidentifier():
             raise ConfigError(f"--agent-arg: expected NAME=VALUE (e.g. clearance=0.5), got {item!r}")
         try:
-            out[key.strip()] = json.loads(value)
-        except json.JSONDecodeError:
+            out[key.strip()] = loads_json(value)
+        except ValueError:  # not JSON (or past the JSON limits): the text itself
             out[key.strip()] = value
     return out
 
@@ -190,12 +196,31 @@ def _echo_errors(run: Path, run_id: str, limit: int = 3) -> None:
 
 @results_app.command("repair")
 def repair_cmd(run: _Run) -> None:
-    """Salvage a damaged results database: keep every readable episode, move the damaged file to
-    results.sqlite.corrupt; re-run the same evaluate command to redo the lost episodes."""
+    """Repair a damaged results database: keep every readable episode (also behind damaged
+    pages), move rows with unreadable metrics or trajectories to a quarantine table, rebuild a
+    damaged header, reattach episodes whose run row is gone; the damaged file stays as
+    results.sqlite.corrupt. A healthy database is left untouched. Re-run the same evaluate
+    command to redo lost and quarantined episodes."""
     from navbench.eval.db_repair import repair
 
     r = repair(run)
-    state = "all rows were readable" if r["complete"] else "some rows were unreadable and are lost"
+    if r["healthy"]:
+        typer.echo(f"{r['path']}: healthy (integrity check passed, every row readable): nothing to "
+                   f"repair, the file is unchanged ({r['runs']} run(s), {r['episodes']} episode(s)).")
+        return
+    done = []
+    if r["header_rebuilt"]:
+        done.append("rebuilt the damaged file header")
+    if r["reattached"]:
+        done.append(f"reattached the episodes of {len(r['reattached'])} run(s) whose run row was gone "
+                    f"({', '.join(r['reattached'])})")
+    if r["quarantined"]:
+        plural = {"episode": "episodes", "trajectory": "trajectories", "run": "runs"}
+        kinds = ", ".join(f"{n} {k if n == 1 else plural.get(k, k)}" for k, n in sorted(r["quarantined"].items()))
+        done.append(f"quarantined {kinds} with unreadable data (kept in the quarantine table, "
+                    f"listed by 'navbench results show {run}', left out of export and report)")
+    lost = (f"{r['unreadable']} row(s) were unreadable and are lost" if r["unreadable"] else
+            "some rows behind damaged pages may be lost" if not r["complete"] else "no readable row was lost")
     typer.echo(f"{r['path']}: kept {r['runs']} run(s), {r['episodes']} episode(s), "
-               f"{r['trajectories']} trajectory(ies); {state}; the damaged file is {r['backup']}. "
-               "Re-run the same 'navbench evaluate' command to redo missing episodes.")
+               f"{r['trajectories']} trajectory(ies); {'; '.join([*done, lost])}; the damaged file is "
+               f"{r['backup']}. Re-run the same 'navbench evaluate' command to redo missing episodes.")

@@ -68,12 +68,19 @@ def generate(
 
 
 @instructions_app.command("parse")
-def parse_cmd(text: Annotated[str, typer.Argument(help="Instruction text.")]) -> None:
+def parse_cmd(
+    text: Annotated[str, typer.Argument(help="Instruction text.")],
+    vocabulary: Annotated[Path | None, typer.Option(
+        "--vocabulary",
+        help="Accepted labels: a scene JSON (its object and room labels) or a text file, one "
+             "label a line, 'word = label' for a synonym, '#' comments.")] = None,
+) -> None:
     """Parse an instruction into its program (JSON) or fail with the offending fragment."""
     from navbench.io import dumps_json
-    from navbench.tasks.conditional import parse, program_to_dict
+    from navbench.tasks.conditional import parse, program_to_dict, read_vocabulary
 
-    typer.echo(dumps_json(program_to_dict(parse(text))), nl=False)
+    vocab = None if vocabulary is None else read_vocabulary(vocabulary)
+    typer.echo(dumps_json(program_to_dict(parse(text, vocab))), nl=False)
 
 
 @instructions_app.command("audit")

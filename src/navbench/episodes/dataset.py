@@ -553,7 +553,7 @@ def build_dataset(
     overwrite : bool, default False
         Replace an existing non-empty ``out``.
     progress : callable, optional
-        Called as ``progress(done_scenes, total_scenes)``.
+        Called as ``progress(done_scenes, total_scenes)``, first with 0 done.
     scene_ids : dict, optional
         Episode ``scene_id`` per scene id (e.g. habitat GLB stages from
         ``navbench.export.habitat.habitat_scene_ids``); the scene id stays in
@@ -614,6 +614,8 @@ def build_dataset(
         jobs = [(sc, tasks, seed, s, str(inside(tmp / "navmeshes", f"{check_id(sc.id, 'scenes', 'id')}.npz")))
                 for sc in scene_list]
         results: list[SceneResult] = []
+        if progress:
+            progress(0, len(jobs))
         if workers <= 1 or len(jobs) <= 1:
             for i, j in enumerate(jobs):
                 results.append(_job(j))

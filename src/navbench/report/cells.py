@@ -11,10 +11,8 @@ columns ``mean ± sd (seeds)``, count columns the count.
 
 from __future__ import annotations
 
-import html
 import math
 from dataclasses import dataclass
-from itertools import groupby
 
 import pandas as pd
 
@@ -22,7 +20,7 @@ from navbench.report.tables import P_COL, RATES, SD_COL, Table
 
 DASH = "–"
 #: Columns (any header level) that hold plain counts, shown and written as integers.
-COUNT_COLS = ("episodes", "excluded", "seeds")
+COUNT_COLS = ("episodes", "excluded", "crashed", "seeds")
 
 
 @dataclass(frozen=True)
@@ -126,60 +124,3 @@ def index_names(df: pd.DataFrame) -> list[str]:
 def column_labels(df: pd.DataFrame) -> list[str]:
     """One label per column: its header levels joined by `` / `` (empty levels left out)."""
     return [" / ".join(x for x in levels(c) if x) for c in df.columns]
-
-
-def header_rows(df: pd.DataFrame) -> list[list[tuple[str, int]]]:
-    """Column header rows, top level first: ``(label, span)`` runs of adjacent columns that share
-    the label at this level and every level above (what a header cell spans)."""
-    cols = [levels(c) for c in df.columns]
-    depth = max((len(c) for c in cols), default=1)
-    rows = []
-    for lev in range(depth):
-        runs = groupby(cols, key=lambda c: c[: lev + 1])
-        rows.append([(k[-1], len(list(g))) for k, g in runs])
-    return rows
-
-
-def table_body_html(table: Table) -> str:
-    """The ``<table>`` of a (not skipped) table: one header row per column level (the row-label
-    names stand in the last one, so no header row is empty), one body row per table row. A cell
-    is ``value <span class="n">(n)</span>`` then ``<br><span class="ci">[lo, hi]</span>``."""
-    assert table.values is not None
-    df = table.values
-    names = index_names(df)
-    heads = header_rows(df)
-    col_names = [str(n) if n is not None else "" for n in df.columns.names]
-    out = ['<table class="results">', "<thead>"]
-    for k, runs in enumerate(heads):
-        last = k == len(heads) - 1
-        stub = ("".join(f"<th>{html.escape(n)}</th>" for n in names) if last else
-                f'<th colspan="{len(names)}" class="level">{html.escape(col_names[k])}</th>')
-        cells = "".join(f'<th colspan="{s}">{html.escape(lab)}</th>' if s > 1 else
-                        f"<th>{html.escape(lab)}</th>" for lab, s in runs)
-        out.append(f"<tr>{stub}{cells}</tr>")
-    out += ["</thead>", "<tbody>"]
-    idx = index_tuples(df)
-    texts = cell_texts(table)
-    for i, (labels, row) in enumerate(zip(idx, texts, strict=True)):
-        heads_html = ""
-        for lev, lab in enumerate(labels):
-            if lev < len(labels) - 1:  # outer row labels span the rows that repeat them
-                if i and idx[i - 1][: lev + 1] == labels[: lev + 1]:
-                    continue
-                span = 1
-                while i + span < len(idx) and idx[i + span][: lev + 1] == labels[: lev + 1]:
-                    span += 1
-                heads_html += (f'<th rowspan="{span}">{html.escape(lab)}</th>' if span > 1
-                               else f"<th>{html.escape(lab)}</th>")
-            else:
-                heads_html += f"<th>{html.escape(lab)}</th>"
-        tds = "".join(_td(t) for t in row)
-        out.append(f"<tr>{heads_html}{tds}</tr>")
-    out += ["</tbody>", "</table>"]
-    return "\n".join(out)
-
-
-def _td(t: CellText) -> str:
-    n = f' <span class="n">{html.escape(t.n)}</span>' if t.n else ""
-    ci = f'<br><span class="ci">{html.escape(t.interval)}</span>' if t.interval else ""
-    return f"<td>{html.escape(t.value)}{n}{ci}</td>"

@@ -66,6 +66,11 @@ def _overall(t: Table, rows: RowsByRun) -> str:
         text += (f". Highest SR: {best} ({_pct(sr[best][0])} of {sr[best][1]}); lowest: {worst} "
                  f"({_pct(sr[worst][0])} of {sr[worst][1]}); the paired table says which "
                  "differences are more than chance")
+    crashed = {str(r): int(n) for r in rows if (n := sum(
+        str(x.get("termination") or x.get("label") or "") == "agent_crash" for x in rows[r]))}
+    if crashed:
+        text += ("; " + _join([f"{r} lost {n} episode{'s' if n > 1 else ''}" for r, n in crashed.items()])
+                 + " to agent crashes (the process died or hung), counted as failures: SR 0, SPL 0")
     return text
 
 

@@ -57,11 +57,15 @@ def split_by_task(rows_by_run: RowsByRun) -> dict[str, dict[str, list[Row]]]:
 
 
 def overall_for_task(rows_by_run: RowsByRun, task: str) -> Table:
-    """Overall table of one task: the metrics that apply to it, plus episodes and excluded."""
+    """Overall table of one task: the metrics that apply to it, plus episodes, excluded
+    (unreachable) and crashed (``agent_crash``: counted as failures in the means)."""
     keys = [s.key for s in METRICS if s.group not in ("length", "stage") and s.applies(task)]
     t = T._metric_table(rows_by_run, "overall", "Overall results per run", None, keys, "", False, "")
     assert t.values is not None
     runs = [str(r) for r in t.values.index]
+    # episodes whose agent process died: failures in every mean (SR 0, SPL 0), counted here
+    t = t.insert_count("crashed", [sum(str(x.get("termination") or x.get("label") or "") == "agent_crash"
+                                       for x in rows_by_run[r]) for r in runs])
     t = t.insert_count("excluded", [sum(not x.get("reachable", True) for x in rows_by_run[r])
                                     for r in runs])
     return t.insert_count("episodes", [len(rows_by_run[r]) for r in runs])

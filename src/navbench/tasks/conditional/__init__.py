@@ -38,6 +38,7 @@ from navbench.tasks.conditional.sampler import (
     generate_instructions,
 )
 from navbench.tasks.conditional.templates import TemplateError, realise
+from navbench.tasks.conditional.vocabulary import Vocabulary, read_vocabulary
 
 __all__ = [
     "CATEGORIES",
@@ -58,6 +59,7 @@ __all__ = [
     "SceneIndex",
     "Seq",
     "TemplateError",
+    "Vocabulary",
     "audit_instructions",
     "chain_length",
     "conditions",
@@ -72,6 +74,7 @@ __all__ = [
     "program_from_dict",
     "program_to_dict",
     "read_instructions",
+    "read_vocabulary",
     "realise",
     "targets",
     "write_instructions",
