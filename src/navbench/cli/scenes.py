@@ -104,7 +104,7 @@ def generate(
             except NavbenchError as e:  # one scene that cannot be built never aborts the batch
                 typer.echo(f"warning: {kind} scene of seed {s} skipped: {e}", err=True)
                 skipped.append({"seed": s, "reason": str(e)})
-                progress.advance(task)
+                progress.update(advance=1)
                 continue
             rel = f"{scene.id}/scene.json"
             save(scene, out / rel)
