@@ -6,7 +6,8 @@ replay touches something on — ``--check off`` shows the paths without it; ``--
 optional) on procedural houses, indoor-to-outdoor
 scenes and cities of fresh seeds (``--seed-base``: scene seeds the README's and the demo's
 numbers never used), then runs the ``oracle-path`` agent on every episode of every task and
-prints, per robot × kind × task: episodes, CR (share with any non-ground contact, with its 95 %
+prints, per robot × kind × task: episodes, the draws the contact check dropped (``chk``:
+manifest ``dropped`` reasons ``contact_*``, refilled by new draws), CR (share with any non-ground contact, with its 95 %
 Wilson interval), SR, the mean share of steps in contact, and the obstacles touched (labels
 of the robot's non-ground contacts at the end of a step in contact) with where along the path
 (``start`` first 10 % of the reference length, ``end`` last 10 %, else ``mid``).
@@ -102,7 +103,7 @@ def main() -> None:
     a = ap.parse_args()
     groups = scenes(a)
     tasks = a.tasks.split(",")
-    print(f"{'robot':10s} {'kind':7s} {'task':12s} {'n':>3s} {'CR':>5s} {'95% CI':>13s} "
+    print(f"{'robot':10s} {'kind':7s} {'task':12s} {'n':>3s} {'chk':>3s} {'CR':>5s} {'95% CI':>13s} "
           f"{'SR':>5s} {'contact':>7s} {'wall s':>6s}  touched (label@where: steps)")
     total: Counter[str] = Counter()
     with tempfile.TemporaryDirectory() as tmp:
@@ -139,10 +140,13 @@ def main() -> None:
                         ok.append(o.label == "success")
                         seen.update(sim.seen)
                     n = len(eps)
+                    by_scene = ds.manifest.dropped.get(task, {})
+                    checked = sum(int(c) for reasons in by_scene.values() if isinstance(reasons, dict)
+                                  for r, c in reasons.items() if str(r).startswith("contact_"))
                     k = int(sum(hit))
                     lo, hi = wilson_interval(k, n) if n else (float("nan"), float("nan"))
                     total.update({f"{robot}:n": n, f"{robot}:hit": k})
-                    print(f"{robot:10s} {kind:7s} {task:12s} {n:3d} "
+                    print(f"{robot:10s} {kind:7s} {task:12s} {n:3d} {checked:3d} "
                           f"{k / max(n, 1):5.2f} [{lo:5.2f},{hi:5.2f}] "
                           f"{np.mean(ok) if n else float('nan'):5.2f} "
                           f"{np.mean(share) if n else float('nan'):7.3f} "
