@@ -41,7 +41,10 @@ MODULES = (
     "navbench.sim.records",
     "navbench.sim.simulator",
     "navbench.sim.traction",
+    "navbench.tasks.conditional.distractors",
+    "navbench.tasks.conditional.margins",
     "navbench.tasks.conditional.parser",
+    "navbench.tasks.conditional.references",
     "navbench.tasks.conditional.sampler",
     "navbench.visual.mtl",
 )

@@ -63,7 +63,9 @@ from navbench.tasks.conditional.consistency import (
     presence_key,
     ref_keys,
 )
+from navbench.tasks.conditional.distractors import RoomLabelStats
 from navbench.tasks.conditional.instruction import CATEGORIES, Instruction
+from navbench.tasks.conditional.margins import MarginSettings
 from navbench.tasks.conditional.program import (
     Condition,
     Go,
@@ -78,6 +80,7 @@ from navbench.tasks.conditional.program import (
     follow,
     outcomes,
 )
+from navbench.tasks.conditional.references import DEFAULT_MIN_SIZE
 from navbench.tasks.conditional.scene_index import SceneIndex, _Room
 from navbench.tasks.conditional.templates import linear_text, realise
 
@@ -86,6 +89,10 @@ _LEVEL_CANONICAL = tuple(f"{a} of" for a in AZIMUTH_NAMES)
 
 class SamplingError(NavbenchError):
     """A scene cannot support the requested instructions."""
+
+
+#: Values of the ``evidence`` control (``InstructionSettings.evidence``).
+EVIDENCE: tuple[str, ...] = ("on_route", "off_route")
 
 
 @dataclass(frozen=True)
@@ -100,8 +107,6 @@ class InstructionSettings:
         qualifier_predicates: predicates used to disambiguate targets.
         max_attempts: draws per instruction before giving up.
         p_subgoal: probability of a lead subgoal ``Seq(Go(W0), program)`` (any category).
-        direction_margin_deg: a direction qualifier is used only when no other object with the
-            target's label lies within this angle (°) of the stated direction from the anchor.
         min_target_gap: the targets of one instruction are at least this far apart (m, XZ
             footprint gap), so that an agent's stopping point tells which branch it took
             (episode builders set it to twice the success distance and check the exact goal
@@ -109,6 +114,15 @@ class InstructionSettings:
         targets: ids of the objects that may be navigation targets (goal, subgoals and every
             branch's target; e.g. those a robot can reach, as episode builders pass them);
             ``None`` (the default): every referable object. Conditions may name any object.
+        margins: the decidable-relation margins of relation conditions and qualifiers
+            (:class:`~navbench.tasks.conditional.margins.MarginSettings`).
+        min_reference_size: objects whose visible size (m) is below this are never targets,
+            anchors, relation objects or presence labels (default: what the SPEC §6 camera
+            resolves with 32 rows at 1.5 m, 0.165 m; :mod:`.references`); ``0`` keeps all.
+        evidence: keep only instructions whose ``evidence_observability`` axis is this
+            (``"on_route"`` / ``"off_route"``; ``None``: any), by re-drawing.
+        horizons: allowed horizons (navigation segments, subgoals + 1); the lead subgoal is
+            added or left out to meet them (``None``: any, a lead with ``p_subgoal``).
     """
 
     p_relation: float = 0.3
@@ -118,8 +132,11 @@ class InstructionSettings:
     max_attempts: int = 200
     min_target_gap: float = 0.0
     p_subgoal: float = 0.4
-    direction_margin_deg: float = 45.0
     targets: frozenset[str] | None = None
+    margins: MarginSettings = field(default_factory=MarginSettings)
+    min_reference_size: float = DEFAULT_MIN_SIZE
+    evidence: str | None = None
+    horizons: tuple[int, ...] | None = None
 
     def __post_init__(self) -> None:
         for name in ("p_relation", "p_cross_room", "p_subgoal"):
@@ -132,6 +149,15 @@ class InstructionSettings:
             raise ConfigError("InstructionSettings.min_target_gap: expected >= 0")
         if self.max_attempts < 1:
             raise ConfigError("InstructionSettings.max_attempts: expected >= 1")
+        if not self.min_reference_size >= 0:
+            raise ConfigError(f"InstructionSettings.min_reference_size: expected >= 0 m, "
+                              f"got {self.min_reference_size}")
+        if self.evidence is not None and self.evidence not in EVIDENCE:
+            raise ConfigError(f"InstructionSettings.evidence: expected one of {list(EVIDENCE)} "
+                              f"or None, got {self.evidence!r}")
+        if self.horizons is not None and (not self.horizons or any(
+                isinstance(h, bool) or not isinstance(h, int) or h < 1 for h in self.horizons)):
+            raise ConfigError(f"InstructionSettings.horizons: expected integers >= 1, got {self.horizons!r}")
 
 
 # --------------------------------------------------------------------------- skeletons
@@ -221,8 +247,8 @@ class _Draw:
     #: (label, room id) named by a definite reference so far ("the lamp in the bedroom"): the
     #: text presupposes them, so no later presence condition may ask about them.
     mentioned: set[tuple[str, str]] = field(default_factory=set)
-    #: presence conditions already grounded with their whole subtree: later references (outside
-    #: that subtree) must not name them, or the text would answer the condition.
+    #: presence conditions already drawn: no reference may name them, inside their branches or
+    #: after, or the text would answer the condition (only a true one could be a target).
     closed: set[tuple[str, str]] = field(default_factory=set)
 
     def drawing(self, ctx: Context) -> Context:
@@ -259,13 +285,27 @@ def _ground(index: SceneIndex, node: Program, ctx: Context, st: _Draw,
     st.conds.append(c)
     if isinstance(c, Relation):
         st.mentioned.update(condition_keys(c))
+    else:  # never named again, not even in its then-branch, where only a true one could be
+        st.closed.add(presence_key(c))
     then = _ground(index, node.then, ctx.assume(c, True), st, rng)
     if then is None:
         return None
     other = _ground(index, node.else_, ctx.assume(c, False), st, rng)
-    if isinstance(c, Presence):
-        st.closed.add(presence_key(c))
     return None if other is None else If(c, then, other)
+
+
+def _lead_choice(category: str, outcome: int, horizons: tuple[int, ...] | None) -> bool | None:
+    """Whether the lead subgoal is forced on (True), off (False) or free (None) to meet the
+    allowed ``horizons``; raises ConfigError when neither meets them."""
+    if horizons is None:
+        return None
+    base = len(follow(_SKELETON_PROGRAMS[category], _OUTCOMES[category][outcome]).subgoals) + 1
+    without, with_lead = base in horizons, base + 1 in horizons
+    if not (without or with_lead):
+        raise ConfigError(f"horizons {list(horizons)}: a {category!r} instruction whose branch "
+                          f"visits {base} target(s) has horizon {base} or {base + 1}; allow one "
+                          "of them or leave that category out")
+    return None if without and with_lead else with_lead
 
 
 def _draw(index: SceneIndex, category: str, outcome: int, rng: np.random.Generator
@@ -275,6 +315,8 @@ def _draw(index: SceneIndex, category: str, outcome: int, rng: np.random.Generat
     truths = {f"c{k}": need.get(f"c{k}", bool(rng.integers(2))) for k in range(nc)}
     rooms = index.rooms
     lead = rng.random() < index.settings.p_subgoal
+    forced = _lead_choice(category, outcome, index.settings.horizons)
+    lead = lead if forced is None else forced
     if rng.random() < index.settings.p_cross_room:
         c_rooms = [rooms[int(rng.integers(len(rooms)))] for _ in range(nc)]
         t_rooms: list[_Room | None] = [None] * nt
@@ -298,6 +340,7 @@ def generate_instructions(
     graph: SceneGraph | None = None,
     instruction_settings: InstructionSettings | None = None,
     start_index: int = 0,
+    label_stats: RoomLabelStats | None = None,
 ) -> list[Instruction]:
     """Draw ``n`` instructions for ``scene``; categories are dealt round-robin.
 
@@ -323,6 +366,12 @@ def generate_instructions(
         Sampling probabilities (relations, subgoals), attempts.
     start_index : int, default 0
         First id number.
+    label_stats : RoomLabelStats, optional
+        Label / room-type statistics of the dataset the scene belongs to
+        (:func:`~navbench.tasks.conditional.distractors.room_label_stats` over all its scenes):
+        presence conditions ask about labels contested for the room type, balanced true /
+        false over those scenes. Default: this scene's own, with which most room types have
+        no contested label and fall back to labels found elsewhere in the scene.
 
     Returns
     -------
@@ -334,7 +383,7 @@ def generate_instructions(
     Raises
     ------
     navbench.errors.ConfigError
-        Unknown category or negative ``n``.
+        Unknown category, negative ``n``, or ``horizons`` a category cannot meet.
     SamplingError
         The scene cannot support a category (too few referable objects or rooms).
 
@@ -347,14 +396,14 @@ def generate_instructions(
     >>> inst.id, inst.category
     ('house_0_3:0', 'simple')
     >>> inst.text
-    'Should there be a tv in the living room, walk to the sink in the bathroom; if not, walk to the book in the bedroom.'
+    'Should there be a tv in the living room, walk to the potted plant in the living room; if not, walk to the toilet in the bathroom.'
 
     The living room has a tv, so the condition holds and the first branch is the one to follow:
 
     >>> "tv" in [o.label for o in house.objects_in("room_0")], inst.truths, inst.branch_index
     (True, {'c0': True}, 0)
     >>> inst.linear_text, inst.n_branches
-    ('Go to the sink in the bathroom.', 2)
+    ('Go to the potted plant in the living room.', 2)
     """
     cats = list(categories or CATEGORIES)
     bad = [c for c in cats if c not in CATEGORIES]
@@ -364,7 +413,10 @@ def generate_instructions(
         raise ConfigError(f"n: expected >= 0, got {n}")
     ist = instruction_settings or InstructionSettings()
     graph = graph or build_scene_graph(scene, settings)
-    index = SceneIndex(scene, graph, ist)
+    for cat in cats:  # horizons a category cannot meet: one error before any drawing
+        for o in range(len(_OUTCOMES[cat])):
+            _lead_choice(cat, o, ist.horizons)
+    index = SceneIndex(scene, graph, ist, label_stats)
     if not index.rooms:
         raise SamplingError(f"scene {scene.id!r}: no room that can be named (unique label or "
                             "room hint) with objects")
@@ -382,14 +434,17 @@ def generate_instructions(
         rng = derive(seed, scene.id, cat, "draw", k)
         for _ in range(ist.max_attempts):
             got = _draw(index, cat, outcome, rng)
-            if got is not None:
+            if got is None:
+                continue
+            inst = _record(scene.id, f"{scene.id}:{start_index + i}", cat, *got, rng)
+            if ist.evidence is None or inst.axes["evidence_observability"] == ist.evidence:
                 break
         else:
             raise SamplingError(
                 f"scene {scene.id!r}: could not draw a {cat!r} instruction in "
-                f"{ist.max_attempts} attempts (too few referable objects or rooms)")
-        prog, truths = got
-        out.append(_record(scene.id, f"{scene.id}:{start_index + i}", cat, prog, truths, rng))
+                f"{ist.max_attempts} attempts (too few referable objects or rooms"
+                + (f", or none with {ist.evidence} evidence)" if ist.evidence else ")"))
+        out.append(inst)
     return out
 
 
