@@ -91,6 +91,9 @@ class SamplingError(NavbenchError):
     """A scene cannot support the requested instructions."""
 
 
+#: The conditional instruction generator's version, recorded in dataset manifests: 2 = decidable
+#: margins, usable references, balanced plausible presence distractors (1: navbench 0.2.0).
+GENERATOR = "navbench.conditional/2"
 #: Values of the ``evidence`` control (``InstructionSettings.evidence``).
 EVIDENCE: tuple[str, ...] = ("on_route", "off_route")
 
