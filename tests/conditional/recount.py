@@ -240,11 +240,12 @@ def recount(records: Iterable[Mapping[str, Any]], scenes: Mapping[str, Scene],
 
     Per group: ``n`` instructions; presence / relation conditions and their majority-class
     share; blind presence accuracy of three priors fitted on the other scenes (``ever``: the
-    label is in some room of that type; ``frequency``: in at least half of them; ``pairs``:
-    the majority truth of (label, room type) conditions, else ``frequency``); blind relation
-    accuracy (``predicate``: majority truth per predicate; ``triplet``: per (subject label,
-    predicate, reference label), else ``predicate``); the best blind branch choice over those
-    priors vs chance (mean 1/branches); truth mismatches; evaluated relation conditions and
+    label is in some room of that type; ``frequency``: in at least half of them, an unseen room
+    type: the majority truth of all presence conditions, ties true; ``pairs``: the majority
+    truth of (label, room type) conditions, else ``frequency``); blind relation accuracy
+    (``predicate``: majority truth per predicate, else of all relation conditions, ties false;
+    ``triplet``: per (subject label, predicate, reference label), else ``predicate``); the best
+    blind branch choice over those priors vs chance (mean 1/branches); truth mismatches; evaluated relation conditions and
     qualified references inside the margins; targets smaller than 32 px at 1.5 m; references
     to objects outside their room; branch-index histogram.
     """
@@ -301,7 +302,7 @@ def recount(records: Iterable[Mapping[str, Any]], scenes: Mapping[str, Scene],
         if c.kind == "presence":
             lab, rl = c.key
             ever = has[(lab, rl)] > 0
-            freq = has[(lab, rl)] >= 0.5 * rooms[rl] if rooms[rl] else bool(pres_major)
+            freq = has[(lab, rl)] >= 0.5 * rooms[rl] if rooms[rl] else pres_major is not False
             pm = _majority(pairs.get(c.key, Counter()))
             return {"ever": ever, "frequency": freq, "pairs": freq if pm is None else pm}
         pr = _majority(preds.get(c.key[1], Counter()))
