@@ -6,16 +6,21 @@ one of each, so an agent that always takes the first branch scores ≈ 1/(number
 Conditions on the selected path get the truth that path needs; conditions off the path get a
 fair coin. Each condition is then grounded with that truth:
 
-* presence, true: a label present in the room; false: a label present elsewhere in the scene
-  but absent from the room;
-* relation (probability ``p_relation``): two objects with labels unique in the room and a
-  predicate of ``relation_predicates`` that does / does not hold in the scene graph.
+* presence, true: a label the room holds; false: a label it lacks; both among the labels
+  contested for the room type over the dataset's scenes, drawn so that each (label, room type)
+  is asked true and false about equally often (:mod:`.distractors`: a prior cannot answer them;
+  without such statistics, labels found elsewhere in the scene);
+* relation (probability ``p_relation``): a predicate of ``relation_predicates`` the room can
+  ask both true and false, uniformly, then two objects with labels unique in the room whose pair
+  surely has the needed truth (:mod:`.margins`: never a pair a person would judge otherwise).
 
-Targets are distinct objects referable without ambiguity: the only object with its label in
-its room, or an object made unique by a qualifier "<predicate> the <anchor>" whose anchor has a
-unique label and for which no other object with the target's label satisfies the predicate; a
-direction qualifier ("north of the sink") is used only when no other object with the target's
-label lies within ±45° of that direction from the anchor. A room whose label is unique is "the
+Only usable objects are named (:mod:`.references`: inside their room polygon, visible at
+1.5 m). Targets are distinct objects referable without ambiguity: the only object with its
+label in its room, or an object made unique by a qualifier "<predicate> the <anchor>" whose
+anchor has a unique label, which the target surely holds and every other object with its label
+surely fails (for ``near`` the runner-up is clearly farther; :func:`.margins.qualifies`). A
+presence condition's (label, room) is never named in its own branches nor after it (only a
+true one could be named in its then-branch). A room whose label is unique is "the
 kitchen"; a room whose label repeats is named by a room hint: "the bedroom with the desk" (the
 only bedroom holding a desk) or "the bathroom off the hallway" (the only bathroom with a door
 to the hallway, itself unique); a repeated room with neither is not used.
