@@ -87,7 +87,7 @@ def audit_cmd(
         "--scenes", help="Folder of the scenes (for the qualifier margin check).")] = None,
     json_out: Annotated[Path | None, typer.Option("--json", help="Also write the census as JSON.")] = None,
 ) -> None:
-    """Consistency census per category: absent targets, dead conditions, ambiguous direction
+    """Consistency census per category: absent targets, dead conditions, unresolvable
     qualifiers, scope markers, connective variety, subgoals, parser round trip (issue 16)."""
     from rich.console import Console
     from rich.table import Table
