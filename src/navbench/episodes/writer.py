@@ -18,7 +18,7 @@ from navbench.io import write_json
 from navbench.jsontypes import JSONObject
 from navbench.paths import check_id, inside
 from navbench.scene.model import Scene
-from navbench.tasks.conditional.sampler import GENERATOR as CONDITIONAL_GENERATOR
+from navbench.tasks.conditional.settings import GENERATOR as CONDITIONAL_GENERATOR
 
 if TYPE_CHECKING:
     from navbench.episodes.dataset import DatasetSettings, SceneResult

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -31,10 +30,9 @@ from navbench.tasks.conditional.program import (
     Relation,
 )
 from navbench.tasks.conditional.references import misplaced_labels, seen_in, usable
+from navbench.tasks.conditional.settings import InstructionSettings
 from navbench.tasks.conditional.templates import is_speakable
 
-if TYPE_CHECKING:  # sampler.py builds the index, so the settings class is imported for types only
-    from navbench.tasks.conditional.sampler import InstructionSettings
 
 @dataclass
 class _Room:
