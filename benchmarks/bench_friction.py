@@ -2,16 +2,19 @@
 
 Builds a small ObjectNav dataset (procedural houses plus indoor-to-outdoor scenes), replays every
 reference path with the ``oracle-path`` agent at each friction scale (``SimSettings.
-friction_scale``: every surface's μ times the scale) and prints per robot × μ: success rate,
-mean speed (executed length / simulated time), collision rate (any non-ground contact), falls,
-the termination labels, and why the failed episodes failed.
+friction_scale``: every surface's μ times the scale) and prints per robot × μ: success rate
+under NavVerse's rule (a fall is a tilt > 45°, nothing else) and, replayed once more with the
+drop rule on (``SimSettings.drop_rule``: a step down of ``max_drop`` or more ends as ``drop``),
+the success rate that rule would give; mean speed (executed length / simulated time),
+collision rate (any non-ground contact), falls, drops (with the rule), the termination labels
+and why the failed episodes failed (NavVerse's rule).
 
 ``--paths spot`` (default, NavVerse's controlled comparison): *the same* reference paths, planned
 for Spot (the dataset's embodiment), run by every robot, each episode judged with its own τ
 (the dataset's, as ``navbench evaluate --embodiment`` does). ``--paths own``: each robot runs a
 dataset planned for itself (its clearance, its τ, navmesh steps ≤ its limit).
 
-Failure causes (first that applies): ``fall:<drop|tilt>`` (``@curb``: the reference path steps
+Failure causes (first that applies): ``fall`` / ``drop`` (``@curb``: the reference path steps
 down by more than the robot's ``max_drop`` somewhere); ``step`` — the reference path rises
 by more than the robot's ``max_step`` between two points (a curb or stair it cannot climb);
 ``skid`` — a non-holonomic base slid sideways faster than 0.1 m/s at some step
@@ -47,12 +50,11 @@ from navbench.sim.traction import lateral_slip
 SKID = 0.1  # m/s of sideways slip that counts as a skid
 
 
-def cause(label: str, fall_reason: str | None, rec: dict[str, np.ndarray],
-          reference: np.ndarray, emb: Embodiment) -> str:
+def cause(label: str, rec: dict[str, np.ndarray], reference: np.ndarray, emb: Embodiment) -> str:
     """Why an episode failed (module docs)."""
     rise = np.diff(reference[:, 1]) if len(reference) > 1 else np.zeros(1)
-    if label == "fall":  # "@curb": the path steps down by more than the robot survives
-        return f"fall:{fall_reason}" + ("@curb" if -rise.min() > emb.max_drop + 1e-3 else "")
+    if label in ("fall", "drop"):  # "@curb": the path steps down more than the drop rule allows
+        return label + ("@curb" if -rise.min() > emb.max_drop - 1e-3 else "")
     if rise.max() > emb.max_step + 1e-3:
         return "step"
     if not emb.holonomic and len(rec["t"]) > 1 and \
@@ -84,8 +86,9 @@ def main() -> None:
     scenes += [generate_city(200 + s, OutdoorSettings(size=size)) for s in range(a.cities)]
     print(f"{len(scenes)} scenes ({a.houses} houses, {a.hybrid} hybrid, {a.cities} cities); "
           f"friction scales {scales}; reference paths: {a.paths}")
-    print(f"{'robot':10s} {'paths':9s} {'mu x':>5s} {'n':>3s} {'SR':>5s} {'speed m/s':>9s} "
-          f"{'CR':>5s} {'falls':>5s} {'skid':>5s} {'wall s':>6s}  labels | failure causes")
+    print(f"{'robot':10s} {'paths':9s} {'mu x':>5s} {'n':>3s} {'SR':>5s} {'SR+drop':>7s} "
+          f"{'speed m/s':>9s} {'CR':>5s} {'falls':>5s} {'drops':>5s} {'skid':>5s} {'wall s':>6s}  "
+          f"labels | failure causes")
     with tempfile.TemporaryDirectory() as tmp:
         built: dict[str, Path] = {}
 
@@ -107,11 +110,14 @@ def main() -> None:
             emb = get_embodiment(robot)
             for scale in scales:
                 t0 = time.perf_counter()
-                ok, speed, hit, skid = [], [], [], []
+                ok, ok_drop, speed, hit, skid = [], [], [], [], []
                 labels: Counter[str] = Counter()
                 causes: Counter[str] = Counter()
+                drops = 0
                 for sid, group in sorted(by_scene.items()):
                     sim = Simulator(ds.scene(sid), emb, SimSettings(friction_scale=scale))
+                    strict = Simulator(ds.scene(sid), emb, SimSettings(friction_scale=scale,
+                                                                       drop_rule=True))
                     for ep in group:
                         o = run_episode(sim, load_agent("oracle-path"), ep,
                                         tau=ep.navbench.get("success_distance"))
@@ -125,10 +131,15 @@ def main() -> None:
                         labels[o.label] += 1
                         if o.label != "success":
                             ref = np.asarray(ep.reference_path, float).reshape(-1, 3)
-                            causes[cause(o.label, sim.fall_reason, rec, ref, emb)] += 1
+                            causes[cause(o.label, rec, ref, emb)] += 1
+                        d = run_episode(strict, load_agent("oracle-path"), ep,
+                                        tau=ep.navbench.get("success_distance"))
+                        ok_drop.append(d.label == "success")
+                        drops += d.label == "drop"
                 wall = time.perf_counter() - t0
                 print(f"{robot:10s} {planner:9s} {scale:5.2f} {len(ok):3d} {np.mean(ok):5.2f} "
-                      f"{np.mean(speed):9.3f} {np.mean(hit):5.2f} {labels['fall']:5d} "
+                      f"{np.mean(ok_drop):7.2f} {np.mean(speed):9.3f} {np.mean(hit):5.2f} "
+                      f"{labels['fall']:5d} {drops:5d} "
                       f"{np.mean(skid) if skid else float('nan'):5.2f} {wall:6.1f}  "
                       f"{dict(sorted(labels.items()))} | {dict(sorted(causes.items()))}", flush=True)
 

@@ -59,7 +59,8 @@ def test_verify_drops_and_records(tmp_path: Path) -> None:
     for task in ("objectnav", "route"):
         total = sum(c["total"] for c in m["counts"][task].values())
         dropped = m["dropped"].get(task, {})
-        assert total + sum(n for per in dropped.values() for n in per.values()) == 2 * 3
+        refilled = sum(m.get("resampled", {}).get(task, {}).values())
+        assert total + sum(n for per in dropped.values() for n in per.values()) == 2 * 3 + refilled
         for per in dropped.values():  # verification rejections carry the rollout's reason
             assert all(k.startswith("verify_") or k.startswith("no_") for k in per)
         kept += total

@@ -210,7 +210,8 @@ def test_counts_dropped_and_stats(ds_dir: Path) -> None:
     for task in TASKS:
         total = sum(m.counts[task][s]["total"] for s in ds.splits)
         dropped = sum(n for per in m.dropped.get(task, {}).values() for n in per.values())
-        assert total + dropped == 3 * N
+        refilled = sum(m.raw.get("resampled", {}).get(task, {}).values())  # draws refilled
+        assert total + dropped == 3 * N + refilled
         assert total == len(_all(ds, task))
     assert sum(sum(c.get("by_goal_kind", {}).values()) for c in m.counts["route"].values()) == len(_all(ds, "route"))
     tables = dataset_tables(ds)

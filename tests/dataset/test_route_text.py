@@ -55,16 +55,20 @@ def test_simplify_merges_small_turns_and_short_segments() -> None:
 def test_turn_words() -> None:
     s = RouteSettings()
     assert turn_word(math.radians(10), s) is None
+    # slight < 45°, turn 45–135°, sharp > 135°, around > 170°
     assert turn_word(math.radians(40), s) == "slightly left"
+    assert turn_word(math.radians(-50), s) == "right"  # before: "slightly" up to 60°
     assert turn_word(math.radians(-90), s) == "right"
     assert turn_word(math.radians(90), s) == "left"
-    assert turn_word(math.radians(170), s) == "around"
+    assert turn_word(math.radians(130), s) == "left"
+    assert turn_word(math.radians(-150), s) == "sharp right"
+    assert turn_word(math.radians(175), s) == "around"
     # heading changes that cross ±180°: walking south (+Z, yaw ±π), then west is a RIGHT turn
     # and east a LEFT one (before: the raw difference's sign, wrong for ~1 turn in 5 in a city)
     south, west, east = math.pi, math.pi / 2, -math.pi / 2  # yaw_of_direction(0,1)/(-1,0)/(1,0)
     assert turn_word(west - south, s) == "right" and turn_word(west - (-south), s) == "right"
     assert turn_word(east - south, s) == "left"
-    assert turn_word(math.radians(-140) - math.radians(170), s) == "slightly left"  # 50° left
+    assert turn_word(math.radians(-140) - math.radians(170), s) == "left"  # 50° left
 
 
 def test_l_path_turn_direction_and_arrival_side() -> None:
@@ -82,6 +86,29 @@ def test_l_path_turn_direction_and_arrival_side() -> None:
     # start facing south: the first move needs a turn around
     dirs, _ = route_directives(ctx, _p((1.0, 0.0), (1.0, -5.0)), math.pi, "o0")
     assert dirs[0].turn == "around"
+
+
+def _bend(first: float, second: float, gap: float) -> np.ndarray:
+    """North 5 m, then ``gap`` m at ``first``° left of north, then 5 m at ``second``°."""
+    pts = [(1.0, 0.0), (1.0, -5.0)]
+    for deg, length in ((first, gap), (second, 5.0)):
+        x, z = pts[-1]
+        r = math.radians(deg)
+        pts.append((x - length * math.sin(r), z - length * math.cos(r)))
+    return _p(*pts)
+
+
+def test_a_rounded_corner_is_one_turn_of_the_summed_heading_change() -> None:
+    # two 40° left vertices 1.5 m apart are one 80° left turn (before: "bear left ... bear
+    # left"); 4 m apart they stay two slight ones; opposite ways never merge
+    ctx = RouteContext(two_room_scene())
+    dirs, _ = route_directives(ctx, _bend(40.0, 80.0, 1.5), 0.0, "o0")
+    assert [(t.turn, round(t.angle or 0.0)) for t in dirs if t.kind == "turn"] == [("left", 80)]
+    assert [x.kind for x in dirs] == ["move", "turn", "move", "arrive"]
+    dirs, _ = route_directives(ctx, _bend(40.0, 80.0, 4.0), 0.0, "o0")
+    assert [t.turn for t in dirs if t.kind == "turn"] == ["slightly left", "slightly left"]
+    dirs, _ = route_directives(ctx, _bend(50.0, 0.0, 2.5), 0.0, "o0")  # a 1.9 m side step
+    assert [t.turn for t in dirs if t.kind == "turn"] == ["left", "right"]
 
 
 def test_door_crossing_landmark_and_goal_in_two_rooms() -> None:

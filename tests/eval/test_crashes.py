@@ -93,11 +93,11 @@ def test_every_label_path_agrees_with_sr() -> None:
     floor = Box("floor", "floor", (0.0, -0.05, 0.0), (40.0, 0.1, 40.0), label="floor")
     high = Box("high", "floor", (0.0, 0.4, 3.0), (20.0, 0.8, 6.0), label="floor")
     ledge = Simulator(Scene("ledge", "outdoor", "test", boxes=(floor, high)), SPOT,
-                      SimSettings(max_time=8.0))
+                      SimSettings(max_time=8.0, drop_rule=True))  # off the ledge: a drop
     try:
         ep = Episode("f", "ledge", (0.0, 0.8, 3.0), (0.0, 0.0, 0.0, 1.0), (Goal((0.0, 0.0, -1.0)),),
                      geodesic_distance=4.0, info={"navbench": {"success_distance": 1.0}})
-        seen["fall"] = _check(run_one(ledge, _Forward(), ep, "ledge", distance="euclidean"))
+        seen["drop"] = _check(run_one(ledge, _Forward(), ep, "ledge", distance="euclidean"))
         far = Episode("o", "ledge", (0.0, 0.8, 3.0), (0.0, 0.0, 0.0, 1.0), (Goal((5.0, 0.8, 3.0)),),
                       geodesic_distance=5.0, info={"navbench": {"success_distance": 1.0}})
         seen["sim_timeout"] = _check(run_one(ledge, DiscreteSpinner(), far, "ledge", distance="euclidean"))
@@ -105,7 +105,7 @@ def test_every_label_path_agrees_with_sr() -> None:
         ledge.close()
     assert seen == {"success": "success", "miss": "perception_error", "wall": "perception_error",
                     "max_steps": "timeout", "act_raises": "agent_error", "reset_raises": "agent_error",
-                    "nan_action": "agent_error", "deadline": "agent_error", "fall": "fall",
+                    "nan_action": "agent_error", "deadline": "agent_error", "drop": "drop",
                     "sim_timeout": "timeout"}
 
 
@@ -205,3 +205,65 @@ def test_every_way_of_dying_scores_as_the_failure(cond_dataset: Path, honest: tu
     if how == "hang":
         assert all("unresponsive for 10 s" in got[e]["error"] for e, h in rows.items()
                    if h["label"] != "success")
+
+
+@pytest.mark.parametrize("rule", ["habitat", "navverse"])
+def test_labels_agree_with_sr_under_both_success_rules(rule: str) -> None:
+    """habitat: S = STOP ∧ d_T ≤ τ; navverse: S = d_T ≤ τ at the end (the simulator ends on
+    reaching τ). ``stuck`` and ``drop`` are failures that stand, and never say success."""
+    from navbench.scene import Box, Scene
+    from navbench.sim import SPOT, SimSettings, Simulator
+
+    nav = rule == "navverse"
+    floor = Box("floor", "floor", (0.0, -0.05, 0.0), (40.0, 0.1, 40.0), label="floor")
+    wall = Box("w", "wall", (0.0, 1.0, -3.0), (20.0, 2.0, 0.2), label="wall", ref="w")
+    high = Box("high", "floor", (0.0, 0.4, 6.0), (20.0, 0.8, 6.0), label="floor")
+
+    def ep(eid: str, start: tuple[float, float, float], goal: tuple[float, float, float]) -> Episode:
+        return Episode(eid, "s", start, (0.0, 0.0, 0.0, 1.0), (Goal(goal),),
+                       geodesic_distance=math.dist(start, goal),
+                       info={"navbench": {"success_distance": 1.6}})
+
+    sim = Simulator(Scene("s", "outdoor", "test", boxes=(floor, wall, high)), SPOT,
+                    SimSettings(stuck_time=1.5, drop_rule=True, max_time=20.0, end_on_success=nav))
+    seen: dict[str, tuple[str, float]] = {}
+    try:
+        def run(agent: object, e: Episode, **kw: object) -> None:
+            r = run_one(sim, agent, e, "s", distance="euclidean",  # type: ignore[arg-type]
+                        require_stop=not nav, **kw)  # type: ignore[arg-type]
+            assert r.extra["success_rule"] == rule
+            seen[e.episode_id] = (_check(r), r.metrics["success"])
+
+        run(StopNow(), ep("stop_near", (0.0, 0.0, 0.0), (1.0, 0.0, 0.0)))  # STOP at 1 m ≤ 1.6 m
+        run(StopNow(), ep("stop_far", (0.0, 0.0, 0.0), (3.0, 0.0, 0.0)))
+        # never stops, 1 m from the goal when its 3 steps run out
+        run(DiscreteSpinner(), ep("no_stop_near", (0.0, 0.0, 0.0), (1.0, 0.0, 0.0)), max_steps=3)
+        # drives into the wall (it stands at z = -2.35): 1.25 m from a goal behind the wall
+        run(_Forward(), ep("wall_near", (0.0, 0.0, 0.0), (0.0, 0.0, -3.6)))
+        run(_Forward(), ep("wall_far", (0.0, 0.0, 0.0), (0.0, 0.0, -9.0)))
+        # off the 0.8 m ledge at z = 3 (Spot's max_drop 0.4 m): a drop with the drop rule
+        run(_Forward(), ep("ledge", (0.0, 0.8, 6.0), (0.0, 0.0, -1.0)))
+    finally:
+        sim.close()
+    assert seen == {
+        "stop_near": ("success", 1.0), "stop_far": ("perception_error", 0.0),
+        "no_stop_near": ("success", 1.0) if nav else ("timeout", 0.0),
+        "wall_near": ("success", 1.0) if nav else ("stuck", 0.0),
+        "wall_far": ("stuck", 0.0), "ledge": ("drop", 0.0)}
+
+
+def test_the_success_rule_is_recorded_with_the_run(cond_dataset: Path, tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    for rule in ("habitat", "navverse"):
+        evaluate(cond_dataset, "tests.eval.pipeline_agents:StopNow", out,
+                 EvalSettings(success_rule=rule, episodes="0,1"), progress=False)
+    with ResultsDB(out) as db:
+        runs = db.runs()
+        assert len(runs) == 2  # two rules, two runs
+        by_rule = {r["settings"].get("success_rule", "habitat"): r for r in runs}
+        assert "success_rule" not in by_rule["habitat"]["settings"]  # the default: names as before
+        for rule, run in by_rule.items():
+            rows = db.rows(run["run_id"])
+            assert [r["extra"]["success_rule"] for r in rows] == [rule, rule]
+            for r in rows:  # stopping at the start of each episode, > τ from its goal: a failure
+                assert r["label"] == "perception_error" and r["metrics"]["success"] == 0.0

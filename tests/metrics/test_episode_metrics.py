@@ -202,3 +202,28 @@ def test_termination_label_follows_the_metrics_success():
     fell = compute_episode_metrics(Trajectory("e", xs(0, 3, 4), stopped=False, termination="fall"),
                                    facts())
     assert fell["termination"] == "fall"
+
+
+def test_indoor_and_outdoor_parts_of_a_hybrid_episode_by_hand() -> None:
+    # 6 rows, 1 m apart along +x at 0.1 s; the exit is row 3 (the first outdoor one).
+    # indoor part = steps 1..2, outdoor part = steps 3..5 (row 0, the start, in neither)
+    pos = np.array([[float(k), 0.0, 0.0] for k in range(6)])
+    traj = Trajectory("h", pos, stopped=True, timestamps=np.arange(6) * 0.1,
+                      collisions=np.array([True, False, True, False, False, False]),
+                      obstacle_distances=np.array([9.0, 0.4, 0.6, 2.0, 3.0, 4.0]),
+                      preferred=np.array([True, True, True, False, True, True]))
+    facts = EpisodeFacts("h", pos[0], goal_positions=np.array([[5.0, 0.0, 0.5]]),
+                         goal_radii=np.zeros(1), success_distance=1.0, geodesic_distance=5.0)
+    labels = np.array(["indoor"] * 3 + ["outdoor"] * 3)
+    m = compute_episode_metrics(traj, facts, stage_labels=labels)
+    assert m["steps_to_exit"] == 3 and m["time_to_exit"] == pytest.approx(0.3)
+    assert m["path_length_indoor"] == pytest.approx(3.0) and m["path_length_outdoor"] == pytest.approx(2.0)
+    assert m["sr_after_exit"] == 1.0 == m["success"]
+    assert (m["cr_indoor"], m["cr_outdoor"]) == (1.0, 0.0)  # the start row's contact is not counted
+    assert m["ado_indoor"] == pytest.approx(0.5) and m["ado_outdoor"] == pytest.approx(3.0)
+    assert m["nsr_indoor"] == 1.0 and m["nsr_outdoor"] == pytest.approx(2 / 3)
+    stay = compute_episode_metrics(traj, facts, stage_labels=np.array(["indoor"] * 6))
+    assert stay["cr_indoor"] == 1.0 and stay["ado_indoor"] == pytest.approx(np.mean([0.4, 0.6, 2, 3, 4]))
+    assert stay["cr_outdoor"] is None and stay["sr_after_exit"] is None and stay["time_to_exit"] is None
+    out = compute_episode_metrics(traj, facts, stage_labels=np.array(["outdoor"] * 6))
+    assert all(out[k] is None for k in ("cr_indoor", "ado_outdoor", "steps_to_exit", "path_length_indoor"))

@@ -70,3 +70,28 @@ def test_score_objectnav_predictions_by_navverse_distance(tmp_path: Path) -> Non
         ne = min(max(0.0, math.dist(end, g.position) - 0.5 * max(g.size[0], g.size[2]))
                  for g in e.goals if g.size is not None)
         assert r["ne"] == pytest.approx(ne, abs=1e-6) and r["success"] == 1.0
+
+
+def test_score_success_rule_habitat_needs_stop_navverse_does_not(tmp_path: Path) -> None:
+    build_dataset([generate_house(5, 4)], tmp_path / "ds", tasks=["objectnav"], split="eval=1.0",
+                  seed=0, settings=DatasetSettings(episodes_per_scene=3))
+    eps = load_dataset(tmp_path / "ds").episodes("objectnav", "eval")
+    # walk each reference path to its end (within τ of an instance) and never call STOP
+    preds = {e.episode_id: [{"position": list(p), "heading": 0.0, "stop": False}
+                            for p in e.reference_path] for e in eps}
+    (tmp_path / "p.json").write_text(json.dumps(preds))
+    got = {}
+    for rule in ("habitat", "navverse"):
+        with pytest.raises(SystemExit) as ex:
+            main(["score", "--episodes", str(tmp_path / "ds"), "--task", "objectnav",
+                  "--predictions", str(tmp_path / "p.json"), "--out", str(tmp_path / rule),
+                  "--success-rule", rule])
+        assert ex.value.code == 0
+        res = json.loads((tmp_path / rule / "metrics.json").read_text())
+        assert res["settings"]["success_rule"] == rule
+        got[rule] = {(r["success"], r["termination"]) for r in res["episodes"]}
+    assert got == {"habitat": {(0.0, "timeout")}, "navverse": {(1.0, "success")}}
+    with pytest.raises(SystemExit) as ex:
+        main(["score", "--episodes", str(tmp_path / "ds"), "--task", "objectnav",
+              "--predictions", str(tmp_path / "p.json"), "--success-rule", "vlnce"])
+    assert ex.value.code == 2

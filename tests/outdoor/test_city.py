@@ -114,9 +114,18 @@ def test_contextual_groups_are_8m_apart(city: ns.Scene) -> None:
             assert d >= 8.0 - 1e-9
 
 
+def road_m(scene: ns.Scene) -> float:
+    """Road centreline length (m) from the measured road density and the city's area."""
+    (x0, z0), (x1, z1) = scene.bounds_xz
+    return float(scene.meta["road_density"]) * (x1 - x0) * (z1 - z0) / 1000.0
+
+
 def test_counts_limits_and_cars_on_roads(city: ns.Scene) -> None:
     cars = [o for o in city.objects if o.id.startswith("car_")]  # parked vehicles
-    assert len(cars) == 30 and len(city.objects) - len(cars) <= 150
+    # 0.55 cars and 2.75 objects per 100 m of road (NavVerse: 200 and 1,000 on 36.4 km),
+    # capped at 30 and 150 here
+    assert len(cars) == min(30, round(0.55 * road_m(city) / 100.0)) > 0
+    assert len(city.objects) - len(cars) <= min(150, round(2.75 * road_m(city) / 100.0))
     assert {c.label for c in cars} <= {"car", "van", "truck", "motorcycle"}
     for c in cars:
         assert {s.cls for s in surface_at(city, c.center[0], c.center[2])} == {"road"}
@@ -128,8 +137,9 @@ def test_full_size_city_geometry_budget() -> None:
     (x0, z0), (x1, z1) = s.bounds_xz
     assert x1 - x0 == pytest.approx(1000.0) and z1 - z0 == pytest.approx(1000.0)
     assert 3000 <= len(s.boxes) <= 7000  # 30 km of road per km² by default
-    assert sum(o.id.startswith("car_") for o in s.objects) == 200
-    assert len(s.objects) - 200 <= 1000
+    cars = sum(o.id.startswith("car_") for o in s.objects)
+    assert cars == round(0.55 * road_m(s) / 100.0) < 200  # ~30 km of road: 165 cars
+    assert len(s.objects) - cars <= round(2.75 * road_m(s) / 100.0) < 1000
     assert all(6.0 <= b.size[1] <= 40.0 for b in s.boxes if b.kind == "building")
 
 
@@ -145,3 +155,37 @@ def test_bad_settings() -> None:
         generate_city(0, OutdoorSettings(cars=500))
     with pytest.raises(ConfigError, match="size"):
         generate_city(0, OutdoorSettings(size=(5000.0, 100.0)))
+
+
+def test_road_length_within_a_disc_is_the_chord() -> None:
+    from navbench.scene.procgen.streets import StreetLayout, road_length
+
+    # one street along x (z in [-5, 5]) from x = -50 to 50, one along z at x = 20, an
+    # intersection [20±5]² and a crosswalk 3 m deep across the first street
+    lay = StreetLayout((-60.0, -60.0, 60.0, 60.0), [],
+                       [((-50.0, -5.0, 15.0, 5.0), 2, "x"), ((15.0, 5.0, 25.0, 50.0), 2, "z"),
+                        ((15.0, -5.0, 25.0, 5.0), 2, "")], [(-30.0, -5.0, -27.0, 5.0)])
+    # centrelines: z=0 over [-50, 15]; x=20 over [5, 50]; intersection: x over [15, 25] at
+    # z=0 and z over [-5, 5] at x=20; crosswalk: 3 m along x at z=0
+    assert road_length(lay) == pytest.approx(65.0 + 45.0 + 10.0 + 10.0 + 3.0)
+    # a disc of r = 30 around (0, 10): the line z=0 meets it over |x| ≤ √(900 − 100)
+    h = math.sqrt(800.0)
+    along = min(15.0, h) + h + (min(25.0, h) - 15.0)  # street + intersection's x part
+    cz = math.sqrt(900.0 - 400.0)  # x = 20 meets it over |z − 10| ≤ √500
+    across = (min(50.0, 10 + cz) - 5.0) + (5.0 - max(-5.0, 10 - cz))
+    crosswalk = -27.0 - (-h)  # x in [-30, -27] clipped at -h = -28.28
+    assert road_length(lay, (0.0, 10.0, 30.0)) == pytest.approx(along + across + crosswalk)
+    assert road_length(lay, (0.0, 100.0, 30.0)) == 0.0
+
+
+@pytest.mark.parametrize("size", [200.0, 500.0])
+def test_clutter_per_100m_of_road_does_not_depend_on_city_size(size: float) -> None:
+    # before, counts were only capped (1,000 objects): ~100 objects per 100 m of road at
+    # 200 m, ~4 at 1 km
+    s = generate_city(0, OutdoorSettings(size=(size, size)))
+    cars = sum(o.id.startswith("car_") for o in s.objects)
+    per = 100.0 / road_m(s)
+    assert (len(s.objects) - cars) * per == pytest.approx(2.75, rel=0.05)
+    assert cars * per == pytest.approx(0.55, rel=0.15)
+    assert s.meta["clutter_per_100m"] == pytest.approx(
+        {"objects": (len(s.objects) - cars) * per, "cars": cars * per}, abs=2e-3)

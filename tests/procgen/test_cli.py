@@ -53,3 +53,22 @@ def test_unknown_kind_and_bad_rooms_are_clear_errors(tmp_path: Path) -> None:
         with pytest.raises(ConfigError, match="--rooms"):
             scenes_cli.parse_rooms(bad)
     assert scenes_cli.parse_rooms("4") == (4, 4) and scenes_cli.parse_rooms("2-9") == (2, 9)
+
+
+def test_a_scene_that_cannot_be_built_is_skipped_with_a_warning(tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    real = scenes_cli.GENERATORS["indoor"]
+
+    def flaky(seed: int, rooms: tuple[int, int] | None):  # type: ignore[no-untyped-def]
+        if seed == 6:
+            raise ConfigError("no road-facing lot can hold the house")
+        return real(seed, rooms)
+
+    monkeypatch.setitem(scenes_cli.GENERATORS, "indoor", flaky)
+    r = CliRunner().invoke(app, ["scenes", "generate", "--count", "3", "--seed", "5",
+                                 "--rooms", "3", "--out", str(tmp_path)])
+    assert r.exit_code == 0, r.output
+    assert "seed 6 skipped: no road-facing lot" in r.output and "2 indoor scenes" in r.output
+    index = json.loads((tmp_path / "index.json").read_text())
+    assert [e["seed"] for e in index["scenes"]] == [5, 7]
+    assert index["skipped"] == [{"seed": 6, "reason": "no road-facing lot can hold the house"}]

@@ -193,3 +193,26 @@ def test_with_episode_fields_fills_only_missing() -> None:
     out = with_episode_fields([_row("7", source="mine", success=1.0), _row("8")], {"7": ep})
     assert out[0]["source"] == "mine" and out[0]["task"] == "vln" and out[0]["depth"] == 2
     assert out[1] == {"episode_id": "8"}
+
+
+def test_stage_table_shows_exit_timing_and_split_safety_when_rows_have_them() -> None:
+    rows = {"a": [
+        _row("1", task="objnav", reached_outdoor=True, success=1.0, termination="success",
+             time_to_exit=4.0, steps_to_exit=40, sr_after_exit=1.0, cr_indoor=1.0,
+             cr_outdoor=0.0, ado_indoor=0.5, ado_outdoor=2.0, nsr_indoor=1.0, nsr_outdoor=0.5),
+        _row("2", task="objnav", reached_outdoor=True, success=0.0, termination="timeout",
+             time_to_exit=8.0, steps_to_exit=80, sr_after_exit=0.0, cr_indoor=0.0,
+             cr_outdoor=1.0, ado_indoor=0.7, ado_outdoor=1.0, nsr_indoor=1.0, nsr_outdoor=0.7),
+        _row("3", task="objnav", reached_outdoor=False, success=0.0, termination="timeout",
+             cr_indoor=0.0, ado_indoor=0.3, nsr_indoor=0.9),
+    ]}
+    t = stage_table(rows)
+    idx = ("a", "objnav")
+    assert cell(t, idx, "time to exit") == (6.0, 2) and cell(t, idx, "steps to exit") == (60.0, 2)
+    assert cell(t, idx, "SR after exit") == (0.5, 2) and cell(t, idx, "SR") == (pytest.approx(1 / 3), 3)
+    assert cell(t, idx, "CR indoor") == (pytest.approx(1 / 3), 3)
+    assert cell(t, idx, "CR outdoor") == (0.5, 2)
+    assert cell(t, idx, "ADO indoor") == (pytest.approx(0.5), 3) and cell(t, idx, "ADO outdoor") == (1.5, 2)
+    assert cell(t, idx, "NSR outdoor") == (pytest.approx(0.6), 2)
+    assert "CE before exit" not in [c[-1] for c in t.values.columns]  # no episode has it
+    assert all(not np.isnan(t.lo.loc[idx, c]) for c in t.values.columns if c[-1] != "post-exit timeout")

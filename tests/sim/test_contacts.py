@@ -9,6 +9,7 @@ import pytest
 
 from navbench.scene import Box, Scene
 from navbench.sim import SPOT, TURTLEBOT, SimSettings, Simulator
+from navbench.sim.contacts import VOID_DROP
 
 G = 9.81
 FLOOR = Box("floor", "floor", (0.0, -0.05, 0.0), (20.0, 0.1, 20.0), label="floor")
@@ -48,18 +49,23 @@ def test_support_caps_follow_friction_and_the_error_direction() -> None:
 
 
 def test_airborne_has_no_drive_and_a_deep_fall_is_a_drop() -> None:
-    sim = settled(Simulator(Scene("f", "indoor", "t", boxes=(FLOOR,)), TURTLEBOT), 0.0, 0.0)
-    d = sim.data
-    d.qpos[1] = 0.5  # lifted 0.5 m: no contact at all
-    mujoco.mj_forward(sim.model, d)
-    assert d.ncon == 0
-    assert sim.contacts(1.0, 1.0) is None  # 0.5 m above the last support: not yet a fall
-    assert caps(sim) == (0.0, 0.0)
-    d.qpos[1] = -0.2 - 0.6  # fallen through the floor (0.1 m thick; the body is 0.37 m tall):
-    # 0.8 m below its last support, more than 2 max_drop + 0.1 (0.2 m for the Turtlebot)
-    assert 2.0 * TURTLEBOT.max_drop + 0.1 < 0.8
-    mujoco.mj_forward(sim.model, d)
-    assert d.ncon == 0 and sim.contacts(1.0, 1.0) == "drop"
+    scene = Scene("f", "indoor", "t", boxes=(FLOOR,))
+    for rule in (True, False):
+        sim = settled(Simulator(scene, TURTLEBOT, SimSettings(drop_rule=rule)), 0.0, 0.0)
+        d = sim.data
+        d.qpos[1] = 0.5  # lifted 0.5 m: no contact at all
+        mujoco.mj_forward(sim.model, d)
+        assert d.ncon == 0
+        assert sim.contacts(1.0, 1.0) is None  # 0.5 m above the last support: not yet a fall
+        assert caps(sim) == (0.0, 0.0)
+        d.qpos[1] = -0.2 - 0.6  # fallen through the floor (0.1 m thick; the body 0.37 m tall):
+        # 0.8 m below its last support, more than 2 max_drop + 0.1 (0.2 m for the Turtlebot)
+        assert 2.0 * TURTLEBOT.max_drop + 0.1 < 0.8 < VOID_DROP
+        mujoco.mj_forward(sim.model, d)
+        assert d.ncon == 0 and sim.contacts(1.0, 1.0) == ("drop" if rule else None)
+        d.qpos[1] = -VOID_DROP - 0.1  # a free fall off the geometry: a drop with or without the rule
+        mujoco.mj_forward(sim.model, d)
+        assert d.ncon == 0 and sim.contacts(1.0, 1.0) == "drop"
 
 
 def test_wall_contact_is_a_collision_and_tilt_is_a_fall() -> None:

@@ -145,16 +145,16 @@ def ledge_scene(h: float) -> Scene:
 
 @pytest.mark.parametrize(("emb", "h", "survives"), [
     (SPOT, 0.35, True), (SPOT, 0.45, False), (TURTLEBOT, 0.04, True), (TURTLEBOT, 0.1, False)])
-def test_step_down_survives_up_to_max_drop_at_every_speed(emb, h, survives):
-    assert (h <= emb.max_drop) == survives
-    sim = Simulator(ledge_scene(h), emb)
+def test_step_down_with_the_drop_rule_survives_below_max_drop_at_every_speed(emb, h, survives):
+    assert (h < emb.max_drop) == survives
+    sim = Simulator(ledge_scene(h), emb, SimSettings(drop_rule=True))
     for v in SPEEDS:
         sim.reset_to((0.0, h, 0.5), 0.0)
         drive(sim, v, 2.0 / min(v, emb.vx_max) + 2.0)
         if survives:
             assert sim.label is None and sim.pose()[1] == pytest.approx(0.0, abs=0.01), v
-        else:
-            assert sim.label == "fall", v  # by the drop rule, or tipping over the edge (tilt)
+        else:  # by the drop rule, or (Spot creeping at 0.1 m/s) tipping over the edge
+            assert (sim.label, sim.fall_reason) in (("drop", "drop"), ("fall", "tilt")), v
 
 
 @pytest.mark.parametrize(("emb", "gap"), [(SPOT, 0.4), (TURTLEBOT, 0.2)])

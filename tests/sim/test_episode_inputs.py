@@ -91,3 +91,12 @@ def test_navenv_render_reuses_the_observation_frame(monkeypatch) -> None:
     lean.reset()
     assert lean.render() is None
     lean.close()
+
+
+def test_reset_to_takes_plain_xyz_goals_as_documented() -> None:
+    sim = Simulator(Scene("flat", "indoor", "t", boxes=(FLOOR,)), SPOT)
+    sim.reset_to((0.0, 0.0, 0.0), 0.0, [(3.0, 0.0, -4.0), (0.0, 0.0, 1.2)])
+    assert sim.distance_to_goal() == pytest.approx(1.2, abs=0.01)  # the nearer point goal
+    assert sim.step(StopAction())[2]["label"] == "success"  # 1.2 m ≤ τ = 1.6 m
+    with pytest.raises(ConfigError, match="expected a goal record or an"):
+        sim.reset_to((0.0, 0.0, 0.0), 0.0, [(1.0, 2.0)])

@@ -60,13 +60,18 @@ def test_wall_collision_does_not_pass_through():
     assert rec["obstacle_distance"][-1] < 0.01
 
 
-def test_drop_off_ledge_is_a_fall():
+def test_drop_off_ledge_is_a_drop_with_the_drop_rule_only():
     high = Box("high", "floor", (0.0, 0.4, 3.0), (20.0, 0.8, 6.0), label="floor")
-    sim = Simulator(Scene("ledge", "outdoor", "test", boxes=(FLOOR, high)), SPOT)
+    scene = Scene("ledge", "outdoor", "test", boxes=(FLOOR, high))
+    sim = Simulator(scene, SPOT, SimSettings(drop_rule=True))
     sim.reset_to((0.0, 0.8, 3.0), 0.0)
     info = drive(sim, 0.8, 8.0)
-    assert info["label"] == "fall"
-    assert sim.records()["label"][-1] == "fall"
+    assert info["label"] == "drop" and sim.fall_reason == "drop"
+    assert sim.records()["label"][-1] == "drop"
+    sim = Simulator(scene, SPOT)  # NavVerse: only tilt > 45° is a fall; it lands upright
+    sim.reset_to((0.0, 0.8, 3.0), 0.0)
+    info = drive(sim, 0.8, 8.0)
+    assert info["label"] is None and sim.pose()[1] == pytest.approx(0.0, abs=0.01)
 
 
 def test_follower_reaches_waypoint_in_physics():

@@ -120,7 +120,9 @@ def test_house_tour_compiled_equals_python_and_brute_force(emb: Embodiment) -> N
 def test_city_compiled_equals_python_and_brute_force(emb: Embodiment) -> None:
     from navbench.scene.procgen.outdoor import OutdoorSettings, generate_city
 
-    sim = Simulator(generate_city(0, OutdoorSettings(size=(200.0, 200.0))), emb)
+    # clutter by the caps alone (1,000 objects, 200 cars): a 200 m city of > 1,000 geoms
+    dense = OutdoorSettings(size=(200.0, 200.0), objects_per_100m=None, cars_per_100m=None)
+    sim = Simulator(generate_city(0, dense), emb)
     assert sim.model.ngeom > 1000 and sim.recorder.probe.uses_down_ray  # DownRay's kernel
     rng = np.random.default_rng(11)
     values, kinds = [], set()

@@ -156,8 +156,21 @@ def test_high_steep_contact_is_an_edge_with_the_climb_cap() -> None:
     # 1 cm above the lowest ground contact with a normal 60° off vertical: a step edge
     assert s([(0, 0.0, 1.0), (0, 0.01, 0.5)], ex=0.0, ez=2.0) == 0
     assert s.caps == pytest.approx((0.0, 30.0)) and s.fs[30] == math.inf  # no braking update
-    s2 = Scan()  # the same contact steep but only 2 mm above: support at the lowest level
-    assert s2([(0, 0.0, 1.0), (0, 0.002, 0.5)], ez=2.0) == 0 and s2.caps == (0.0, 50.0)
+    s2 = Scan()  # the same contact steep but only 2 mm above: support at the lowest level,
+    # tilted: the cap along the ground is 50 N, the planar force 50 / cos θ (θ clamped at 45°)
+    assert s2([(0, 0.0, 1.0), (0, 0.002, 0.5)], ez=2.0) == 0
+    assert s2.caps == pytest.approx((0.0, 50.0 * math.sqrt(2.0)))
+
+
+def test_sloped_support_scales_the_planar_cap_by_one_over_cos() -> None:
+    # a 30° support: min(force_cap 60 N, μ 0.5 · 100 N) = 50 N along the ground, so the planar
+    # (horizontal) force may reach 50 / cos 30° = 57.7 N and braking 0.8 of that per kg
+    s = Scan()
+    c30 = math.cos(math.radians(30.0))
+    assert s([(0, 0.0, c30)], ez=1.0) == 0
+    assert s.caps == pytest.approx((0.0, 50.0 / c30)) and s.fs[30] == pytest.approx(0.8 * 5.0 / c30)
+    s2 = Scan()  # within 5° of vertical: level, no scaling
+    assert s2([(0, 0.0, math.cos(math.radians(4.0)))], ez=1.0) == 0 and s2.caps == (0.0, 50.0)
 
 
 def test_tilted_normal_on_a_level_box_top_is_its_corner() -> None:

@@ -30,6 +30,8 @@ def build_cmd(
     refine_model: Annotated[str | None, typer.Option("--refine-model", help="Route VLN: model name for --refine-url.")] = None,
     refine_key_env: Annotated[str | None, typer.Option("--refine-key-env", help="Route VLN: environment variable holding the API key.")] = None,
     habitat_scenes: Annotated[Path | None, typer.Option("--habitat-scenes", help="Folder written by `navbench scenes export --format habitat`: episode scene_id = <prefix>/stages/<id>.glb.")] = None,
+    check_contacts: Annotated[bool, typer.Option("--check-contacts/--no-check-contacts", help="Replay every reference path with the dataset's robot; drop (and refill) episodes whose replay touches an obstacle, falls or jams.")] = True,
+    max_draws: Annotated[float, typer.Option("--max-draws", help="ObjectNav/PlaceNav/route draws per requested episode at most: dropped draws are refilled until -n are kept or this many per episode were made.")] = 4.0,
     habitat_prefix: Annotated[str | None, typer.Option("--habitat-prefix", help="scene_id prefix with --habitat-scenes, relative to habitat-lab's SCENES_DIR [default: the folder's name].")] = None,
     p_relation: Annotated[float, typer.Option("--p-relation", help="Conditional: share of relation conditions (else object presence).")] = 0.3,
     p_cross_room: Annotated[float, typer.Option("--p-cross-room", help="Conditional: share of draws across rooms (else one room).")] = 0.5,
@@ -68,7 +70,8 @@ def build_cmd(
         episodes_per_scene=episodes_per_scene, categories=cats, instructions=controls,
         conditional=ConditionalEpisodeSettings(success_distance=success_distance, start_facing=start_facing),
         route=RouteEpisodeSettings(refine=refine), verify=verify, verify_embodiment=verify_embodiment,
-        embodiment=None if embodiment == "none" else embodiment,
+        embodiment=None if embodiment == "none" else embodiment, max_draws=max_draws,
+        check_contacts=check_contacts,
     )
     task_list = [t.strip() for t in tasks.split(",") if t.strip()]
     scene_ids = None

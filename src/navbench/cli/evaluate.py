@@ -147,6 +147,8 @@ def evaluate_cmd(
     seconds_per_action: Annotated[float, typer.Option("--seconds-per-action", help="Simulated seconds one budget action is worth to waypoint/velocity agents (a discrete primitive takes ~1 s).")] = 1.0,
     agent_arg: Annotated[list[str] | None, typer.Option("--agent-arg", help="Agent constructor argument NAME=VALUE (repeatable).")] = None,
     friction_scale: Annotated[float, typer.Option("--friction-scale", help="Multiply every surface's friction (traction study; Spot and Turtlebot slip below their force caps).")] = 1.0,
+    success_rule: Annotated[str, typer.Option("--success-rule", help="habitat: success is STOP within tau (SPEC) | navverse: within tau at the episode's end, which ends on reaching tau (NavVerse).")] = "habitat",
+    stuck_time: Annotated[float | None, typer.Option("--stuck-time", help="End an episode as 'stuck' after this many simulated seconds of being asked to move without moving [default: no such label].")] = None,
     friction: Annotated[list[str] | None, typer.Option("--friction", help="Surface class friction CLASS=MU, e.g. floor=0.2 (repeatable; before --friction-scale).")] = None,
 ) -> None:
     """Run an agent on a dataset split in the MuJoCo simulator and record every episode.
@@ -164,7 +166,8 @@ def evaluate_cmd(
                             distance=distance, seed=seed, agent_kwargs=_agent_args(agent_arg),
                             action_budget_per_word=action_budget_per_word,
                             seconds_per_action=seconds_per_action,
-                            friction_scale=friction_scale, friction_override=_frictions(friction))
+                            friction_scale=friction_scale, friction_override=_frictions(friction),
+                            success_rule=success_rule, stuck_time=stuck_time)
     s = evaluate(dataset, agent, out, settings, workers=workers, executor=executor,
                  ray_address=ray_address,
                  warn=lambda m: typer.secho(f"warning: {m}", err=True, fg=typer.colors.YELLOW))

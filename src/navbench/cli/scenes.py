@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from navbench.cli._app import scene_app, scenes_app
-from navbench.errors import ConfigError
+from navbench.errors import ConfigError, NavbenchError
 from navbench.jsontypes import JSONObject
 
 if TYPE_CHECKING:
@@ -93,12 +93,19 @@ def generate(
     if out.exists() and not out.is_dir():
         raise ConfigError(f"--out: expected a folder, got the file {str(out)!r}")
     entries: list[JSONObject] = []
+    skipped: list[JSONObject] = []
     params: JSONObject = {}
     version = ""
     with ProgressReporter(f"generating {kind} scenes", count, unit="scenes") as progress:
         for i in range(count):
             s = seed + i
-            scene, params, version = GENERATORS[kind](s, room_range)
+            try:
+                scene, params, version = GENERATORS[kind](s, room_range)
+            except NavbenchError as e:  # one scene that cannot be built never aborts the batch
+                typer.echo(f"warning: {kind} scene of seed {s} skipped: {e}", err=True)
+                skipped.append({"seed": s, "reason": str(e)})
+                progress.update(advance=1)
+                continue
             rel = f"{scene.id}/scene.json"
             save(scene, out / rel)
             pic = None
@@ -114,8 +121,10 @@ def generate(
     write_json(out / "index.json", {
         "schema": INDEX_SCHEMA, "kind": kind, "seed": seed, "count": count,
         "generator_version": version, "parameters": params, "scenes": entries,
+        "skipped": skipped,
     })
-    typer.echo(f"wrote {count} {kind} scenes and index.json to {out}")
+    typer.echo(f"wrote {len(entries)} {kind} scenes and index.json to {out}"
+               + (f" ({len(skipped)} skipped)" if skipped else ""))
 
 
 @scene_app.command("show")

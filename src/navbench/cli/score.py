@@ -68,6 +68,9 @@ def score(
         "--inclusive/--strict", help="Succeed on d <= tau (SPEC) or on VLN-CE's d < tau "
                                      "[default: inclusive for navbench datasets, strict otherwise].",
         show_default=False)] = None,
+    success_rule: Annotated[str, typer.Option(
+        "--success-rule", help="habitat: STOP with d <= tau (SPEC, VLN-CE) | navverse: d_T <= tau "
+                               "at the end of the path, no STOP needed (NavVerse).")] = "habitat",
     dtw: Annotated[str | None, typer.Option(
         "--dtw", help="exact | fastdtw (VLN-CE's default, radius 1) for nDTW/SDTW [default: "
                       "exact for navbench datasets, fastdtw otherwise].")] = None,
@@ -90,6 +93,8 @@ def score(
 
     if fmt not in ("auto", "r2r", "rxr", "navbench"):
         raise ConfigError(f"--format: expected auto, r2r, rxr or navbench, got {fmt!r}")
+    if success_rule not in ("habitat", "navverse"):
+        raise ConfigError(f"--success-rule: expected habitat or navverse, got {success_rule!r}")
     if dtw is not None and dtw not in ("exact", "fastdtw"):
         raise ConfigError(f"--dtw: expected exact or fastdtw, got {dtw!r}")
     if tau is not None and tau <= 0:
@@ -123,6 +128,7 @@ def score(
         console.print("[yellow]note:[/] no navmeshes found: distance to goal is Euclidean (3D), not geodesic")
     result = score_episodes(
         eps, preds, fmt=real_fmt, tau=use_tau, strict=strict,
+        require_stop=success_rule == "habitat",
         dtw_method=method, geodesic=geo, gt=gt,  # type: ignore[arg-type]
         start_length=None if geo is None else geo.start_length,
         off_mesh=None if geo is None else geo.off_navmesh,
@@ -136,7 +142,8 @@ def score(
     st = result.settings
     taus = sorted({r["tau"] for r in result.rows})
     tau_txt = (f"{taus[0]:g} m" if len(taus) == 1 else "per episode: " + ", ".join(f"{t:g}" for t in taus) + " m")
-    console.print(f"success: d {st['comparison']} τ, τ = {tau_txt} ({'each episode' + chr(39) + 's own' if use_tau is None else 'given'}); "
+    console.print(f"success ({success_rule} rule{': STOP and' if st['require_stop'] else ': at the end,'}) "
+                  f"d {st['comparison']} τ, τ = {tau_txt} ({'each episode' + chr(39) + 's own' if use_tau is None else 'given'}); "
                   f"nDTW: {method} DTW against {'the _gt locations' if gt is not None else 'the dense reference path'}; "
                   f"distance to goal: {st['distance_to_goal']}")
     table = Table(title=f"{ep_file.name}: {len(result.rows)} scored episodes ({real_fmt}"

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -22,6 +22,10 @@ from navbench.episodes.model import Episode
 from navbench.jsontypes import JSONObject
 from navbench.rng import child_seed, derive
 from navbench.scene.model import Scene
+
+#: The contact check of a dataset build: ``(episodes, drop) -> the episodes kept`` (counting the
+#: dropped ones in ``drop``; :func:`navbench.episodes.dataset.verify_episodes`).
+ContactCheck = Callable[[list[Episode], Counter[str]], list[Episode]]
 
 if TYPE_CHECKING:
     from navbench.episodes.dataset import DatasetSettings
@@ -52,7 +56,8 @@ def split_label_stats(scenes: Sequence[Scene], splits: Mapping[str, Sequence[str
 
 
 def conditional_scene(scene: Scene, nm: NavMesh, seed: int, s: DatasetSettings, drop: Counter[str],
-                      label_stats: RoomLabelStats | None = None) -> list[Episode]:
+                      label_stats: RoomLabelStats | None = None, *,
+                      check: ContactCheck | None = None) -> list[Episode]:
     """Conditional episodes of one scene whose categories keep the requested mix after drops:
     the round-robin quota per category is refilled by targeted re-sampling of the short
     categories (``RESAMPLE_ROUNDS`` rounds of exactly the shortfall each, so every generated
@@ -62,7 +67,9 @@ def conditional_scene(scene: Scene, nm: NavMesh, seed: int, s: DatasetSettings, 
     :func:`~navbench.episodes.budget.within_budget`) are dropped before the quota is counted, so
     they are refilled too. Starts and approach points keep the embodiment's end clearance
     (``DatasetSettings.end_clearance``, or ``s.conditional.end_clearance`` where larger);
-    instructions follow ``s.instructions`` with the split's ``label_stats``."""
+    instructions follow ``s.instructions`` with the split's ``label_stats``. ``check``: the
+    contact check of the dataset's robot (``(episodes, drop) -> kept``, counting what it drops),
+    applied before the quota is counted, so its drops are refilled too."""
     from navbench.tasks.conditional import (
         CATEGORIES,
         Instruction,
@@ -94,7 +101,9 @@ def conditional_scene(scene: Scene, nm: NavMesh, seed: int, s: DatasetSettings, 
                 continue
         return None
 
-    def fitting(got: list[Episode]) -> list[Episode]:  # budget drops are refilled like the rest
+    def fitting(got: list[Episode]) -> list[Episode]:  # budget and contact drops are refilled
+        if check is not None:
+            got = check(got, drop)
         pairs = with_gt(got, s.gt_step, s.gt_turn_deg, drop)
         return [e for e, _ in within_budget("conditional", pairs, drop)]
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import math
 import shutil
 import tempfile
 from collections import Counter
@@ -32,6 +33,7 @@ from navbench.episodes.budget import within_budget
 from navbench.episodes.conditional import ConditionalEpisodeSettings
 from navbench.episodes.conditional_build import (  # noqa: F401  (RESAMPLE_ROUNDS re-exported)
     RESAMPLE_ROUNDS,
+    ContactCheck,
     conditional_scene,
     split_label_stats,
 )
@@ -56,6 +58,7 @@ from navbench.scene.model import Scene
 if TYPE_CHECKING:
     from navbench.episodes.loader import Manifest
     from navbench.nav import NavMesh, NavSettings
+    from navbench.sim.simulator import Simulator
     from navbench.tasks.conditional import RoomLabelStats
 
 #: Tasks a dataset build generates (:data:`TASK_SPECS` rows not derived from another task;
@@ -102,6 +105,18 @@ class DatasetSettings:
             the indoor preset's 0.1 m both bases get stuck at corners; Spot jams on ~15% of
             paths at 0.4 m (dropped as ``verify_stuck``) and on none at 0.5 m, but at 0.5 m
             most goals in small rooms lose their approach points.
+        max_draws: ObjectNav / PlaceNav / route draws per requested episode at most: dropped
+            draws (no goal in range, verification, budget) are refilled with new draws until
+            ``episodes_per_scene`` are kept or ``ceil(max_draws · episodes_per_scene)`` were
+            made; the refills are counted in ``manifest.resampled`` (conditional episodes
+            refill per category, :data:`RESAMPLE_ROUNDS`).
+        check_contacts: replay every reference path (every task) with the robot the scene's
+            episodes are built for and drop (and refill) the episodes whose replay touches a
+            non-ground obstacle, falls or gets stuck (``contact_<reason>``;
+            :func:`verify_episodes` without NavVerse's duration and length windows), so the
+            oracle-path agent runs contact-free; off without an embodiment. Measured on fresh
+            seeds (``benchmarks/bench_oracle_cr.py``): see README "Datasets are built for an
+            embodiment".
     """
 
     episodes_per_scene: int = 100
@@ -120,18 +135,28 @@ class DatasetSettings:
     verify: bool = False
     verify_embodiment: str | None = None
     verify_agent_radius: float | None = None
+    max_draws: float = 4.0
+    check_contacts: bool = True
 
     def __post_init__(self) -> None:
         from navbench.nav.settings import EMBODIMENT_CLEARANCE
 
         if self.episodes_per_scene < 0:
             raise ConfigError(f"episodes_per_scene: expected >= 0, got {self.episodes_per_scene}")
+        if not self.max_draws >= 1.0:
+            raise ConfigError(f"DatasetSettings.max_draws: expected >= 1 draw per episode, "
+                              f"got {self.max_draws!r}")
         names = {"embodiment": self.embodiment, "verify_embodiment": self.verify_embodiment,
                  **{f"embodiment_by_kind[{k!r}]": v for k, v in self.embodiment_by_kind.items()}}
         for key, name in names.items():
             if name is not None and name not in EMBODIMENT_CLEARANCE:
                 raise ConfigError(f"DatasetSettings.{key}: expected one of "
                                   f"{sorted(EMBODIMENT_CLEARANCE)} or None, got {name!r}")
+
+    def contact_check_for(self, kind: str) -> str | None:
+        """The embodiment whose replay checks the episodes of a scene kind for contacts
+        (``check_contacts``), ``None`` when they are not checked."""
+        return self.embodiment_for(kind) if self.check_contacts else None
 
     def embodiment_for(self, kind: str) -> str | None:
         """The embodiment the episodes of a scene kind are built for (``None``: none)."""
@@ -252,36 +277,69 @@ class SceneResult:
     resampled: dict[str, int] = field(default_factory=dict)
 
 
-def _goal_task(task: str) -> Callable[[Scene, NavMesh, int, DatasetSettings, Counter[str]], list[Episode]]:
-    def run(scene: Scene, nm: NavMesh, seed: int, s: DatasetSettings, drop: Counter[str]) -> list[Episode]:
+#: An episode builder: ``(scene, navmesh, seed, settings, drop, n, first) -> episodes`` of
+#: draws ``first`` … ``first + n − 1``.
+Builder = Callable[[Scene, "NavMesh", int, "DatasetSettings", Counter[str], int, int],
+                   list[Episode]]
+
+
+def _goal_task(task: str) -> Builder:
+    def run(scene: Scene, nm: NavMesh, seed: int, s: DatasetSettings, drop: Counter[str],
+            n: int, first: int) -> list[Episode]:
         from navbench.episodes import goal_tasks
 
         gs = goal_tasks.GoalTaskSettings(success_distance=s.goal_success_distance(scene.kind),
                                          end_clearance=s.end_clearance(scene.kind))
-        return goal_tasks.goal_episodes(task, scene, nm, seed, s.episodes_per_scene, drop, gs)
+        return goal_tasks.goal_episodes(task, scene, nm, seed, n, drop, gs, first)
     return run
 
 
-def _route(scene: Scene, nm: NavMesh, seed: int, s: DatasetSettings, drop: Counter[str]) -> list[Episode]:
+def _route(scene: Scene, nm: NavMesh, seed: int, s: DatasetSettings, drop: Counter[str],
+           n: int, first: int) -> list[Episode]:
     from navbench.episodes.route import route_episodes
 
     rs = s.route  # NavVerse: τ = 1.0 + r_robot for route VLN too, unless set explicitly
     if rs.success_distance is None:
         rs = dataclasses.replace(rs, success_distance=s.goal_success_distance(scene.kind))
-    return route_episodes(scene, nm, seed, s.episodes_per_scene, drop, rs)
+    # starts and approach points keep the robot's end clearance, as ObjectNav's do
+    rs = dataclasses.replace(rs, end_clearance=max(rs.end_clearance, s.end_clearance(scene.kind)))
+    return route_episodes(scene, nm, seed, n, drop, rs, first)
 
 
-#: The episode builder of each task of :data:`TASKS`: ``(scene, navmesh, seed, settings, drop)
-#: -> list[Episode]`` (``build_scene`` also passes the conditional one its split's label statistics).
-_BUILDERS: dict[str, Callable[[Scene, NavMesh, int, DatasetSettings, Counter[str]], list[Episode]]] = {
-    "conditional": conditional_scene, "objectnav": _goal_task("objectnav"),
-             "placenav": _goal_task("placenav"), "route": _route}
+def _conditional_task(scene: Scene, nm: NavMesh, seed: int, s: DatasetSettings,
+                      drop: Counter[str], n: int, first: int) -> list[Episode]:
+    """Conditional episodes without a split's label statistics (``build_scene`` passes them);
+    they refill per category themselves, contact-checked (``DatasetSettings.check_contacts``)."""
+    return conditional_scene(scene, nm, seed, s, drop, check=_contact_check(scene, s))
+
+
+def _contact_check(scene: Scene, s: DatasetSettings) -> ContactCheck | None:
+    """The contact check of the scene's robot for the conditional builder (``None``: off)."""
+    robot = s.contact_check_for(scene.kind)
+    if robot is None:
+        return None
+    return lambda got, drop: verify_episodes(scene, got, robot, drop, full=False)
+
+
+#: The episode builder of each task of :data:`TASKS`.
+_BUILDERS: dict[str, Builder] = {"conditional": _conditional_task,
+                                 "objectnav": _goal_task("objectnav"),
+                                 "placenav": _goal_task("placenav"), "route": _route}
 assert set(_BUILDERS) == set(TASKS), "a TaskSpec row without its builder, or the reverse"
 
 
-def verify_episodes(scene: Scene, eps: list[Episode], embodiment: str, drop: Counter[str]) -> list[Episode]:
+#: The last simulator :func:`verify_episodes` built, with its scene (by identity) and robot.
+_SIM: list[tuple[Scene, str, Simulator]] = []
+
+
+def verify_episodes(scene: Scene, eps: list[Episode], embodiment: str, drop: Counter[str], *,
+                    full: bool = True) -> list[Episode]:
     """Episodes whose reference-path rollout passes :func:`navbench.sim.verify.verify_episode`
-    (NavVerse App. 8.2); rejected ones are counted in ``drop`` as ``verify_<reason>``.
+    (NavVerse App. 8.2); rejected ones are counted in ``drop`` as ``verify_<reason>``. With
+    ``full=False`` (the contact check of ``DatasetSettings.check_contacts``) only the
+    rollout's physics counts — no non-ground contact, no fall, not stuck, within τ of the goal
+    at some point — not NavVerse's 5–100 s and 5–50 m windows; rejections are
+    ``contact_<reason>`` and the episode's info is unchanged.
 
     The one place the episode builder reaches downstream into the simulator: quality control
     is part of generation in NavVerse, and it is imported only when asked for.
@@ -294,26 +352,47 @@ def verify_episodes(scene: Scene, eps: list[Episode], embodiment: str, drop: Cou
 
     emb = get_embodiment(embodiment)
     try:
-        sim = Simulator(scene, emb, SimSettings(render=False))
+        # one simulator per scene and robot (conditional refills call this several times)
+        if not (_SIM and _SIM[0][0] is scene and _SIM[0][1] == embodiment):
+            _SIM[:] = [(scene, embodiment, Simulator(scene, emb, SimSettings(render=False)))]
+        sim = _SIM[0][2]
     except (ValueError, RuntimeError) as err:  # the simulator cannot load this scene
-        logging.getLogger(__name__).warning("--verify: scene %s: simulator failed (%s); its episodes are dropped",
+        logging.getLogger(__name__).warning("%s: scene %s: simulator failed (%s); its episodes are "
+                                            "dropped", "--verify" if full else "contact check",
                                             scene.id, err)
-        drop["verify_sim_error"] += len(eps)
+        drop[f"{'verify' if full else 'contact'}_sim_error"] += len(eps)
         return []
     out = []
     for e in eps:
         # τ of the task (NavVerse 1.0 + r_robot, route VLN too), goal extent from its size
         tau = float(e.navbench.get("success_distance", 1.0 + emb.radius))
-        r = verify_episode(scene, e, emb, simulator=sim, tau=tau)
-        if r.accepted:
+        r = verify_episode(scene, e, emb, simulator=sim, tau=tau) if full else \
+            verify_episode(scene, e, emb, simulator=sim, tau=tau, min_duration=0.0,
+                           max_duration=300.0, min_travel=0.0, max_travel=math.inf)
+        if r.accepted and not full:
+            out.append(e)
+        elif r.accepted:
             info = dict(e.info)
             info["navbench"] = {**e.navbench, "verify": {"duration": round(r.duration, 3),
                                                           "travelled": round(r.travelled, 3),
                                                           "embodiment": embodiment}}
             out.append(replace(e, info=info))
         else:
-            drop[f"verify_{r.reason}"] += 1
+            drop[f"{'verify' if full else 'contact'}_{r.reason}"] += 1
     return out
+
+
+def _kept(scene: Scene, task: str, made: list[Episode], settings: DatasetSettings,
+          drop: Counter[str]) -> list[tuple[Episode, JSONObject | None]]:
+    """The episodes that pass ``--verify`` (where asked for) and, for R2R tasks, get a GT
+    action sequence within the action budget, with it; the others counted in ``drop``."""
+    if settings.verify and task in VERIFY_TASKS:
+        made = verify_episodes(scene, made, settings.verify_embodiment_for(scene.kind), drop)
+    elif (check := settings.contact_check_for(scene.kind)) is not None and task != "conditional":
+        made = verify_episodes(scene, made, check, drop, full=False)  # conditional: its own refill
+    if task in R2R_TASKS:
+        return within_budget(task, with_gt(made, settings.gt_step, settings.gt_turn_deg, drop), drop)
+    return [(e, None) for e in made]
 
 
 def build_scene(scene: Scene, tasks: Sequence[str], seed: int, settings: DatasetSettings,
@@ -332,19 +411,25 @@ def build_scene(scene: Scene, tasks: Sequence[str], seed: int, settings: Dataset
     resampled: dict[str, int] = {}
     for task in tasks:
         drop: Counter[str] = Counter()
-        task_seed = child_seed(seed, scene.id, task)
-        made = conditional_scene(scene, nm, task_seed, settings, drop, label_stats) \
-            if task == "conditional" else _BUILDERS[task](scene, nm, task_seed, settings, drop)
+        tseed, n = child_seed(seed, scene.id, task), settings.episodes_per_scene
+
+        if task == "conditional":
+            made = conditional_scene(scene, nm, tseed, settings, drop, label_stats,
+                                     check=_contact_check(scene, settings))
+            eps[task] = _kept(scene, task, made, settings, drop)
+        else:  # dropped draws are refilled by new ones, up to max_draws per episode
+            got: list[tuple[Episode, JSONObject | None]] = []
+            drawn, limit = 0, math.ceil(settings.max_draws * n)
+            while len(got) < n and drawn < limit:
+                k = min(n - len(got), limit - drawn)
+                made = _BUILDERS[task](scene, nm, tseed, settings, drop, k, drawn)
+                got += _kept(scene, task, made, settings, drop)
+                drawn += k
+            drop["resampled"] += drawn - n
+            eps[task] = got
         n_resampled = drop.pop("resampled", 0)
         if n_resampled:
             resampled[task] = n_resampled
-        if settings.verify and task in VERIFY_TASKS:
-            made = verify_episodes(scene, made, settings.verify_embodiment_for(scene.kind), drop)
-        if task in R2R_TASKS:
-            eps[task] = within_budget(task, with_gt(made, settings.gt_step, settings.gt_turn_deg, drop),
-                                      drop)
-        else:
-            eps[task] = [(e, None) for e in made]
         dropped[task] = dict(sorted(drop.items()))
     return SceneResult(scene.id, eps, dropped, resampled)
 

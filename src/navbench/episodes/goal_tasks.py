@@ -32,7 +32,7 @@ import numpy as np
 from navbench.episodes.approach import Approach, approach_points, object_room
 from navbench.episodes.conditional import path_yaw, scene_path
 from navbench.episodes.model import Episode, Goal
-from navbench.episodes.starts import start_sampler
+from navbench.episodes.starts import near_start, samples_near_goals, start_sampler
 from navbench.geometry import goal_surface_distance, quat4, vec3, wrap_angle, yaw_to_quaternion
 from navbench.nav import NavMesh
 from navbench.rng import derive
@@ -101,8 +101,14 @@ def outdoor_instances(scene: Scene, inst: dict[str, list[GoalInstance]], radius:
 
 
 def goal_episodes(task: str, scene: Scene, nm: NavMesh, seed: int, n: int, drop: Counter[str],
-                  settings: GoalTaskSettings | None = None) -> list[Episode]:
-    """``n`` draws of ``task`` (``objectnav`` or ``placenav``) episodes; failures counted in ``drop``."""
+                  settings: GoalTaskSettings | None = None, first: int = 0) -> list[Episode]:
+    """``n`` draws (numbers ``first`` … ``first + n − 1``, each its own random stream) of
+    ``task`` (``objectnav`` or ``placenav``) episodes; failures counted in ``drop``.
+
+    In scenes much larger than the goal range (:func:`~navbench.episodes.starts.
+    samples_near_goals`: a 1 km² city) a start is drawn within ``max_path`` m (XZ) of an
+    instance of the drawn category (uniform among them), area-uniform there; elsewhere
+    area-uniform on the largest island (indoors in hybrid scenes)."""
     s = settings or GoalTaskSettings()
     inst = object_instances(scene) if task == "objectnav" else place_instances(scene)
     if scene.kind == "hybrid":
@@ -113,9 +119,17 @@ def goal_episodes(task: str, scene: Scene, nm: NavMesh, seed: int, n: int, drop:
     cats = list(inst)
     aps = {i.id: goal_approach(nm, i, s, object_room(scene, i.id) if task == "objectnav" else None)
            for v in inst.values() for i in v}
-    sample = start_sampler(scene, nm)
+    base = start_sampler(scene, nm)
+    near = scene.kind != "hybrid" and samples_near_goals(nm, s.max_path)
+
+    def sample(rng: np.random.Generator, cands: list[GoalInstance]) -> np.ndarray | None:
+        if not near:
+            return base(rng)
+        i = cands[int(rng.integers(len(cands)))]
+        return near_start(nm, rng, (i.position[0], i.y, i.position[2]), s.max_path)
+
     out = []
-    for k in range(n):
+    for k in range(first, first + n):
         rng = derive(seed, scene.id, task, k)
         cat = cats[int(rng.integers(len(cats)))]
         cands = [i for i in inst[cat] if aps[i.id] is not None]
@@ -136,8 +150,9 @@ def goal_episodes(task: str, scene: Scene, nm: NavMesh, seed: int, n: int, drop:
 
 def _try(task: str, scene: Scene, nm: NavMesh, rng: np.random.Generator, cat: str,
          cands: list[GoalInstance], aps: dict, s: GoalTaskSettings, k: int,
-         sample: Callable[[np.random.Generator], np.ndarray | None]) -> Episode | None:
-    start = sample(rng)
+         sample: Callable[[np.random.Generator, list[GoalInstance]], np.ndarray | None]
+         ) -> Episode | None:
+    start = sample(rng, cands)
     if start is None or (s.end_clearance > nm.settings.agent_radius
                          and nm.distance_to_obstacle(start) < s.end_clearance):
         return None

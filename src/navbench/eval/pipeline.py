@@ -91,9 +91,10 @@ def run_one(sim: SimulatorLike, agent: AgentLike, ep: Episode, scene_id: str, *,
             navmesh_fn: Callable[[], NavMeshLike] | None = None, distance: str = "auto",
             default_tau: float | None = None,
             gt: JSONMapping | None = None,  # the episode's _gt JSON record
-            max_steps: int | None = None) -> EpisodeResult:
+            max_steps: int | None = None, require_stop: bool = True) -> EpisodeResult:
     """Run and score one episode with its own τ (``default_tau``, else 1.0 m + robot radius,
-    when it has none) and at most ``max_steps`` agent actions. Reachability is decided first
+    when it has none) and at most ``max_steps`` agent actions; success needs STOP unless
+    ``require_stop`` is ``False`` (the ``navverse`` success rule). Reachability is decided first
     (:func:`start_geodesic` on the navmesh of ``navmesh_fn``/``navmesh``): an unreachable episode
     is not run (:func:`unreachable_result`). A wall-clock timeout (:class:`EpisodeTimeout`) during
     the rollout ends the episode as ``agent_error`` scored on its partial trajectory."""
@@ -125,7 +126,8 @@ def run_one(sim: SimulatorLike, agent: AgentLike, ep: Episode, scene_id: str, *,
                                  bool(getattr(agent, "privileged", ())), max(len(records["t"]) - 1, 0),
                                  time.monotonic() - t0, float(sim.time))
     return score_outcome(outcome, ep, scene_id, navmesh=navmesh, distance=distance, gt=gt,
-                         scene=getattr(sim, "scene", None), geodesic_length=L)
+                         scene=getattr(sim, "scene", None), geodesic_length=L,
+                         require_stop=require_stop)
 
 
 # ----------------------------------------------------------------------------- worker
@@ -156,6 +158,8 @@ def run_shard(shard: ShardSpec, emit: Callable[[EpisodeResult], None]) -> None:
                                             friction_scale=float(kw.get("friction_scale", 1.0)),
                                             friction_override=dict(kw.get("friction_override", {})),
                                             visuals=bool(kw.get("visuals", True)),
+                                            end_on_success=kw.get("success_rule") == "navverse",
+                                            stuck_time=kw.get("stuck_time"),
                                             rgb=bool(kw.get("visuals", True))))
     default_tau = sim.default_tau
     has_nm = "navmesh" in ds.manifest.scenes.get(shard.scene_id, {})
@@ -194,7 +198,8 @@ def run_shard(shard: ShardSpec, emit: Callable[[EpisodeResult], None]) -> None:
             emit(run_one(sim, agent, ep, shard.scene_id, navmesh=navmesh() if use_nm else None,
                          navmesh_fn=navmesh if has_nm else None, distance=kw.get("distance", "auto"),
                          default_tau=default_tau, gt=gt.get(str(eid)),
-                         max_steps=limit(ep)))
+                         max_steps=limit(ep),
+                         require_stop=kw.get("success_rule", "habitat") == "habitat"))
     finally:
         close = getattr(agent, "close", None)
         if callable(close):

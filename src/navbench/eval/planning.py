@@ -152,6 +152,10 @@ def plan_evaluation(dataset: str | Path, agent: str, settings: EvalSettings,
         run_settings.pop("friction_override")
     else:
         run_settings["friction_override"] = dict(settings.friction_override)
+    if settings.success_rule == "habitat":
+        run_settings.pop("success_rule")  # the default rule: run names as before
+    if settings.stuck_time is None:
+        run_settings.pop("stuck_time")
     worker_kw = {"dataset": str(Path(dataset).resolve()), "task": task, "split": settings.split,
                  "agent": agent, "agent_kwargs": dict(settings.agent_kwargs), "seed": settings.seed,
                  "embodiment": settings.embodiment, "embodiments": by_scene, "render": render, "width": settings.width,
@@ -162,6 +166,7 @@ def plan_evaluation(dataset: str | Path, agent: str, settings: EvalSettings,
                  "action_space": decl["action_space"],
                  "friction_scale": settings.friction_scale,
                  "friction_override": dict(settings.friction_override),
+                 "success_rule": settings.success_rule, "stuck_time": settings.stuck_time,
                  "visuals": decl["needs_rgb"]}
     return run_settings, pairs, worker_kw, _hash_files(ds, task, settings.split,
                                                        sorted({s for _, s in pairs}))

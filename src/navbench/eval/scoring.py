@@ -63,7 +63,8 @@ def geodesic_distances(navmesh: NavMeshLike, ep: Episode, positions: np.ndarray)
 def score_outcome(outcome: EpisodeOutcome, ep: Episode, scene_id: str, *,
                   navmesh: NavMeshLike | None = None, distance: str = "auto",
                   gt: JSONMapping | None = None,  # the episode's _gt JSON record
-                  scene: Scene | None = None, geodesic_length: float | None = None) -> EpisodeResult:
+                  scene: Scene | None = None, geodesic_length: float | None = None,
+                  require_stop: bool = True) -> EpisodeResult:
     """The :class:`EpisodeResult` of a finished rollout: numeric metrics, string metrics and
     episode fields in ``extra``, the per-step arrays as the trajectory. Its label (and the last
     trajectory row's) is the metrics' ``termination``, decided by the same S as SR
@@ -71,7 +72,8 @@ def score_outcome(outcome: EpisodeOutcome, ep: Episode, scene_id: str, *,
 
     ``gt``: the episode's ``_gt`` record (nDTW reference); ``scene``: a hybrid scene gives the
     per-step indoor/outdoor labels of the stage metrics; ``geodesic_length``: L from the navmesh,
-    used when the file has none."""
+    used when the file has none; ``require_stop``: the success rule (``False``: NavVerse's d_T ≤ τ at
+    the end, no STOP needed)."""
     from navbench.agents.rollout import outcome_trajectory
     from navbench.metrics import EpisodeFacts, compute_episode_metrics
 
@@ -90,7 +92,8 @@ def score_outcome(outcome: EpisodeOutcome, ep: Episode, scene_id: str, *,
 
         stage_labels = classify_positions(scene, traj.positions)
     m = compute_episode_metrics(traj, facts, goal_distances=None if fallback else gd,
-                                stage_labels=stage_labels, actions=outcome.steps)
+                                stage_labels=stage_labels, actions=outcome.steps,
+                                require_stop=require_stop)
     metrics = {k: v for k, v in m.items() if k != "episode_id" and
                (v is None or isinstance(v, (bool, int, float, np.integer, np.floating)))}
     metrics["agent_steps"] = outcome.steps

@@ -13,6 +13,10 @@ from navbench.jsontypes import JSONMapping
 
 RENDER_MODES = ("auto", "on", "off")
 DISTANCE_MODES = ("auto", "geodesic", "euclidean")
+#: ``habitat``: success is STOP with d_T ≤ τ (SPEC §5, VLN-CE / Habitat); ``navverse``: d_T ≤ τ
+#: at the episode's end, no STOP needed (NavVerse App. 6.5), the episode ending on reaching τ
+#: (NavVerse §4: "episodes terminate on success, timeout, fall, or stop at wrong goal").
+SUCCESS_RULES = ("habitat", "navverse")
 
 
 @dataclass(frozen=True)
@@ -48,6 +52,12 @@ class EvalSettings:
         friction_scale: multiplies every surface's friction μ in the simulator (NavVerse §4.4
             embodiment × friction study); 1 = the scene's own.
         friction_override: surface class → μ (``{"floor": 0.3}``), applied before the scale.
+        success_rule: :data:`SUCCESS_RULES` — ``habitat`` (default: STOP within τ) or
+            ``navverse`` (within τ at the end; the simulator ends the episode on reaching τ,
+            ``SimSettings.end_on_success``). Recorded with every episode (``success_rule``) and,
+            when not the default, in the run's settings (a new run name).
+        stuck_time: end an episode as ``stuck`` after this many simulated seconds of being asked
+            to move without moving (``SimSettings.stuck_time``); ``None`` (default): no such label.
     """
 
     task: str | None = None
@@ -66,6 +76,8 @@ class EvalSettings:
     seconds_per_action: float = SECONDS_PER_ACTION
     friction_scale: float = 1.0
     friction_override: Mapping[str, float] = field(default_factory=dict)
+    success_rule: str = "habitat"
+    stuck_time: float | None = None
 
     def __post_init__(self) -> None:
         if not (math.isfinite(self.friction_scale) and self.friction_scale > 0):
@@ -82,6 +94,11 @@ class EvalSettings:
                                   f"one of {', '.join(sorted(SURFACE_FRICTION))}")
         if self.render not in RENDER_MODES:
             raise ConfigError(f"--render: expected one of {', '.join(RENDER_MODES)}, got {self.render!r}")
+        if self.success_rule not in SUCCESS_RULES:
+            raise ConfigError(f"--success-rule: expected one of {', '.join(SUCCESS_RULES)}, "
+                              f"got {self.success_rule!r}")
+        if self.stuck_time is not None and not (math.isfinite(self.stuck_time) and self.stuck_time > 0):
+            raise ConfigError(f"--stuck-time: expected simulated seconds > 0, got {self.stuck_time}")
         if self.distance not in DISTANCE_MODES:
             raise ConfigError(f"--distance: expected one of {', '.join(DISTANCE_MODES)}, "
                               f"got {self.distance!r}")

@@ -77,7 +77,9 @@ def compute_episode_metrics(
     strict : bool, default False
         Compare with ``d < τ`` (VLN-CE) instead of ``d ≤ τ`` (SPEC default).
     require_stop : bool, default True
-        Success needs a STOP call (SPEC default).
+        Success needs a STOP call (SPEC default, the ``habitat`` success rule); ``False``:
+        NavVerse's rule, S = 1[d_T ≤ τ] at the episode's end however it ended (App. 6.5).
+        Recorded as ``success_rule`` (``habitat`` / ``navverse``).
     goal_distances : numpy.ndarray, optional
         ``(T,)`` geodesic distance to the goal per step (m), computed by the caller on a
         navmesh; when ``None`` the NavVerse form (3D Euclidean minus goal radius) is used and
@@ -104,7 +106,8 @@ def compute_episode_metrics(
         Every key of :data:`~navbench.metrics.spec.METRICS` (rates as 0.0/1.0, ``None`` where a
         metric does not apply: no reference path, no collision record, ...), plus
         ``reachable``, ``subgoals_reached``/``subgoals_total``, ``branch_outcome``,
-        ``termination``, ``steps`` (actions taken, VLN-CE's ``steps_taken``), ``tau``, ``strict``, ``dtg_kind``, ``dtw_method``,
+        ``termination``, ``steps`` (actions taken, VLN-CE's ``steps_taken``), ``tau``, ``strict``,
+        ``success_rule``, ``dtg_kind``, ``dtw_method``,
         ``reference_kind`` (and ``post_exit_failure`` for a failed episode that left the
         building).
 
@@ -174,6 +177,7 @@ def compute_episode_metrics(
         "steps": len(pos) - 1 if actions is None else int(actions),
         "tau": t,
         "strict": strict,
+        "success_rule": "habitat" if require_stop else "navverse",
         "dtg_kind": kind,
         "dtw_method": dtw_method,
         "reference_kind": facts.reference_kind if len(facts.reference_path) else "none",

@@ -317,7 +317,8 @@ def score_episodes(
         "format": fmt, "tau": tau if tau is not None else (taus[0] if len(taus) == 1 else taus),
         "tau_source": "given" if tau is not None else "episodes",
         "comparison": "<" if strict else "<=",
-        "require_stop": require_stop, "dtw_method": dtw_method,
+        "require_stop": require_stop, "success_rule": "habitat" if require_stop else "navverse",
+        "dtw_method": dtw_method,
         "ndtw_reference": "gt_locations" if gt is not None else "dense_reference",
         "distance_to_goal": ("euclidean" if geodesic is None or n_euclid == len(rows) else
                              "geodesic" if not n_euclid else

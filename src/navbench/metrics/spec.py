@@ -84,6 +84,21 @@ class EpisodeContext:
         return efficiency.soft_success(d_T, d_0) if math.isfinite(d_T) and math.isfinite(d_0) else None
 
     @cached_property
+    def stage_rows(self) -> tuple[slice, slice | None] | None:
+        """Rows of the indoor and outdoor parts (:func:`navbench.metrics.stages.stage_rows`),
+        ``None`` without stage labels or when the episode does not start indoors."""
+        return None if self.stage_labels is None else stages.stage_rows(self.stage_labels)
+
+    @cached_property
+    def transition(self) -> dict[str, float | int]:
+        """Exit timing and part lengths (:func:`navbench.metrics.stages.transition_metrics`)."""
+        if self.stage_labels is None:
+            return {}
+        out = stages.transition_metrics(self.traj.positions, self.stage_labels,
+                                        timestamps=self.traj.timestamps)
+        return {k: v for k, v in out.items() if isinstance(v, (int, float))}
+
+    @cached_property
     def ndtw(self) -> float | None:
         """nDTW against the facts' reference (VLN-CE semantics), ``None`` without a reference."""
         if not len(self.facts.reference_path):
@@ -189,6 +204,52 @@ def _stage(key: str) -> Callable[[EpisodeContext], float | None]:
     return fn
 
 
+def _transition(key: str) -> Callable[[EpisodeContext], float | None]:
+    def fn(c: EpisodeContext) -> float | None:
+        v = c.transition.get(key)
+        return None if v is None else float(v)
+
+    return fn
+
+
+def _part(metric: Callable[[EpisodeContext, slice], float | None], outdoor: bool
+          ) -> Callable[[EpisodeContext], float | None]:
+    """``metric`` over the steps of the indoor (or outdoor) part of an indoor-start episode
+    (:attr:`EpisodeContext.stage_rows`); ``None`` without that part or without its steps."""
+    def fn(c: EpisodeContext) -> float | None:
+        rows = c.stage_rows
+        part = None if rows is None else rows[1] if outdoor else rows[0]
+        if part is None or not len(range(*part.indices(len(c.traj.positions)))):
+            return None
+        return metric(c, part)
+
+    return fn
+
+
+def _cr_rows(c: EpisodeContext, rows: slice) -> float | None:
+    col = c.traj.collisions
+    return None if col is None else float(safety.collided(col[rows]))
+
+
+def _ado_rows(c: EpisodeContext, rows: slice) -> float | None:
+    od = c.traj.obstacle_distances
+    return None if od is None else safety.average_distance_to_obstacles(od[rows])
+
+
+def _nsr_rows(c: EpisodeContext, rows: slice) -> float | None:
+    t = c.traj
+    if t.preferred is not None:
+        return safety.navigable_surface_ratio(t.preferred[rows])
+    if t.surfaces is not None:
+        return safety.navigable_surface_ratio(t.surfaces[rows], c.valid_surfaces)
+    return None
+
+
+def _sr_after_exit(c: EpisodeContext) -> float | None:
+    rows = c.stage_rows
+    return None if rows is None or rows[1] is None else float(c.succeeded)
+
+
 _COND = frozenset({"conditional", "conditional_oracle"})
 #: Every per-episode metric, in table order.
 METRICS: tuple[MetricSpec, ...] = (
@@ -243,6 +304,28 @@ METRICS: tuple[MetricSpec, ...] = (
                group="stage", bar=False, doc="CE up to the exit step"),
     MetricSpec("ce_after_exit", "CE after exit", "cells/m", False, _stage("ce_after_exit"),
                group="stage", bar=False, doc="CE from the exit step"),
+    MetricSpec("time_to_exit", "time to exit", "s", False, _transition("time_to_exit"),
+               group="stage", bar=False, doc="t_i − t_0 at the exit step i (episodes that exited)"),
+    MetricSpec("steps_to_exit", "steps to exit", "", False, _transition("steps_to_exit"),
+               group="stage", bar=False, doc="i: record steps before the exit step (0.1 s each)"),
+    MetricSpec("sr_after_exit", "SR after exit", "%", True, _sr_after_exit, group="stage",
+               bar=False, doc="S of the episodes that reached outdoor", binary=True),
+    MetricSpec("path_length_indoor", "P indoor", "m", False, _transition("path_length_indoor"),
+               group="stage", bar=False, doc="Σ‖p_t − p_{t−1}‖ up to the exit step"),
+    MetricSpec("path_length_outdoor", "P outdoor", "m", False, _transition("path_length_outdoor"),
+               group="stage", bar=False, doc="Σ‖p_t − p_{t−1}‖ from the exit step"),
+    MetricSpec("cr_indoor", "CR indoor", "%", True, _part(_cr_rows, False), group="stage",
+               bar=False, doc="any non-ground contact in steps 1..i−1", binary=True),
+    MetricSpec("cr_outdoor", "CR outdoor", "%", True, _part(_cr_rows, True), group="stage",
+               bar=False, doc="any non-ground contact in steps i..T", binary=True),
+    MetricSpec("ado_indoor", "ADO indoor", "m", False, _part(_ado_rows, False), group="stage",
+               bar=False, doc="mean obstacle distance over steps 1..i−1"),
+    MetricSpec("ado_outdoor", "ADO outdoor", "m", False, _part(_ado_rows, True), group="stage",
+               bar=False, doc="mean obstacle distance over steps i..T"),
+    MetricSpec("nsr_indoor", "NSR indoor", "%", True, _part(_nsr_rows, False), group="stage",
+               bar=False, doc="preferred-surface share over steps 1..i−1"),
+    MetricSpec("nsr_outdoor", "NSR outdoor", "%", True, _part(_nsr_rows, True), group="stage",
+               bar=False, doc="preferred-surface share over steps i..T"),
 )
 BY_KEY: dict[str, MetricSpec] = {s.key: s for s in METRICS}
 assert len(BY_KEY) == len(METRICS), "duplicate metric key"

@@ -43,8 +43,9 @@ if TYPE_CHECKING:  # episodes sit upstream; imported for the type only
     from navbench.episodes import Episode
 
 SCHEMA = "navbench.trajectories/1"
-#: NavVerse termination labels (SPEC §6); other strings are accepted and reported as given.
-TERMINATION_LABELS = ("success", "perception_error", "fall", "timeout", "stopped")
+#: Termination labels (SPEC §6; ``drop`` and ``stuck`` are ours, see ``navbench.sim.SimSettings``);
+#: other strings are accepted and reported as given.
+TERMINATION_LABELS = ("success", "perception_error", "fall", "drop", "stuck", "timeout", "stopped")
 _ARRAYS = ("timestamps", "headings", "collisions", "obstacle_distances", "preferred")
 _BOOL_ARRAYS = ("collisions", "preferred")
 #: The arrays of a trajectory ``.npz`` (:func:`save_trajectories`): the JSON index and, per

@@ -25,7 +25,7 @@ from navbench.errors import ConfigError
 from navbench.io import atomic_write_bytes, atomic_write_text
 from navbench.jsontypes import JSONMapping, JSONObject
 from navbench.metrics import EpisodeFacts
-from navbench.metrics.stages import stage_metrics
+from navbench.metrics.stages import stage_metrics, transition_metrics
 from navbench.paths import inside, safe_name
 from navbench.report.episode_pages import (
     Records,
@@ -74,13 +74,18 @@ def stage_fields(scene: Scene, positions: np.ndarray, row: JSONMapping) -> JSONO
     (:func:`navbench.metrics.stages.stage_metrics` over the scene's indoor/outdoor labels).
 
     ``reached_outdoor`` (went from a room to outside), ``ce_before_exit`` / ``ce_after_exit``
-    (coverage efficiency of the positions up to / from the exit step, cells per metre) and
-    ``post_exit_failure`` (the termination label when the episode failed after the exit).
+    (coverage efficiency of the positions up to / from the exit step, cells per metre),
+    ``post_exit_failure`` (the termination label when the episode failed after the exit),
+    ``steps_to_exit`` and ``path_length_indoor`` / ``path_length_outdoor``
+    (:func:`navbench.metrics.stages.transition_metrics`).
     Empty when the trajectory did not start indoors.
     """
     p = np.asarray(positions, dtype=float).reshape(-1, 3)
-    return stage_metrics(p, classify_positions(scene, p), succeeded=bool(row.get("success")),
-                         termination=str(row.get("termination") or row.get("label") or "n/a"))
+    labels = classify_positions(scene, p)
+    out = stage_metrics(p, labels, succeeded=bool(row.get("success")),
+                        termination=str(row.get("termination") or row.get("label") or "n/a"))
+    out.update(transition_metrics(p, labels))  # steps to exit and part lengths (no timestamps)
+    return out
 
 
 def _bev_episodes(rows_by_run: RowsByRun, scenes: Mapping[str, Scene], trajectories: Trajectories,
@@ -324,7 +329,9 @@ def read_runs(runs: Sequence[str | Path], records: dict[str, dict[str, dict[str,
     """Rows and trajectory positions of every run in the given run folders (or .sqlite files).
 
     A run is named by its agent; when two runs share an agent, ``agent · task`` (one run per
-    task), else ``agent (seed s) · task`` (one run per seed), else the run id is appended. Rows
+    task), else ``agent · robot · task`` (one run per embodiment: two robots on one dataset),
+    else ``agent (seed s) · task`` (one run per seed; ``agent · robot (seed s) · task`` when the
+    robots differ too), else the run id is appended. Rows
     carry ``run_agent``, ``run_seed`` (the report's across-seeds table groups by them) and
     ``run_embodiment`` (the robot the run used in the episode's kind of scene). ``records``, when
     given, receives per run name and episode the recorded :data:`RECORD_KEYS` arrays (for the
@@ -334,6 +341,7 @@ def read_runs(runs: Sequence[str | Path], records: dict[str, dict[str, dict[str,
 
     found: list[tuple[str, str, list[Row], dict[str, np.ndarray], dict[str, dict[str, np.ndarray]]]] = []
     seeds: dict[str, object] = {}
+    robots: dict[str, str] = {}
     for path in runs:
         with ResultsDB(path, create=False) as db:
             for run in db.runs():
@@ -358,25 +366,45 @@ def read_runs(runs: Sequence[str | Path], records: dict[str, dict[str, dict[str,
                                                      for k in RECORD_KEYS if k in arrays}
                 found.append((run["agent"], run["run_id"], rows, traj, recs))
                 seeds[run["run_id"]] = run["seed"]
+                robots[run["run_id"]] = _run_robot(emb)
     if not found:
         raise ConfigError(f"report: no run in {', '.join(str(p) for p in runs)}")
     agents = [a for a, *_ in found]
     tasks = {rid: str(rows[0].get("run_task")) if rows else "" for _, rid, rows, *_ in found}
-    pairs = [(a, tasks[rid]) for a, rid, *_ in found]
     rows_by_run, traj_by_run = {}, {}
     for agent, rid, rows, traj, recs in found:
+        task, robot = tasks[rid], robots[rid]
+        group = [r for a, r, *_ in found if (a, tasks[r]) == (agent, task)]  # same agent and task
+        same_robot = [r for r in group if robots[r] == robot]
         if agents.count(agent) == 1:
             name = agent
-        elif pairs.count((agent, tasks[rid])) == 1:
-            name = f"{agent} · {tasks[rid]}"  # one run per task: sections show the agent alone
-        elif [seeds[r] for a, r, *_ in found if (a, tasks[r]) == (agent, tasks[rid])].count(seeds[rid]) == 1:
-            name = f"{agent} (seed {seeds[rid]}) · {tasks[rid]}"  # one run per seed and task
+        elif len(group) == 1:
+            name = f"{agent} · {task}"  # one run per task: sections show the agent alone
+        elif robot and len(same_robot) == 1:
+            name = f"{agent} · {robot} · {task}"  # one run per robot (two robots, one dataset)
+        elif [seeds[r] for r in same_robot].count(seeds[rid]) == 1:  # one run per seed
+            who = f"{agent} · {robot}" if robot and len({robots[r] for r in group}) > 1 else agent
+            name = f"{who} (seed {seeds[rid]}) · {task}"
         else:
             name = f"{agent} ({rid})"
         rows_by_run[name], traj_by_run[name] = rows, traj
         if records is not None:
             records[name] = recs
     return rows_by_run, traj_by_run
+
+
+def _run_robot(embodiment: object) -> str:
+    """The robot of a run's ``embodiment`` setting: its name, or the names it uses per scene
+    kind joined by ``/`` (``""`` when not recorded).
+
+    >>> _run_robot("spot"), _run_robot({"house": "turtlebot", "city": "spot"}), _run_robot(None)
+    ('spot', 'spot/turtlebot', '')
+    """
+    if isinstance(embodiment, str):
+        return embodiment
+    if isinstance(embodiment, Mapping):
+        return "/".join(sorted({str(v) for v in embodiment.values()}))
+    return ""
 
 
 #: Recorded arrays :func:`read_runs` keeps for the episode pages (besides the positions).

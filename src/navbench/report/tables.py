@@ -341,9 +341,18 @@ def termination_table(rows_by_run: RowsByRun) -> Table:
                   "other labels over failed episodes (NavVerse App. 6.6).", frozenset(labels))
 
 
+#: Stage-table columns in order (NavVerse §4.3): the exit, efficiency before / after it, SR,
+#: and the safety metrics of the indoor and outdoor parts (shown when some episode has them).
+STAGE_COLUMNS = ("reached_outdoor", "time_to_exit", "steps_to_exit", "ce_before_exit",
+                 "ce_after_exit", "success", "sr_after_exit", "cr_indoor", "cr_outdoor",
+                 "ado_indoor", "ado_outdoor", "nsr_indoor", "nsr_outdoor")
+
+
 def stage_table(rows_by_run: RowsByRun) -> Table:
-    """Indoor-to-outdoor stages per run × task: reached-outdoor rate, CE before/after the exit,
-    SR, and why outdoor-reached episodes failed (share of those failures)."""
+    """Indoor-to-outdoor stages per run × task: reached-outdoor rate, time and steps to the
+    exit, CE before/after the exit, SR (all, and of the episodes that got out), CR / ADO / NSR
+    of the indoor and outdoor parts (:mod:`navbench.metrics.stages`), and why outdoor-reached
+    episodes failed (share of those failures)."""
     key, title = "stages", "Indoor-to-outdoor stages"
     if not _has(rows_by_run, "reached_outdoor"):
         return _skip(key, title, "no episode has 'reached_outdoor' (indoor-to-outdoor stage "
@@ -356,16 +365,16 @@ def stage_table(rows_by_run: RowsByRun) -> Table:
 
     post = [r for rows in staged.values() for r in rows if r["reached_outdoor"] and not r.get("success")]
     reasons = sorted({reason(r) for r in post})
+    metrics = [m for m in STAGE_COLUMNS if m in ("reached_outdoor", "success") or _has(staged, m)]
     cells: Cells = {}
     for run, rows in staged.items():
         for task, grs in sorted(_groups(rows, lambda r: r.get("task")).items()):
-            row: dict[tuple[str, ...], Cell] = {
-                (METRIC_NAMES[m],): _mean(grs, m) for m in ("reached_outdoor", "ce_before_exit", "ce_after_exit", "success")}
+            row: dict[tuple[str, ...], Cell] = {(METRIC_NAMES[m],): _mean(grs, m) for m in metrics}
             fails = [r for r in grs if r["reached_outdoor"] and not r.get("success")]
             for rs in reasons:
                 row[(f"post-exit {rs}",)] = share_cell(sum(reason(r) == rs for r in fails), len(fails))
             cells[(run, task)] = row
-    cols = [(METRIC_NAMES[m],) for m in ("reached_outdoor", "ce_before_exit", "ce_after_exit", "success")]
+    cols = [(METRIC_NAMES[m],) for m in metrics]
     f = _frame(cells, ["run", "task"], ["metric"], cols + [(f"post-exit {rs}",) for rs in reasons])
     note = ("Episodes with stage fields only. post-exit columns: share [interval] (count) of "
             "the failures that happened after reaching outdoor." if reasons else

@@ -10,10 +10,12 @@ error direction and written to the x / z actuators' force ranges. Wheeled bases
 (``drive="wheeled"``) share μ N (the climb force on an edge) between drive, side force and yaw
 torque instead (:func:`navbench.sim.traction.wheel_limits`; the yaw servo's force range too).
 A tilted contact normal on a level box top is that box's corner: the sole rests, pitched, on a
-step's edge, which it climbs (or steps down) with the edge force. Falls: the lowest support
+step's edge, which it climbs (or steps down) with the edge force. Falls (NavVerse App. 6.6):
+the body tilts more than ``max_tilt``. Drops (ours, only with ``drop_rule``): the lowest support
 point is more than ``max_drop`` below every support point of the last 10 ticks (0.2 s: a step
-down, at any speed and tilt; not a slope), the base falls ``2 max_drop + 0.1`` m unsupported
-(a hole), or the body tilts more than ``max_tilt``.
+down, at any speed and tilt; not a slope), or the base falls ``2 max_drop + 0.1`` m unsupported
+(a hole). Without the rule, only a free fall of more than :data:`VOID_DROP` (off the scene's
+geometry: nothing below will catch it) is a drop.
 
 The scan itself is compiled (:func:`navbench.sim.tick_kernels.scan`, over the contact arrays
 and per-geom lookup arrays); the simulator calls it from its compiled tick, this class owns
@@ -35,6 +37,8 @@ from navbench.sim.tick_kernels import EDGE_RISE, LEVEL_COS, SUPPORT_COS
 from navbench.sim.world import World, level_box_tops
 
 _FALLS = (None, "drop", "tilt")  # by tick_kernels fall code
+#: Unsupported free fall (m) that ends an episode as a drop even without the drop rule.
+VOID_DROP = 2.0
 
 
 class ContactScan:
@@ -43,8 +47,8 @@ class ContactScan:
     Parameters: the ``world`` and its ``data``; ``embodiment``; the ``follower`` whose
     ``brake_accel`` follows the traction of the support (0.8 · cap / m, m/s²); actuator ids
     ``act_x``, ``act_z`` of the planar servos and ``act_yaw`` of the yaw servo;
-    ``friction_scale`` / ``friction_override`` (surface class → μ) and ``max_tilt`` (radians)
-    from the simulator settings.
+    ``friction_scale`` / ``friction_override`` (surface class → μ), ``max_tilt`` (radians) and
+    ``drop_rule`` (module docs) from the simulator settings.
 
     State read by the simulator: ``capx``, ``capz`` (the force caps in the model, N),
     ``collided`` (a collision since the flag was last cleared); the kernel's arrays ``lut``
@@ -54,7 +58,7 @@ class ContactScan:
     def __init__(self, world: World, data: mujoco.MjData, embodiment: Embodiment,
                  follower: WaypointFollower, act_x: int, act_z: int, act_yaw: int, *,
                  friction_scale: float = 1.0, friction_override: Mapping[str, float] | None = None,
-                 max_tilt: float = math.radians(45.0)) -> None:
+                 max_tilt: float = math.radians(45.0), drop_rule: bool = False) -> None:
         e = embodiment
         if len(world.static_geoms) and world.robot_geoms.min() < world.static_geoms.max():
             raise RuntimeError("robot geoms must come after the static geoms")
@@ -81,8 +85,9 @@ class ContactScan:
         sc[[tk.SC_CAP, tk.SC_CLIMB, tk.SC_WEIGHT, tk.SC_MASS, tk.SC_MAX_DROP, tk.SC_HOLE_DROP,
             tk.SC_TILT_UP, tk.SC_MAX_TILT, tk.SC_KV, tk.SC_HALF_TRACK, tk.SC_WHEELED,
             tk.SC_AX, tk.SC_AZ, tk.SC_AYAW]] = [
-            self.cap, e.climb_force * e.weight, e.weight, e.mass, e.max_drop,
-            2.0 * e.max_drop + 0.1,
+            self.cap, e.climb_force * e.weight, e.weight, e.mass,
+            e.max_drop if drop_rule else math.inf,
+            2.0 * e.max_drop + 0.1 if drop_rule else VOID_DROP,
             math.cos(max_tilt) + 1e-9,  # above this up_y the tilt is below max_tilt
             max_tilt, e.mass * e.servo_rate, e.wheel_track / 2.0, e.drive == "wheeled",
             act_x, act_z, act_yaw]
@@ -141,4 +146,4 @@ class ContactScan:
         return _FALLS[fall]
 
 
-__all__ = ["EDGE_RISE", "LEVEL_COS", "SUPPORT_COS", "ContactScan"]
+__all__ = ["EDGE_RISE", "LEVEL_COS", "SUPPORT_COS", "VOID_DROP", "ContactScan"]

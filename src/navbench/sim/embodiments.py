@@ -24,13 +24,22 @@ the servos alone drive it):
   (:mod:`navbench.sim.traction`), so it skids outward on a curve when ``v² / r > μ g`` and turns
   in place at most at ``μ m g (b / 2) / I_yaw`` rad/s²; a *legged* base re-plants its feet, so
   only acceleration and braking slip, its yaw is not traction-limited.
-- **Slopes.** A slope θ holds the robot while ``sin θ ≤ min(force_cap, μ)``; it tilts by θ.
-- **Drops.** An unsupported drop larger than ``max_drop`` (or a tilt > 45°) is a fall.
+- **Slopes.** The drive force *along the ground* is capped at ``min(force_cap, μ) m g``: on a
+  support tilted by θ the planar servo force may reach that over cos θ, so a slope θ holds the
+  robot while ``sin θ ≤ min(force_cap, μ)`` (Spot on μ 0.7: 44°; the Turtlebot's 0.5 m g motor
+  cap: 30°); it tilts by θ.
+- **Falls and drops.** A tilt > 45° is a fall (NavVerse App. 6.6, the only fall rule). With
+  ``SimSettings.drop_rule`` (ours, off by default) an unsupported drop of ``max_drop`` or more
+  ends the episode as ``drop``.
 
 Collision geometry (:mod:`navbench.sim.robot`). On static boxes, two capsule *feet* inside
 the sole (:meth:`Embodiment.feet`, tangent to its bottom and chamfers) carry the robot, and the
 chamfered sole mesh, its bottom lifted 1 mm up the chamfer, meets step edges, rims and sides.
-Mesh prisms and the heightfield meet the full sole. The hull sits on top. Flat box floors cost
+Mesh prisms meet the full sole. The heightfield (triangle-mesh terrain) meets the feet and the
+lifted sole, as boxes do: MuJoCo keeps at most 50 contacts per geom pair, and the full sole on
+the 5 cm heightfield touched ~440 cell prisms on flat ground, so only the first rows (one end
+of the sole) carried the robot and it sank through the crest of a steep ramp; two feet touch
+≤ 2 × 22 (and flat mesh terrain steps 5× faster). The hull sits on top. Flat box floors cost
 two capsule-box tests instead of a convex-mesh one: per ``mj_step`` −10 % for Spot and −18 %
 for the Turtlebot in the bench house, −23 % for the Turtlebot on a curb.
 
@@ -61,10 +70,11 @@ GROUP_HFIELD = 3
 GROUP_HIDDEN = 5
 
 #: Collision bits: MuJoCo ``contype`` of the static geoms (``sim.world``), ``conaffinity`` of
-#: the robot's (``sim.robot``): static boxes, and every other colliding static geom (convex
-#: mesh prisms, the heightfield).
+#: the robot's (``sim.robot``): static boxes, the heightfield, and every other colliding static
+#: geom (convex mesh prisms).
 COLLIDE_BOX = 1
 COLLIDE_CONVEX = 4
+COLLIDE_HFIELD = 8
 
 #: Largest radius (m) of the two capsule feet (:meth:`Embodiment.feet`).
 FOOT_RADIUS = 0.04
@@ -122,11 +132,13 @@ class Embodiment:
             harder over time, up to the force cap, whatever the commanded speed.
         tilt_stiffness, tilt_damping: pitch/roll spring (N m/rad) and damper (N m s/rad); small,
             so that the body lies on its sole (tilt = terrain tilt).
-        max_drop: an unsupported drop larger than this (m) is a fall (explicit drop rule).
+        max_drop: the drop rule's threshold (m): with ``SimSettings.drop_rule``, an unsupported
+            drop of at least this ends the episode as ``drop`` (not a NavVerse rule).
         max_step: climbable step (m) = ``chamfer_height`` rounded down; navmesh ``max_climb``.
         max_slope: steepest slope the robot is meant to drive on (degrees; documentation and
             navmesh ``max_slope_deg``; it holds on steeper ones while ``sin θ ≤ min(force_cap, μ)``).
-        max_gap: widest gap in the ground (m) it drives across without falling (measured).
+        max_gap: widest gap in the ground (m) it drives across at every speed (measured:
+            :mod:`navbench.sim.limits`, ``tests/sim/test_embodiment_limits.py``).
         clearance: clearance (m) a planner should keep from obstacles for this body to follow
             its paths without touching (footprint half-width plus follower slack; measured on
             procedural houses with the verification rollout); read from
@@ -272,7 +284,7 @@ SPOT = Embodiment(
     max_drop=0.4,
     max_step=0.2,
     max_slope=30.0,
-    max_gap=0.4,
+    max_gap=0.8,
     clearance=EMBODIMENT_CLEARANCE["spot"],
     tilt_stiffness=100.0,
     tilt_damping=60.0,

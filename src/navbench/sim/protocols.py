@@ -12,17 +12,18 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 import numpy as np
 
+from navbench.errors import ConfigError
 from navbench.jsontypes import JSONObject, Observation
 from navbench.scene.model import Scene
 from navbench.sim.actions import Action, DiscreteConfig
 from navbench.sim.controller import FollowerSettings
 from navbench.sim.embodiments import Embodiment
 
-LABELS = ("success", "perception_error", "fall", "timeout", "stopped")
+LABELS = ("success", "perception_error", "fall", "drop", "stuck", "timeout", "stopped")
 
 
 class GoalLike(Protocol):
@@ -96,7 +97,17 @@ class SimSettings:
         obstacle_cutoff: obstacle distances are capped here (m).
         obstacle_distance_fn: optional ``f(position xyz) -> metres`` replacing the MuJoCo one.
         cull_distance: renderer hides static geoms farther than this (m).
-        max_tilt: tilt that counts as a fall (radians).
+        max_tilt: tilt that counts as a fall (radians): NavVerse's only fall rule.
+        drop_rule: also end an episode with the label ``drop`` when the ground under the sole
+            falls more than the embodiment's ``max_drop`` below where it stood in the last
+            0.2 s (:mod:`navbench.sim.contacts`). Not in NavVerse, so off by default: a robot
+            that steps off a ledge and stays upright drives on (an unsupported free fall of
+            more than 2 m, off the scene's geometry, is a ``drop`` either way).
+        stuck_time: end an episode with the label ``stuck`` when, for this long (s), the
+            robot is asked to move (a velocity command of at least 0.05 m/s, or a waypoint
+            path not yet reached) and its ground point stays within 0.1 m (wedged in a gap,
+            pressed against a step or wall). ``None`` (default, NavVerse's labels): it runs on
+            to ``timeout``.
         settle_time: physics time run at reset before t = 0 (s).
         friction_scale: multiplies every surface's friction μ (traction study, NavVerse §4.4).
         friction_override: surface class → μ (``{"floor": 0.2}``), applied before the scale.
@@ -123,23 +134,40 @@ class SimSettings:
     obstacle_distance_fn: Callable[[np.ndarray], float] | None = None
     cull_distance: float | None = 80.0
     max_tilt: float = math.radians(45.0)
+    drop_rule: bool = False
+    stuck_time: float | None = None
     settle_time: float = 0.2
     friction_scale: float = 1.0
     friction_override: Mapping[str, float] = field(default_factory=dict)
     align_doors: bool = True
 
 
-def goal_arrays(goals: Sequence[GoalLike], mode: str = "size") -> tuple[np.ndarray, np.ndarray]:
-    """Goal positions (N, 3) and radii (N,) from goal records (``size`` or ``radius`` mode)."""
+def goal_arrays(goals: Sequence[GoalLike] | Sequence[Sequence[float]], mode: str = "size"
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """Goal positions (N, 3) and radii (N,) from goal records (``size`` or ``radius`` mode)
+    or plain ``(x, y, z)`` points (radius 0).
+
+    >>> goal_arrays([(1.0, 0.0, -2.0)])
+    (array([[ 1.,  0., -2.]]), array([0.]))
+    """
     pos, rad = [], []
     for g in goals:
-        pos.append([float(v) for v in g.position])
+        position = getattr(g, "position", None)
+        if position is None:  # a plain point
+            xyz = [float(v) for v in cast("Sequence[float]", g)]
+            if len(xyz) != 3:
+                raise ConfigError(f"goal {g!r}: expected a goal record or an (x, y, z) point")
+            pos.append(xyz)
+            rad.append(0.0)
+            continue
+        pos.append([float(v) for v in position])
         r = 0.0
         size = getattr(g, "size", None)
+        radius = getattr(g, "radius", None)
         if mode == "size" and size is not None:
             r = 0.5 * max(float(size[0]), float(size[2] if len(size) > 2 else size[1]))
-        elif mode == "radius" and g.radius is not None:
-            r = float(g.radius)
+        elif mode == "radius" and radius is not None:
+            r = float(radius)
         rad.append(r)
     return np.asarray(pos, float).reshape(-1, 3), np.asarray(rad, float)
 

@@ -12,8 +12,9 @@ Collision geometry. Robot geoms, in this order and all after the static geoms (a
 - ``hull``.
 
 Collision bits (``COLLIDE_*``, set on the static geoms by :mod:`navbench.sim.world`): the feet
-and the lifted sole touch static *boxes* only; the full sole touches every other static geom
-(convex mesh prisms, the heightfield) only; the hull touches both.
+and the lifted sole touch static *boxes* and the *heightfield*; the full sole touches convex
+mesh prisms only; the hull touches all. (The full sole on the heightfield reached MuJoCo's
+50-contact limit per pair on one end of the sole: see :mod:`navbench.sim.embodiments`.)
 
 On a box floor only the feet touch: 4 contacts at the corners of a 2 fx × 2 fz rectangle. So a
 physics step runs two capsule-box collisions instead of the mesh's multi-point convex
@@ -49,6 +50,7 @@ import mujoco
 from navbench.sim.embodiments import (
     COLLIDE_BOX,
     COLLIDE_CONVEX,
+    COLLIDE_HFIELD,
     GROUP_HIDDEN,
     GROUP_ROBOT,
     ROBOT_PREFIX,
@@ -140,8 +142,8 @@ def add_robot(spec: mujoco.MjSpec, emb: Embodiment, convex_ground: bool = True) 
             j.armature = 0.1
 
     # Collision geometry (module docs), robot geoms after the static ones (sim.contacts):
-    # against static boxes the capsule feet and the lifted sole mesh, against every other
-    # static geom (mesh prisms, heightfield) the full sole mesh; the hull against all.
+    # against static boxes and the heightfield the capsule feet and the lifted sole mesh,
+    # against mesh prisms the full sole mesh; the hull against all.
     r, fx, fz = emb.feet()
     on_boxes = []
     for k, z in enumerate((fz, -fz)):
@@ -171,9 +173,9 @@ def add_robot(spec: mujoco.MjSpec, emb: Embodiment, convex_ground: bool = True) 
         g.priority = 2
         g.rgba = [0.95, 0.75, 0.1, 1.0]
         g.contype = 2  # static geoms have no bit 2: only their contype selects pairs
-        g.conaffinity = COLLIDE_BOX | COLLIDE_CONVEX
+        g.conaffinity = COLLIDE_BOX | COLLIDE_CONVEX | COLLIDE_HFIELD
     for g in on_boxes:  # inside the full sole (up to the 1 mm lift): never drawn
-        g.conaffinity = COLLIDE_BOX
+        g.conaffinity = COLLIDE_BOX | COLLIDE_HFIELD
         g.group = GROUP_HIDDEN
     soles[1].conaffinity = COLLIDE_CONVEX
     if not convex_ground:  # nothing for the full sole to touch: out of collision entirely

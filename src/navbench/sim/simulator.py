@@ -4,9 +4,11 @@ Time: physics 200 Hz, control (waypoint follower + PID) 50 Hz, one agent step = 
 (10 Hz, SPEC §6). Discrete primitives run whole agent steps until reached or timed out.
 
 Labels (exactly one per episode): ``success`` (stop with DTG ≤ τ, or reaching when
-``end_on_success``), ``perception_error`` (stop with DTG > τ), ``fall`` (body tilt > 45°, or an
-unsupported drop larger than the embodiment's ``max_drop``), ``timeout`` (300 s simulated),
-``stopped`` (stop in an episode without goals). DTG is :func:`navbench.geometry.
+``end_on_success``), ``perception_error`` (stop with DTG > τ), ``fall`` (body tilt > 45°:
+NavVerse's only fall rule), ``drop`` (with ``SimSettings.drop_rule``: an unsupported drop
+larger than the embodiment's ``max_drop``; or a free fall off the scene's geometry),
+``stuck`` (with ``SimSettings.stuck_time``: asked to move but not moving for that long),
+``timeout`` (300 s simulated), ``stopped`` (stop in an episode without goals). DTG is :func:`navbench.geometry.
 goal_surface_distance` from the base's ground point, τ = 1.0 + r_robot unless configured.
 
 Per-step records (every 0.1 s, plus t = 0; :mod:`navbench.sim.recorder`): pose, tilt,
@@ -61,6 +63,7 @@ from navbench.sim.proximity import highest_ground
 from navbench.sim.recorder import Recorder
 from navbench.sim.records import GoalDistance
 from navbench.sim.stepper import AgentStepper
+from navbench.sim.stuck import MIN_SPEED, StuckWatch
 from navbench.sim.world import World, build_world
 
 
@@ -105,7 +108,8 @@ class Simulator:
         #: per-tick contact scan: collisions, support, traction caps, falls (``sim.contacts``)
         self.contacts = ContactScan(self.world, self.data, embodiment, self.follower,
                                     *self._act, friction_scale=s.friction_scale,
-                                    friction_override=s.friction_override, max_tilt=s.max_tilt)
+                                    friction_override=s.friction_override, max_tilt=s.max_tilt,
+                                    drop_rule=s.drop_rule)
         #: one agent step of physics: ticks, ``mj_step``, contact scans (``sim.stepper``)
         self.stepper = AgentStepper(m, self.data, embodiment, self.contacts, self.follower,
                                     s.control_dt, s.agent_dt, compiled=compiled)
@@ -122,7 +126,9 @@ class Simulator:
         self.recorder = Recorder(self.world, self.data, self.contacts, cutoff=s.obstacle_cutoff,
                                  distance_fn=s.obstacle_distance_fn, compiled=compiled is not False)
         self._label: str | None = None
-        #: why the episode ended in ``fall``: ``"drop"`` or ``"tilt"`` (``None`` otherwise).
+        self._stuck_watch = StuckWatch(s.stuck_time or 0.0)
+        #: ``"tilt"`` when the episode ended in ``fall``, ``"drop"`` when in ``drop``
+        #: (``None`` otherwise).
         self.fall_reason: str | None = None
         self._goals = (np.zeros((0, 3)), np.zeros(0))
         self._dtg = GoalDistance(*self._goals)
@@ -241,6 +247,7 @@ class Simulator:
         self._goals = goal_arrays(goals, self.settings.goal_radius)
         self._dtg = GoalDistance(*self._goals)
         self._label, self.fall_reason = None, None
+        self._stuck_watch.reset()
         self.contacts.reset()
         self.contacts()  # traction caps and support from the settled state (no fall yet)
         self.contacts.collided = False
@@ -368,13 +375,26 @@ class Simulator:
         label the episode's end if it ended, and record."""
         fall = self.stepper()  # the command is in its state (step() wrote it)
         if fall:
-            self._label, self.fall_reason = "fall", ("drop" if fall == tk.DROP else "tilt")
+            self._label = self.fall_reason = "drop" if fall == tk.DROP else "tilt"
+            if fall == tk.TILT:
+                self._label = "fall"
+        if self._label is None and self.settings.stuck_time is not None and self._stuck():
+            self._label = "stuck"
         if self._label is None and self.data.time >= self.settings.max_time - 1e-9:
             self._label = "timeout"
         dtg = self.distance_to_goal()
         if self._label is None and self.settings.end_on_success and dtg <= self.tau:
             self._label = "success"
         self._record(stop=False, dtg=dtg)
+
+    def _stuck(self) -> bool:
+        """The ``stuck`` rule (:mod:`navbench.sim.stuck`) after this agent step."""
+        ts, f = self.stepper.state, self.follower
+        follow = ts[tk.T_FOLLOW] != 0.0
+        asked = (follow and bool(f.path) and not f.reached) or \
+            (not follow and math.hypot(ts[tk.T_VX], ts[tk.T_VY]) >= MIN_SPEED)
+        return self._stuck_watch(asked, float(self._qpos[0]), float(self._qpos[2]),
+                                 float(self.data.time))
 
     @property
     def compiled(self) -> bool:

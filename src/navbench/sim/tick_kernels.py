@@ -61,6 +61,7 @@ def scan(geom, pos, frame, lut, sc, fr, qpos, qvel, ctrl, xmat, fs, ex, ez):
     pairs it with a static geom, whose id is the smaller one."""
     supported = edge = False
     mu = 0.0
+    cos_s = 1.0  # |n_y| of the steepest support normal
     ground_y = math.inf
     n = geom.shape[0]
     if n:
@@ -91,14 +92,22 @@ def scan(geom, pos, frame, lut, sc, fr, qpos, qvel, ctrl, xmat, fs, ex, ez):
                 supported = True
                 if lut[g, 1] > mu:
                     mu = lut[g, 1]
+                a_y = abs(frame[k, 1])
+                if a_y < cos_s:
+                    cos_s = a_y
                 if pos[k, 1] < support_y:
                     support_y = pos[k, 1]
             ground_y = support_y
-    weight = sc[SC_WEIGHT]
+    # On a support tilted by θ (normal more than 5° from vertical) the planar force reaches
+    # min(force_cap, μ) m g along the ground when it is that divided by cos θ: a slope holds
+    # the robot while sin θ ≤ min(force_cap, μ) (module docs of sim.embodiments); θ is
+    # clamped at 45° (a steeper support tips the body over).
+    slope = 1.0 if cos_s > LEVEL_COS else 1.0 / max(cos_s, _HALF)
+    weight = sc[SC_WEIGHT] * slope
     if edge:
         cap = sc[SC_CLIMB]
     elif supported:
-        cap = min(sc[SC_CAP], mu * weight)
+        cap = min(sc[SC_CAP] * slope, mu * weight)
         fs[fk.S_BRAKE] = 0.8 * cap / sc[SC_MASS]  # the traction it can brake with
     else:
         cap = 0.0
@@ -107,7 +116,7 @@ def scan(geom, pos, frame, lut, sc, fr, qpos, qvel, ctrl, xmat, fs, ex, ez):
         mu_n = sc[SC_CLIMB] if edge else (mu * weight if supported else 0.0)
         cx, cz, ct = wheel_limits(
             ctrl[ax] - qvel[0], ctrl[az] - qvel[2], qpos[3], ctrl[ayaw] - qvel[3], sc[SC_KV],
-            mu_n, sc[SC_CLIMB] if edge else sc[SC_CAP], sc[SC_HALF_TRACK])
+            mu_n, sc[SC_CLIMB] if edge else sc[SC_CAP] * slope, sc[SC_HALF_TRACK])
         fr[ayaw, 0], fr[ayaw, 1] = -ct, ct
     else:  # legged: the cap bounds the planar force's norm, along the servo error
         nrm = math.hypot(ex, ez)

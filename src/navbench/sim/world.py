@@ -28,6 +28,7 @@ from navbench.scene.model import Scene, Surface
 from navbench.sim.embodiments import (
     COLLIDE_BOX,
     COLLIDE_CONVEX,
+    COLLIDE_HFIELD,
     GROUP_HFIELD,
     GROUP_STATIC,
     GROUP_VISUAL,
@@ -179,9 +180,12 @@ def heightfield_from_meshes(
     """Rasterise triangle meshes into a 2.5D height grid (max height per cell).
 
     Points are sampled on every triangle (vertical walls included) at ≤ ``cell / 2`` spacing;
-    points higher than ``min_y + headroom`` (ceilings) are ignored. Returns ``(heights, (x0,
-    z0, x1, z1), base_y)`` with ``heights[r, c]`` the top at ``x = x0 + c·cell``,
-    ``z = z0 + r·cell`` (row index grows with +Z).
+    in each cell, points higher than ``headroom`` above the cell's lowest point (ceilings,
+    upper storeys) are ignored. The headroom is per cell, not above the scene's lowest point:
+    with a global cut, ground more than ``headroom`` above the lowest point (the plateau of a
+    2.1 m ramp) was missing and a robot driving onto it fell through. Cells without points lie
+    at the lowest point. Returns ``(heights, (x0, z0, x1, z1), base_y)`` with ``heights[r, c]``
+    the top at ``x = x0 + c·cell``, ``z = z0 + r·cell`` (row index grows with +Z).
     """
     pts = []
     for v, f in meshes:
@@ -205,14 +209,16 @@ def heightfield_from_meshes(
         raise ValueError("no triangles to rasterise")
     p = np.concatenate(pts)
     base = float(p[:, 1].min())
-    p = p[p[:, 1] <= base + headroom]
     x0, z0 = p[:, 0].min(), p[:, 2].min()
     nc = math.floor((p[:, 0].max() - x0) / cell) + 1
     nr = math.floor((p[:, 2].max() - z0) / cell) + 1
     h = np.full((max(nr, 2), max(nc, 2)), base)
     ci = np.rint((p[:, 0] - x0) / cell).astype(int).clip(0, h.shape[1] - 1)
     ri = np.rint((p[:, 2] - z0) / cell).astype(int).clip(0, h.shape[0] - 1)
-    np.maximum.at(h, (ri, ci), p[:, 1])
+    low = np.full(h.shape, np.inf)
+    np.minimum.at(low, (ri, ci), p[:, 1])
+    keep = p[:, 1] <= low[ri, ci] + headroom
+    np.maximum.at(h, (ri[keep], ci[keep]), p[keep, 1])
     x1, z1 = x0 + (h.shape[1] - 1) * cell, z0 + (h.shape[0] - 1) * cell
     return h, (float(x0), float(z0), float(x1), float(z1)), base
 
@@ -336,7 +342,8 @@ def build_world(
     convex = False  # any colliding static geom that is not a box (sim.robot: the full sole)
     for g in made.values():  # collision bits by type (the robot's feet touch boxes only)
         if g.contype:
-            g.contype = COLLIDE_BOX if g.type == mujoco.mjtGeom.mjGEOM_BOX else COLLIDE_CONVEX
+            g.contype = COLLIDE_BOX if g.type == mujoco.mjtGeom.mjGEOM_BOX else \
+                COLLIDE_HFIELD if g.type == mujoco.mjtGeom.mjGEOM_HFIELD else COLLIDE_CONVEX
             convex = convex or g.contype == COLLIDE_CONVEX
     quiet: contextlib.AbstractContextManager[None] = contextlib.nullcontext()
     if visuals is not False:

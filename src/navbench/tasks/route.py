@@ -21,7 +21,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 
 import numpy as np
 
@@ -150,7 +150,9 @@ def split_at_events(path: np.ndarray, idx: list[int], events: Sequence[tuple[flo
 
 def turn_word(angle: float, s: RouteSettings) -> str | None:
     """Name of a heading change (rad, positive = left): ``None`` below ``min_turn_deg``,
-    ``"slightly left/right"`` below ``slight_turn_deg``, ``"around"`` above ``around_turn_deg``."""
+    ``"slightly left/right"`` below ``slight_turn_deg`` (45°), ``"left/right"`` up to
+    ``sharp_turn_deg`` (135°), ``"sharp left/right"`` above it, ``"around"`` above
+    ``around_turn_deg`` (170°: left and right are then the same turn)."""
     angle = wrap_angle(angle)  # the side of the wrapped change: headings straddle ±π facing +Z
     d = math.degrees(abs(angle))
     if d < s.min_turn_deg:
@@ -158,7 +160,9 @@ def turn_word(angle: float, s: RouteSettings) -> str | None:
     if d > s.around_turn_deg:
         return "around"
     side = "left" if angle > 0 else "right"
-    return f"slightly {side}" if d < s.slight_turn_deg else side
+    if d < s.slight_turn_deg:
+        return f"slightly {side}"
+    return f"sharp {side}" if d > s.sharp_turn_deg else side
 
 
 @dataclass(frozen=True)
@@ -167,7 +171,8 @@ class Directive:
 
     Attributes:
         kind: ``"turn"``, ``"move"`` or ``"arrive"``.
-        turn: for turns, ``left``/``right``/``slightly left``/``slightly right``/``around``.
+        turn: for turns, ``left``/``right``/``slightly left``/``slightly right``/
+            ``sharp left``/``sharp right``/``around`` (:func:`turn_word`).
         via: for moves, what the segment crosses or follows: ``door``, ``exit``, ``corridor``,
             ``crosswalk``, ``road``, ``sidewalk`` or ``None``; for arrivals, ``object``/``place``.
         into: label of the room entered through a door (``"kitchen"``), if any.
@@ -177,6 +182,7 @@ class Directive:
             (``left``/``right``/``ahead``).
         vertex: index of the simplified path vertex where the step starts.
         length: segment length in metres (metadata only; never in the text).
+        angle: for turns, the heading change in degrees (positive = left; metadata only).
     """
 
     kind: str
@@ -188,10 +194,12 @@ class Directive:
     side: str | None = None
     vertex: int = 0
     length: float = 0.0
+    angle: float | None = None
 
     def to_dict(self) -> JSONObject:
-        """JSON-able dict (``None`` fields dropped, length rounded to mm)."""
-        return {k: (round(v, 3) if k == "length" else v) for k, v in asdict(self).items() if v is not None}
+        """JSON-able dict (``None`` fields dropped, length rounded to mm, angle to 0.1°)."""
+        return {k: (round(v, 3) if k == "length" else round(v, 1) if k == "angle" else v)
+                for k, v in asdict(self).items() if v is not None}
 
 
 @dataclass(frozen=True)
@@ -230,13 +238,21 @@ def route_directives(ctx: RouteContext, path: np.ndarray, start_yaw: float, goal
     for k in range(len(v) - 1):
         a, b = v[k], v[k + 1]
         h = _heading(a, b)
-        tw = turn_word(h - heading, s)
-        if tw is not None:
+        turn = wrap_angle(h - heading)
+        tw = turn_word(turn, s)
+        if tw is not None and _merges(out, turn, s):  # one turn, its heading change summed
+            prev = out[-2]
+            total = math.radians(prev.angle or 0.0) + turn
+            del out[-2:]
+            tw = turn_word(total, s) or tw
+            out.append(replace(prev, turn=tw, angle=math.degrees(total)))
+        elif tw is not None:
             lm = ctx.landmark_at(a, used) if (k > 0 and n_landmarks < s.max_landmarks) else None
             if lm is not None:
                 used.add(lm[0])
                 n_landmarks += 1
-            out.append(Directive("turn", turn=tw, landmark=lm and lm[1], landmark_id=lm and lm[0], vertex=k))
+            out.append(Directive("turn", turn=tw, landmark=lm and lm[1], landmark_id=lm and lm[0],
+                                 vertex=k, angle=math.degrees(turn)))
         heading = h
         via, into = ctx.crossing(p, idx[k], idx[k + 1])
         mine = [e for e in events if cum[idx[k]] <= (e[0] + e[1]) / 2 < cum[idx[k + 1]]
@@ -262,11 +278,23 @@ def route_directives(ctx: RouteContext, path: np.ndarray, start_yaw: float, goal
     return out, v
 
 
+def _merges(out: list[Directive], turn: float, s: RouteSettings) -> bool:
+    """Whether a turn of ``turn`` rad continues the previous one: ``out`` ends with a turn the
+    same way and a move shorter than ``merge_turn_distance`` with nothing to state on it."""
+    if len(out) < 2 or out[-2].kind != "turn" or out[-2].angle is None or out[-1].kind != "move":
+        return False
+    mv = out[-1]
+    quiet = mv.via is None and mv.into is None and mv.landmark is None
+    return quiet and mv.length < s.merge_turn_distance and out[-2].angle * turn > 0
+
+
 _TURN = {
     "left": ("turn left", "make a left turn", "take a left"),
     "right": ("turn right", "make a right turn", "take a right"),
     "slightly left": ("bear left", "turn slightly left", "veer left"),
     "slightly right": ("bear right", "turn slightly right", "veer right"),
+    "sharp left": ("make a sharp left", "turn sharply left", "take a sharp left"),
+    "sharp right": ("make a sharp right", "turn sharply right", "take a sharp right"),
     "around": ("turn around", "turn back"),
 }
 _MOVE = {

@@ -60,8 +60,15 @@ class RouteSettings:
     Attributes:
         simplify_tolerance: Douglas–Peucker tolerance of the reference path (XZ).
         min_turn_deg: smaller heading changes are merged into straight moves.
-        slight_turn_deg: turns below this are "slightly left/right".
-        around_turn_deg: turns above this are "turn around".
+        slight_turn_deg: turns below this are "slightly left/right"; up to ``sharp_turn_deg``
+            plain "left/right".
+        sharp_turn_deg: turns above this are "sharp left/right".
+        around_turn_deg: turns above this (a reversal: left and right are the same turn) are
+            "turn around".
+        merge_turn_distance: two turns the same way joined by a move shorter than this (m)
+            with nothing to state on it (no door, exit, crossing or landmark) are one turn of
+            their summed heading change (a rounded 90° corner is "turn left", not two slight
+            turns).
         min_segment: shorter segments are merged into their neighbours.
         range_indoor, range_outdoor: landmark distance from the path (footprint, XZ).
         turn_range_indoor, turn_range_outdoor: landmark distance from a turn point ("at the X").
@@ -76,8 +83,10 @@ class RouteSettings:
 
     simplify_tolerance: float = 0.5
     min_turn_deg: float = 20.0
-    slight_turn_deg: float = 60.0
-    around_turn_deg: float = 135.0
+    slight_turn_deg: float = 45.0
+    sharp_turn_deg: float = 135.0
+    around_turn_deg: float = 170.0
+    merge_turn_distance: float = 3.0
     min_segment: float = 1.0
     range_indoor: float = 2.5
     range_outdoor: float = 8.0

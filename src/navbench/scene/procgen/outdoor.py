@@ -56,7 +56,7 @@ from navbench.scene.procgen.props import (
     place_sidewalk_objects,
     side_regions,
 )
-from navbench.scene.procgen.streets import StreetLayout, layout_streets, road_density
+from navbench.scene.procgen.streets import StreetLayout, layout_streets, road_density, road_length
 from navbench.scene.procgen.urban import (
     LANE_WIDTH,
     PLACE_CATEGORIES,
@@ -76,7 +76,7 @@ if TYPE_CHECKING:
 DENSITY_FACTOR = 0.85
 
 #: Bumped whenever the same seed would give a different city.
-GENERATOR_VERSION = "outdoor/2"
+GENERATOR_VERSION = "outdoor/3"  # 3: clutter per 100 m of road
 
 @dataclass(frozen=True)
 class OutdoorSettings:
@@ -103,6 +103,13 @@ class OutdoorSettings:
             ``min_per_category`` of each.
         cars: maximum number of cars on lanes (≤ 200).
         sidewalk_objects: maximum number of sidewalk objects (≤ 1,000).
+        objects_per_100m: sidewalk objects per 100 m of road centreline (within the focus
+            disc of a hybrid scene), so that clutter is as dense in a 200 m district as in a
+            1 km² city (before, the counts were only capped: 100 objects per 100 m of road at
+            200 m, 4 at 1 km). Default 2.75 = NavVerse's 1,000 objects on 36.4 km of road per
+            1 km² city (App. 7); capped by ``sidewalk_objects``. ``None``: ``sidewalk_objects``.
+        cars_per_100m: parked cars per 100 m of road the same way (default 0.55 = NavVerse's
+            200 per 36.4 km), capped by ``cars``; ``None``: ``cars``.
         group_fraction: share of sidewalk objects that belong to contextual groups.
         group_spacing: minimum distance between members of different contextual groups.
     """
@@ -123,6 +130,8 @@ class OutdoorSettings:
     min_per_category: int = 1
     cars: int = 200
     sidewalk_objects: int = 1000
+    objects_per_100m: float | None = 2.75
+    cars_per_100m: float | None = 0.55
     group_fraction: float = 0.4
     group_spacing: float = 8.0
 
@@ -150,6 +159,11 @@ class OutdoorSettings:
             v = getattr(self, name)
             if not 0.0 <= v <= 1.0:
                 raise ConfigError(f"OutdoorSettings.{name}: expected a probability in [0, 1], got {v}")
+        for name in ("objects_per_100m", "cars_per_100m"):
+            v = getattr(self, name)
+            if v is not None and not 0.0 <= v <= 100.0:
+                raise ConfigError(f"OutdoorSettings.{name}: expected 0..100 per 100 m of road "
+                                  f"(or None), got {v}")
         if self.places_per_category < 0 or self.group_spacing < 0 or self.min_per_category < 0:
             raise ConfigError("OutdoorSettings.places_per_category/min_per_category/group_spacing: expected >= 0")
 
@@ -182,6 +196,7 @@ class CityPlan:
     extra_surfaces: list[Surface] = field(default_factory=list)
     extra_boxes: list[Box] = field(default_factory=list)
     lot_cutouts: list[Polygon] = field(default_factory=list)  # shapely polygons kept out of yards
+    focus: tuple[float, float, float] | None = None  # the populated disc (x, z, r), if any
 
 
 def plan_city(seed: int, settings: OutdoorSettings | None = None) -> CityPlan:
@@ -220,9 +235,11 @@ def populate(plan: CityPlan, focus: tuple[float, float, float] | None = None,
              exclude: list[Rect] | None = None) -> None:
     """Add sidewalk objects, then parked cars; ``focus = (x, z, r)`` keeps them within r metres
     of (x, z). ``exclude`` rectangles (e.g. the sidewalk in front of an embedded house's exit)
-    stay free of sidewalk objects.
+    stay free of sidewalk objects. Their numbers: :func:`clutter_counts`.
     """
     cfg = plan.settings
+    plan.focus = focus
+    n_objects, n_cars = clutter_counts(cfg, road_length(plan.layout, focus))
     by_id = {bd.id: bd for bd in plan.buildings}
     shop_sides = {f"{by_id[s.place.building_id].block_id}:{by_id[s.place.building_id].side.side}"
                   for s in plan.storefronts if s.place.building_id in by_id}
@@ -234,10 +251,24 @@ def populate(plan: CityPlan, focus: tuple[float, float, float] | None = None,
     plan.placed.no_parking += zones
     lots = [_Lot(b.lot, b.kind, plan.parks.get(b.id)) for b in plan.layout.blocks if b.kind in ("park", "plaza")]
     clear = [s.clear_zone for s in plan.storefronts] + list(exclude or []) + drive
-    place_sidewalk_objects(plan.layout.blocks, regions, clear, lots, cfg.sidewalk_objects,
+    place_sidewalk_objects(plan.layout.blocks, regions, clear, lots, n_objects,
                            derive(plan.seed, "outdoor", "props"), plan.placed, focus,
                            cfg.group_fraction, cfg.group_spacing)
-    place_cars(plan.layout.roads, cfg.cars, derive(plan.seed, "outdoor", "cars"), plan.placed, focus)
+    place_cars(plan.layout.roads, n_cars, derive(plan.seed, "outdoor", "cars"), plan.placed, focus)
+
+
+def clutter_counts(cfg: OutdoorSettings, road_m: float) -> tuple[int, int]:
+    """Sidewalk objects and cars to place along ``road_m`` metres of road centreline:
+    ``round(per_100m · road_m / 100)`` capped by ``sidewalk_objects`` / ``cars`` (the caps
+    alone when a density is ``None``).
+
+    >>> clutter_counts(OutdoorSettings(), 1000.0), clutter_counts(OutdoorSettings(), 1e5)
+    ((28, 6), (1000, 200))
+    """
+    def n(per: float | None, cap: int) -> int:
+        return cap if per is None else min(cap, round(per * road_m / 100.0))
+
+    return n(cfg.objects_per_100m, cfg.sidewalk_objects), n(cfg.cars_per_100m, cfg.cars)
 
 
 def _terrain(plan: CityPlan) -> tuple[list[Surface], list[Box]]:
@@ -334,6 +365,8 @@ def assemble(plan: CityPlan, scene_id: str, kind: SceneKind = "outdoor",
         "regions": plan.placed.regions,
         "no_parking": [[round(z.x, 3), round(z.z, 3), round(z.half, 3), z.reason] for z in plan.placed.no_parking],
         "road_density": round(road_density(plan.layout), 3),
+        # measured back: sidewalk objects (cars apart) and cars per 100 m of road centreline
+        "clutter_per_100m": _clutter(plan),
         "building_colours": {bd.id: bd.colour for bd in plan.buildings},
         "place_categories": list(PLACE_CATEGORIES),
     }
@@ -344,6 +377,16 @@ def assemble(plan: CityPlan, scene_id: str, kind: SceneKind = "outdoor",
         places=tuple(places), surfaces=tuple(surfaces), portals=tuple(portals),
         boxes=tuple(boxes), meta=m,
     )
+
+
+def _clutter(plan: CityPlan) -> dict[str, float]:
+    """Sidewalk objects and cars placed per 100 m of road centreline (the focus disc's road
+    for a populated hybrid neighbourhood: ``plan.focus``)."""
+    road = road_length(plan.layout, plan.focus)
+    cars = sum(o.id.startswith("car_") for o in plan.placed.objects)
+    per = 100.0 / road if road > 0 else 0.0
+    return {"objects": round((len(plan.placed.objects) - cars) * per, 3),
+            "cars": round(cars * per, 3)}
 
 
 def _jsonable(v: object) -> object:
@@ -361,4 +404,5 @@ def generate_city(seed: int, settings: OutdoorSettings | None = None, scene_id: 
     return assemble(plan, scene_id or f"city_{seed}")
 
 
-__all__ = ["CityPlan", "OutdoorSettings", "assemble", "generate_city", "plan_city", "populate"]
+__all__ = ["CityPlan", "OutdoorSettings", "assemble", "clutter_counts", "generate_city", "plan_city",
+           "populate"]

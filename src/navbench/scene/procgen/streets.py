@@ -176,16 +176,46 @@ def layout_streets(
     return StreetLayout(bounds, blocks, roads, crosswalks)
 
 
+def _centrelines(layout: StreetLayout) -> list[tuple[float, float, float, float]]:
+    """Road centreline segments ``(x0, z0, x1, z1)``: street segments and crosswalks along
+    their travel axis (a crosswalk along its short side), an intersection along both axes."""
+    out = []
+    for (x0, z0, x1, z1), _lanes, axis in layout.roads:
+        cx, cz = (x0 + x1) / 2, (z0 + z1) / 2
+        if axis != "z":
+            out.append((x0, cz, x1, cz))
+        if axis != "x":
+            out.append((cx, z0, cx, z1))
+    for x0, z0, x1, z1 in layout.crosswalks:
+        cx, cz = (x0 + x1) / 2, (z0 + z1) / 2
+        out.append((x0, cz, x1, cz) if x1 - x0 <= z1 - z0 else (cx, z0, cx, z1))
+    return out
+
+
+def road_length(layout: StreetLayout, focus: tuple[float, float, float] | None = None) -> float:
+    """Road centreline length (m) of a layout (:func:`road_density`'s measure), or the part
+    of it within ``focus = (x, z, r)``: the disc of radius r around (x, z)."""
+    length = 0.0
+    for x0, z0, x1, z1 in _centrelines(layout):
+        if focus is None:
+            length += (x1 - x0) + (z1 - z0)
+            continue
+        fx, fz, r = focus
+        if z0 == z1:  # along x at z0: the chord |x − fx| ≤ √(r² − (z0 − fz)²)
+            c, lo, hi, f = z0 - fz, x0, x1, fx
+        else:
+            c, lo, hi, f = x0 - fx, z0, z1, fz
+        if abs(c) < r:
+            h = (r * r - c * c) ** 0.5
+            length += max(0.0, min(hi, f + h) - max(lo, f - h))
+    return length
+
+
 def road_density(layout: StreetLayout) -> float:
     """Road centreline length per area (km per km²) of a layout.
 
     Street segments and crosswalks count their length along the travel axis; an
     intersection counts both of its sides (the two centrelines crossing it).
     """
-    length = 0.0
-    for (x0, z0, x1, z1), _lanes, axis in layout.roads:
-        length += (z1 - z0) if axis == "z" else (x1 - x0) if axis == "x" else (x1 - x0) + (z1 - z0)
-    for x0, z0, x1, z1 in layout.crosswalks:
-        length += min(x1 - x0, z1 - z0)
     bx0, bz0, bx1, bz1 = layout.bounds
-    return length / 1000.0 / ((bx1 - bx0) * (bz1 - bz0) / 1e6)
+    return road_length(layout) / 1000.0 / ((bx1 - bx0) * (bz1 - bz0) / 1e6)
