@@ -122,12 +122,17 @@ def honest(cond_dataset: Path, tmp_path_factory: pytest.TempPathFactory) -> tupl
 
 def test_a_crash_is_scored_as_the_failure_the_dataset_defines(cond_dataset: Path, honest: tuple) -> None:
     """FailureScorer, from the dataset alone, gives every episode the τ, L, fields and
-    reachability the worker recorded, with S = 0, SPL = 0 and SDTW = 0 (a reference path)."""
+    reachability the worker recorded, with S = 0, SPL = 0 and SDTW = 0 (a reference path), and
+    without a recorded row scores it as never having moved."""
     from navbench.eval.planning import plan_evaluation
 
     _, rows = honest
     _, pairs, worker_kw, _ = plan_evaluation(cond_dataset, AGENT, EvalSettings(agent_kwargs={"how": "none"}))
+    from navbench.episodes.loader import load_dataset
+
     score = FailureScorer(worker_kw, privileged=True)
+    ds = load_dataset(cond_dataset)
+    eps = {e.episode_id: e for e in ds.episodes("conditional", "eval")}
     for eid, sid in pairs:
         h = rows[eid]
         c = score(agent_crash(eid, sid, "worker died (crashed); 2 attempt(s)"))
@@ -136,7 +141,12 @@ def test_a_crash_is_scored_as_the_failure_the_dataset_defines(cond_dataset: Path
         for key in ("tau", "geodesic_length", "reachable", "subgoals_total"):
             assert c.metrics[key] == h["metrics"][key], key
         assert c.metrics["csr"] == (0.0 if h["metrics"]["subgoals_total"] else None)
-        assert c.metrics["ne"] is None and c.metrics["oracle_success"] is None
+        # no row recorded: the episode that never moved (NE = the start's geodesic distance)
+        nm = ds.navmesh(sid)
+        d0 = min(nm.geodesic_distance(eps[eid].start_position, g.position) for g in eps[eid].goals)
+        assert c.metrics["ne"] == pytest.approx(d0, abs=1e-9)
+        assert c.metrics["path_length"] == 0.0 and c.metrics["soft_spl"] == 0.0
+        assert c.metrics["oracle_success"] == float(d0 <= c.metrics["tau"])
         assert c.extra["fields"] == h["extra"]["fields"] and c.extra["termination"] == AGENT_CRASH
         e = score(agent_error(eid, sid, "SystemExit"))  # a fault outside the rollout: same, labelled so
         assert e.label == "agent_error" and e.metrics["success"] == 0.0
