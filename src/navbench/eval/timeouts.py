@@ -10,11 +10,9 @@ hard limit in the parent that kills the worker process.
 
 from __future__ import annotations
 
-import contextlib
 import ctypes
 import signal
 import threading
-from collections.abc import Iterator
 from types import FrameType
 
 
@@ -89,21 +87,6 @@ class Deadline:
                 self._timer.cancel()
                 self._timer = None
                 self._set_async_exc(None)  # drop an injection that has not been raised yet
-
-    @contextlib.contextmanager
-    def held(self) -> Iterator[None]:
-        """Defer the timeout while the block runs (a message half-written to a pipe would
-        corrupt the channel): ``SIGALRM`` is blocked, or the watchdog waits for the block; a
-        deadline that passed meanwhile raises right after it."""
-        if self._use_signal:
-            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})
-            try:
-                yield
-            finally:
-                signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGALRM})
-        else:
-            with self._lock:
-                yield
 
     def close(self) -> None:
         """Disarm and restore the previous ``SIGALRM`` handler."""

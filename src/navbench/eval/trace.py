@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import json
 import os
+import struct
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -71,8 +72,10 @@ class StepTracer:
 
     def __call__(self, steps: int) -> None:
         rec = getattr(getattr(self.sim, "recorder", None), "rows", None)
-        n = len(rec) if rec is not None else 0
-        if rec is None or n <= self.sent:
+        if rec is None:
+            return
+        n = len(rec)
+        if n <= self.sent:
             return
         if rec.surfaces is not self._surfaces:  # the table grows rarely: convert it then only
             self._surfaces = rec.surfaces
@@ -148,6 +151,7 @@ class BatchedSink:
 
 
 _HEAD = 5  # float64 header of a spill record: kind, n, start, steps, width
+_HEAD_FMT = struct.Struct(f"={_HEAD}d")  # native float64, as numpy reads it back
 
 
 class SpillFile:
@@ -178,11 +182,11 @@ class SpillFile:
         if chunk.surfaces is not self._table:
             text = json.dumps(chunk.surfaces).encode()
             text += b" " * (-len(text) % 8)
-            out = np.array([1.0, len(text), 0, 0, 0]).tobytes() + text
+            out = _HEAD_FMT.pack(1.0, len(text), 0.0, 0.0, 0.0) + text
             self._table = chunk.surfaces
-        rows = np.ascontiguousarray(chunk.rows, float)
-        head = np.array([0.0, len(rows), chunk.start, chunk.steps, rows.shape[1]])
-        os.write(self._fd, out + head.tobytes() + rows.tobytes())  # one write: whole or nothing
+        n, width = chunk.rows.shape
+        head = _HEAD_FMT.pack(0.0, n, chunk.start, chunk.steps, width)
+        os.write(self._fd, out + head + chunk.rows.tobytes())  # one write: whole or nothing
 
     def close(self) -> None:
         """Close the current episode's file (it stays for the parent to read or delete)."""

@@ -157,10 +157,10 @@ class Emitter:
         self._arm()
 
     def trace(self, chunk: TraceChunk) -> None:
-        """Forward rows of the episode in flight; the deadline cannot cut the message."""
+        """Forward rows of the episode in flight. The sinks are whole-or-nothing under a
+        deadline exception (one ``os.write`` to a file, one Ray call), so it is not held."""
         if self._trace is not None and chunk.episode_id == self.current:
-            with self._deadline.held():
-                self._trace(chunk)
+            self._trace(chunk)
 
     def __call__(self, result: EpisodeResult) -> None:
         self._deadline.disarm()
