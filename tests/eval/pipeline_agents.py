@@ -193,8 +193,8 @@ class StepCounter(Agent):
 
 class WalkThenDie(Agent):
     """Walks a fixed pattern (three ``forward``, one ``left``, ...) for ``k`` actions, then on
-    action ``k + 1`` dies (``how``: :func:`die`'s ways, ``raise`` an exception, ``none``: keeps
-    walking); ``how="init"`` kills a worker process before the agent exists (``os._exit``; the
+    action ``k + 1`` dies (``how``: :func:`die`'s ways, ``raise`` an exception, ``sysexit``
+    ``SystemExit``, ``none``: keeps walking); ``how="init"`` kills a worker process before the agent exists (``os._exit``; the
     evaluator's own process builds one to read its declarations and is spared)."""
 
     name: ClassVar[str] = "walk-then-die"
@@ -215,5 +215,7 @@ class WalkThenDie(Agent):
         if self.steps > self.k and self.how != "none":
             if self.how == "raise":
                 raise RuntimeError(f"gave up after {self.k} actions")
+            if self.how == "sysexit":  # escapes the episode loop, which catches Exception only
+                raise SystemExit(3)
             die(self.how)
         return DiscreteAction("left" if self.steps % 4 == 0 else "forward")

@@ -146,20 +146,24 @@ def gave_up(cond_dataset: Path, tmp_path_factory: pytest.TempPathFactory) -> dic
     return _run(cond_dataset, tmp_path_factory.mktemp("raise") / "run", "raise", 16, "0,6")
 
 
-@pytest.mark.parametrize("how", ["exit", pytest.param("kill", marks=pytest.mark.slow)])
+@pytest.mark.parametrize("how", ["exit", "sysexit", pytest.param("kill", marks=pytest.mark.slow)])
 def test_a_crash_after_k_steps_scores_as_the_policy_that_stopped_there(
         cond_dataset: Path, gave_up: dict, tmp_path: Path, how: str) -> None:
-    """``os._exit`` / SIGKILL on action 17: the same 16 steps' rows, the same metrics as the
-    policy that gave up there (and as the one that stands still until the step limit), by hand:
-    NE = the geodesic from the last pose, path length = the sum of its segments."""
+    """``os._exit`` / SIGKILL on action 17 (and ``SystemExit``, which escapes the episode loop
+    and ends the episode as an unscored ``agent_error``): the same 16 steps' rows, the same
+    metrics as the policy that gave up there, by hand: NE = the geodesic from the last pose,
+    path length = the sum of its segments."""
     from navbench.episodes.loader import load_dataset
 
     got = _run(cond_dataset, tmp_path / "run", how, 16, "0,6")
     eps = {e.episode_id: e for e in load_dataset(cond_dataset).episodes("conditional", "eval")}
     for eid, honest in gave_up.items():
         c = got[eid]
-        assert honest["label"] == "agent_error" and c["label"] == AGENT_CRASH
-        assert c["error"] == "worker died (crashed); 2 attempt(s)"
+        assert honest["label"] == "agent_error"
+        if how == "sysexit":
+            assert c["label"] == "agent_error" and c["error"].startswith("SystemExit: 3 (at ")
+        else:
+            assert c["label"] == AGENT_CRASH and c["error"] == "worker died (crashed); 2 attempt(s)"
         assert c["metrics"]["steps"] == 16 == honest["metrics"]["steps"]
         pos = c["trajectory"]["positions"]
         np.testing.assert_array_equal(pos, honest["trajectory"]["positions"])
@@ -212,3 +216,23 @@ def test_a_crash_is_a_failure_whatever_the_success_rule(cond_dataset: Path,
     assert (r.metrics["success"], r.metrics["spl"]) == (0.0, 0.0)
     assert r.trajectory is not None and r.trajectory["label"][-1] == AGENT_CRASH
     assert math.isfinite(float(r.metrics["ne"]))  # type: ignore[arg-type]
+
+
+@pytest.mark.slow
+def test_ray_scores_a_crash_on_the_rows_it_batched(cond_dataset: Path, gave_up: dict,
+                                                   tmp_path: Path) -> None:
+    """On Ray the rows arrive in batches of 16 steps: a crash on action 17 loses none of them and
+    records what the local run records."""
+    pytest.importorskip("ray")
+    out = tmp_path / "ray"
+    evaluate(cond_dataset, WALK, out, EvalSettings(episodes="0,6", agent_kwargs={"k": 16, "how": "exit"}),
+             workers=2, executor="ray", progress=False)
+    with ResultsDB(out) as db:
+        rid = db.resolve_run(None)
+        got = {r["episode_id"]: r for r in db.rows(rid)}
+        pos = {e: db.trajectory(rid, e)["positions"] for e in got}  # type: ignore[index]
+    for eid, honest in gave_up.items():
+        assert got[eid]["label"] == AGENT_CRASH
+        np.testing.assert_array_equal(pos[eid], honest["trajectory"]["positions"])
+        for key in TRAJ:
+            assert got[eid]["metrics"][key] == pytest.approx(honest["metrics"][key], abs=1e-12), key

@@ -17,10 +17,12 @@ when the dataset has a navmesh, else euclidean. An episode whose geodesic distan
 all finite (the robot left the navmesh) falls back to euclidean; ``extra["dtg_kind"]`` says
 which one was used.
 
-Every attempted episode counts: an episode whose worker process died (``agent_crash``) or
-that a fault outside the rollout ended unscored (``agent_error``) is completed in the parent by
-:class:`~navbench.eval.failures.FailureScorer` with the metrics a failure defines (SR 0, SPL 0,
-...). The label of a scored episode is the metrics' termination (same S as SR).
+Every attempted episode counts: the rollout streams its rows out of the worker
+(:mod:`~navbench.eval.trace`), and an episode whose worker process died (``agent_crash``) or
+that a fault outside the rollout ended unscored (``agent_error``) is scored in the parent by
+:class:`~navbench.eval.failures.FailureScorer` on those rows, as an episode that ended at its last
+recorded pose without STOP (SR 0, every trajectory metric defined). The label of a scored
+episode is the metrics' termination (same S as SR).
 
 Reachability is decided once per episode, before the rollout, from the dataset's navmesh (the
 geodesic from the start to the nearest goal; without a navmesh the file's L): an unreachable

@@ -11,10 +11,10 @@ the executor's sink:
   the parent's temporary folder (one ``os.write``: a few µs, no message, and nothing lost when
   the process dies right after: the rows are in the kernel's page cache); the parent reads the
   file only when the worker died;
-- Ray workers (:class:`BatchedSink`): chunks are merged and sent to the parent's inbox every
-  :data:`TRACE_EVERY_STEPS` agent steps or :data:`TRACE_EVERY_S` seconds, so a crash there
-  loses at most the rows of one batch (the episode is then scored as the policy that stopped
-  moving at the last batch: still a failure).
+- Ray workers (:class:`BatchedSink`): chunks are merged and sent to the parent's inbox at every
+  multiple of :data:`TRACE_EVERY_STEPS` agent steps and every :data:`TRACE_EVERY_S` seconds,
+  so a crash there loses at most the rows of one batch (the episode is then scored as the
+  policy that stopped moving at the last batch sent: still a failure).
 
 The parent keeps a :class:`PartialTrace` per episode; the crash result carries its rows
 (:meth:`PartialTrace.trajectory`) and :class:`~navbench.eval.failures.FailureScorer` scores them
@@ -129,25 +129,24 @@ def merge(chunks: Sequence[TraceChunk]) -> TraceChunk:
 
 
 class BatchedSink:
-    """Sends merged chunks every ``every_steps`` agent steps or ``every_s`` seconds (the first
-    chunk of an episode, its start row, at once): the Ray workers' trace sink."""
+    """Sends the chunks merged at every multiple of ``every_steps`` agent steps (the start row
+    at step 0 included) and when ``every_s`` seconds passed since the last send: the Ray
+    workers' trace sink."""
 
     def __init__(self, send: Callable[[TraceChunk], None], every_steps: int = TRACE_EVERY_STEPS,
                  every_s: float = TRACE_EVERY_S) -> None:
         self.send, self.every_steps, self.every_s = send, max(int(every_steps), 1), float(every_s)
         self.pending: list[TraceChunk] = []
-        self.sent_steps = 0
         self.sent_at = time.monotonic()
 
     def __call__(self, chunk: TraceChunk) -> None:
         if self.pending and self.pending[0].episode_id != chunk.episode_id:
             self.pending = []  # the previous episode ended: its result came, its rows are moot
         self.pending.append(chunk)
-        if chunk.start and chunk.steps - self.sent_steps < self.every_steps \
-                and time.monotonic() - self.sent_at < self.every_s:
+        if chunk.steps % self.every_steps and time.monotonic() - self.sent_at < self.every_s:
             return
         self.send(merge(self.pending))
-        self.pending, self.sent_steps, self.sent_at = [], chunk.steps, time.monotonic()
+        self.pending, self.sent_at = [], time.monotonic()
 
 
 _HEAD = 5  # float64 header of a spill record: kind, n, start, steps, width
