@@ -69,6 +69,15 @@ def test_spill_file_round_trip_and_a_cut_tail(tmp_path: Path) -> None:
     assert read_spill(tmp_path / "missing.trace", "b") == []
 
 
+def test_a_spill_file_that_cannot_be_written_never_stops_the_episode(tmp_path: Path,
+                                                                      caplog: pytest.LogCaptureFixture) -> None:
+    sink = SpillFile(tmp_path / "gone", 0, ["a"])  # the folder does not exist
+    sink(TraceChunk("a", 0, _rows([0.0]), (), 0))
+    sink(TraceChunk("a", 1, _rows([1.0]), (), 1))
+    assert "crash trace of episode a not spilled" in caplog.text
+    assert read_spill(spill_path(tmp_path / "gone", 0, 0), "a") == []
+
+
 def test_partial_trace_keeps_only_contiguous_rows() -> None:
     trace = PartialTrace()
     trace.add(TraceChunk("e", 0, _rows([0.0, 1.0]), (("floor", True),), 1))

@@ -178,6 +178,11 @@ def test_a_self_killing_agent_never_scores_above_the_same_policy(cond_dataset: P
         crashed = {r["episode_id"]: r for r in db.rows(db.resolve_run(None))}[bad[0]]
     assert crashed["label"] == AGENT_CRASH and crashed["error"] == "worker died (crashed); 2 attempt(s)"
     assert crashed["metrics"]["success"] == 0.0 and crashed["metrics"]["spl"] == 0.0
+    # scored where it died (right before the STOP that would fail): every trajectory metric is
+    # the honest failure's (before: NE, OSR, SoftSPL, nDTW undefined, so left out of the means)
+    h = rows[bad[0]]["metrics"]
+    for key in ("ne", "oracle_success", "soft_spl", "path_length", "ndtw", "sdtw", "bsa", "cr"):
+        assert crashed["metrics"][key] == pytest.approx(h[key], abs=1e-9), key
     build_report([run], tmp_path / "report")
     table = (tmp_path / "report" / "tables" / "conditional" / "overall.csv").read_text().splitlines()
     head, row = table[0].split(","), table[1].split(",")

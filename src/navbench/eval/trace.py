@@ -23,7 +23,9 @@ as an episode that ended at its last recorded pose without STOP.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import logging
 import os
 import struct
 import time
@@ -32,6 +34,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
+
+log = logging.getLogger(__name__)
 
 #: Agent steps between two batches sent to a Ray parent (the start row is sent at once).
 TRACE_EVERY_STEPS = 16
@@ -167,6 +171,16 @@ class SpillFile:
         self._table: tuple[tuple[str, bool], ...] | None = None
 
     def __call__(self, chunk: TraceChunk) -> None:
+        """Append ``chunk``; a file error (disk full, folder gone) stops the spilling of this
+        episode with a warning, never the episode (a crash is then scored on fewer rows)."""
+        try:
+            self._write(chunk)
+        except OSError as e:
+            log.warning("crash trace of episode %s not spilled: %s", chunk.episode_id, e)
+            self.close()
+            self._episode = chunk.episode_id  # nothing more for this episode
+
+    def _write(self, chunk: TraceChunk) -> None:
         if chunk.episode_id != self._episode:
             self.close()
             i = self.index.get(chunk.episode_id)
@@ -190,7 +204,8 @@ class SpillFile:
     def close(self) -> None:
         """Close the current episode's file (it stays for the parent to read or delete)."""
         if self._fd is not None:
-            os.close(self._fd)
+            with contextlib.suppress(OSError):
+                os.close(self._fd)
         self._fd, self._episode = None, None
 
 
