@@ -52,8 +52,8 @@ class FailureScorer:
             ``dataset``, ``task``, ``split``, ``distance``.
         privileged: whether the agent received privileged facts (recorded in ``extra``).
 
-    The dataset, its ``_gt`` records, scenes and navmeshes are loaded on the first unscored
-    result only.
+    The dataset, its ``_gt`` records, navmeshes and hybrid scenes are loaded on the first
+    unscored result only.
     """
 
     def __init__(self, worker_kw: JSONMapping, privileged: bool = False) -> None:
@@ -89,8 +89,11 @@ class FailureScorer:
         return self._navmeshes[scene_id]
 
     def _scene(self, scene_id: str) -> Scene | None:
+        """The scene when it is hybrid (its stage labels are metrics), else ``None`` (not read)."""
         if scene_id not in self._scenes:
-            self._scenes[scene_id] = self._dataset().scene(scene_id)
+            ds = self._dataset()
+            hybrid = ds.manifest.scenes.get(scene_id, {}).get("kind") == "hybrid"
+            self._scenes[scene_id] = ds.scene(scene_id) if hybrid else None
         return self._scenes[scene_id]
 
     def __call__(self, result: EpisodeResult) -> EpisodeResult:
