@@ -44,12 +44,15 @@ class DemoRun:
         task: dataset task folder.
         scene_kinds: only episodes of these scene kinds (``None``: all).
         per_scene: at most this many episodes per scene (``None``: all), for slow agents.
+        dataset_arg: pass the dataset folder as the agent's ``dataset`` argument (the
+            blind prior's statistics).
     """
 
     agent: str
     task: str
     scene_kinds: tuple[str, ...] | None = None
     per_scene: int | None = None
+    dataset_arg: bool = False
 
 
 #: The evaluations of ``navbench demo`` (extend here; names missing from BUILTINS are skipped).
@@ -59,6 +62,8 @@ DEMO_RUNS: tuple[DemoRun, ...] = (
     DemoRun("oracle-branch", "conditional"),
     DemoRun("oracle-path", "conditional"),
     DemoRun("first-branch", "conditional"),
+    # the blind baseline (statistics of the dataset's other scenes, leave-one-scene-out here)
+    DemoRun("blind-prior", "conditional", dataset_arg=True),
     # the perception agents render: a few indoor episodes per house keep the demo short
     DemoRun("scene-graph", "conditional", scene_kinds=("indoor",), per_scene=2),
     DemoRun("oracle-branch-grounded", "conditional", scene_kinds=("indoor",), per_scene=2),
@@ -257,7 +262,8 @@ def demo_cmd(
             continue
         folder = out / "runs" / run.task / run.agent
         settings = EvalSettings(task=run.task, split="eval", episodes=sel, seed=suite.seed,
-                                width=suite.image_size[0], height=suite.image_size[1])
+                                width=suite.image_size[0], height=suite.image_size[1],
+                                agent_kwargs={"dataset": str(ds.root)} if run.dataset_arg else {})
         t = time.perf_counter()
         s = evaluate(ds.root, run.agent, folder, settings, workers=workers)
         ran += s.completed
