@@ -202,7 +202,8 @@ def test_a_crash_before_the_first_step_never_moved(cond_dataset: Path, tmp_path:
     for r, rows in ((first, 1), (init, 0)):
         assert r["label"] == AGENT_CRASH and r["extra"]["partial"]["rows"] == rows
         m = r["metrics"]
-        assert (m["soft_spl"], m["path_length"], m["success"], m["spl"], m["steps"]) == (0.0, 0.0, 0.0, 0.0, 0)
+        assert m["soft_spl"] == pytest.approx(0.0, abs=1e-9)  # 1 − d_T / d_0 with d_T = d_0
+        assert (m["path_length"], m["success"], m["spl"], m["steps"]) == (0.0, 0.0, 0.0, 0)
         assert m["oracle_success"] == float(m["ne"] <= m["tau"])
     assert "never having moved" in init["extra"]["unscored"]
 
