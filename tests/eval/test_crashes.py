@@ -214,6 +214,8 @@ def test_every_way_of_dying_scores_as_the_failure(cond_dataset: Path, honest: tu
         assert got[eid]["label"] == (AGENT_CRASH if failed else "success"), eid
         assert got[eid]["metrics"]["success"] == h["metrics"]["success"]
         assert got[eid]["metrics"]["spl"] == pytest.approx(h["metrics"]["spl"])
+        for key in ("ne", "soft_spl", "oracle_success", "path_length"):  # scored where it died
+            assert got[eid]["metrics"][key] == pytest.approx(h["metrics"][key], abs=1e-9), key
     hon = [h["metrics"] for h in rows.values()]
     assert s.summary["SR"] == pytest.approx(np.mean([m["success"] for m in hon]))
     assert s.summary["SPL"] == pytest.approx(np.mean([m["spl"] for m in hon]))
