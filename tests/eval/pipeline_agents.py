@@ -189,3 +189,33 @@ class StepCounter(Agent):
             return StopAction()
         return DiscreteAction("left" if self.count % 4 == 0 else "forward")
 
+
+
+class WalkThenDie(Agent):
+    """Walks a fixed pattern (three ``forward``, one ``left``, ...) for ``k`` actions, then on
+    action ``k + 1`` dies (``how``: :func:`die`'s ways, ``raise`` an exception, ``sysexit``
+    ``SystemExit``, ``none``: keeps walking); ``how="init"`` kills a worker process before the agent exists (``os._exit``; the
+    evaluator's own process builds one to read its declarations and is spared)."""
+
+    name: ClassVar[str] = "walk-then-die"
+    action_space = "discrete"
+
+    def __init__(self, k: int = 16, how: str = "none") -> None:
+        import multiprocessing
+
+        if how == "init" and multiprocessing.parent_process() is not None:
+            os._exit(3)
+        self.k, self.how, self.steps = int(k), str(how), 0
+
+    def reset(self, task: Task) -> None:
+        self.steps = 0
+
+    def act(self, observation: Mapping[str, Any]) -> Action:
+        self.steps += 1
+        if self.steps > self.k and self.how != "none":
+            if self.how == "raise":
+                raise RuntimeError(f"gave up after {self.k} actions")
+            if self.how == "sysexit":  # escapes the episode loop, which catches Exception only
+                raise SystemExit(3)
+            die(self.how)
+        return DiscreteAction("left" if self.steps % 4 == 0 else "forward")

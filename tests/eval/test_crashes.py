@@ -122,12 +122,17 @@ def honest(cond_dataset: Path, tmp_path_factory: pytest.TempPathFactory) -> tupl
 
 def test_a_crash_is_scored_as_the_failure_the_dataset_defines(cond_dataset: Path, honest: tuple) -> None:
     """FailureScorer, from the dataset alone, gives every episode the τ, L, fields and
-    reachability the worker recorded, with S = 0, SPL = 0 and SDTW = 0 (a reference path)."""
+    reachability the worker recorded, with S = 0, SPL = 0 and SDTW = 0 (a reference path), and
+    without a recorded row scores it as never having moved."""
     from navbench.eval.planning import plan_evaluation
 
     _, rows = honest
     _, pairs, worker_kw, _ = plan_evaluation(cond_dataset, AGENT, EvalSettings(agent_kwargs={"how": "none"}))
+    from navbench.episodes.loader import load_dataset
+
     score = FailureScorer(worker_kw, privileged=True)
+    ds = load_dataset(cond_dataset)
+    eps = {e.episode_id: e for e in ds.episodes("conditional", "eval")}
     for eid, sid in pairs:
         h = rows[eid]
         c = score(agent_crash(eid, sid, "worker died (crashed); 2 attempt(s)"))
@@ -136,7 +141,12 @@ def test_a_crash_is_scored_as_the_failure_the_dataset_defines(cond_dataset: Path
         for key in ("tau", "geodesic_length", "reachable", "subgoals_total"):
             assert c.metrics[key] == h["metrics"][key], key
         assert c.metrics["csr"] == (0.0 if h["metrics"]["subgoals_total"] else None)
-        assert c.metrics["ne"] is None and c.metrics["oracle_success"] is None
+        # no row recorded: the episode that never moved (NE = the start's geodesic distance)
+        nm = ds.navmesh(sid)
+        d0 = min(nm.geodesic_distance(eps[eid].start_position, g.position) for g in eps[eid].goals)
+        assert c.metrics["ne"] == pytest.approx(d0, abs=1e-9)
+        assert c.metrics["path_length"] == 0.0 and c.metrics["soft_spl"] == 0.0
+        assert c.metrics["oracle_success"] == float(d0 <= c.metrics["tau"])
         assert c.extra["fields"] == h["extra"]["fields"] and c.extra["termination"] == AGENT_CRASH
         e = score(agent_error(eid, sid, "SystemExit"))  # a fault outside the rollout: same, labelled so
         assert e.label == "agent_error" and e.metrics["success"] == 0.0
@@ -168,6 +178,11 @@ def test_a_self_killing_agent_never_scores_above_the_same_policy(cond_dataset: P
         crashed = {r["episode_id"]: r for r in db.rows(db.resolve_run(None))}[bad[0]]
     assert crashed["label"] == AGENT_CRASH and crashed["error"] == "worker died (crashed); 2 attempt(s)"
     assert crashed["metrics"]["success"] == 0.0 and crashed["metrics"]["spl"] == 0.0
+    # scored where it died (right before the STOP that would fail): every trajectory metric is
+    # the honest failure's (before: NE, OSR, SoftSPL, nDTW undefined, so left out of the means)
+    h = rows[bad[0]]["metrics"]
+    for key in ("ne", "oracle_success", "soft_spl", "path_length", "ndtw", "sdtw", "bsa", "cr"):
+        assert crashed["metrics"][key] == pytest.approx(h[key], abs=1e-9), key
     build_report([run], tmp_path / "report")
     table = (tmp_path / "report" / "tables" / "conditional" / "overall.csv").read_text().splitlines()
     head, row = table[0].split(","), table[1].split(",")
@@ -199,6 +214,8 @@ def test_every_way_of_dying_scores_as_the_failure(cond_dataset: Path, honest: tu
         assert got[eid]["label"] == (AGENT_CRASH if failed else "success"), eid
         assert got[eid]["metrics"]["success"] == h["metrics"]["success"]
         assert got[eid]["metrics"]["spl"] == pytest.approx(h["metrics"]["spl"])
+        for key in ("ne", "soft_spl", "oracle_success", "path_length"):  # scored where it died
+            assert got[eid]["metrics"][key] == pytest.approx(h["metrics"][key], abs=1e-9), key
     hon = [h["metrics"] for h in rows.values()]
     assert s.summary["SR"] == pytest.approx(np.mean([m["success"] for m in hon]))
     assert s.summary["SPL"] == pytest.approx(np.mean([m["spl"] for m in hon]))

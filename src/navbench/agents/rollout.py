@@ -164,7 +164,8 @@ def run_episode(sim: SimulatorLike, agent: AgentLike, episode: Episode, *,
                 max_steps: int | None = None,
                 wall_timeout_s: float | None = None,
                 navmesh: NavMeshLike | Callable[[], NavMeshLike] | None = None,
-                tau: float | None = None) -> EpisodeOutcome:
+                tau: float | None = None,
+                on_step: Callable[[int], None] | None = None) -> EpisodeOutcome:
     """Run one episode of ``agent`` in ``sim`` (see module docs).
 
     Parameters
@@ -185,6 +186,10 @@ def run_episode(sim: SimulatorLike, agent: AgentLike, episode: Episode, *,
     tau : float, optional
         Success distance τ of this episode (m), passed to ``sim.reset(episode, tau=tau)``;
         ``None``: the simulator's default (``SimSettings.success_distance`` or 1.0 + r_robot).
+    on_step : callable, optional
+        Called with the number of agent steps taken after the reset (0) and after every
+        ``sim.step`` that does not end the episode (the evaluation streams the rows so far to
+        its parent process with it: :class:`navbench.eval.trace.StepTracer`).
 
     Returns
     -------
@@ -223,6 +228,8 @@ def run_episode(sim: SimulatorLike, agent: AgentLike, episode: Episode, *,
     privileged = bool(getattr(agent, "privileged", frozenset()))
     task = make_task(episode, agent, scene=getattr(sim, "scene", None), navmesh=navmesh)
     raw = sim.reset(episode, tau=tau)
+    if on_step is not None:
+        on_step(0)
     labels = getattr(sim, "segmentation_labels", {})
     info: Observation = {"distance_to_goal": sim.distance_to_goal()}
     pool = None if wall_timeout_s is None else concurrent.futures.ThreadPoolExecutor(
@@ -251,6 +258,8 @@ def run_episode(sim: SimulatorLike, agent: AgentLike, episode: Episode, *,
                 label = sim.label
             elif time.monotonic() > deadline:
                 label, error = AGENT_ERROR, f"wall-clock timeout after {wall_timeout_s} s"
+            elif on_step is not None:
+                on_step(steps)
     finally:
         if pool is not None:
             pool.shutdown(wait=False, cancel_futures=True)

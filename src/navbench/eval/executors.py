@@ -5,7 +5,11 @@ executor just yields :class:`EpisodeResult` objects as they arrive. Both executo
 retry policy of :class:`ShardBook`: when a worker process dies (segfault, SIGKILL, out of
 memory, or killed by the parent after ``episode_timeout_s + grace_s`` without any message), the
 episode it was running gets ``max_retries`` more attempts in a fresh process, after which it is
-recorded as ``agent_crash`` "worker died"; the rest of the shard always continues.
+recorded as ``agent_crash`` "worker died"; the rest of the shard always continues. Local
+workers append the rows of the episode in flight to a spill file as they are recorded
+(:class:`~navbench.eval.trace.SpillFile`, in a temporary folder of the parent's), which the
+parent reads when the worker dies, so that crash result carries the trajectory up to the last
+row recorded.
 """
 
 from __future__ import annotations
@@ -15,8 +19,10 @@ import functools
 import logging
 import multiprocessing as mp
 import os
+import shutil
 import signal
 import sys
+import tempfile
 import time
 from collections import deque
 from collections.abc import Iterator, Sequence
@@ -27,13 +33,14 @@ from typing import Any
 from navbench.errors import ConfigError, NavbenchError
 from navbench.eval.records import EpisodeResult, ShardSpec
 from navbench.eval.shards import Executor, ShardBook
+from navbench.eval.trace import SpillFile, read_spill, spill_path
 from navbench.eval.worker import add_sys_path, die_with_parent, execute_shard
 
 log = logging.getLogger(__name__)
 
 
 def _local_worker_main(conn: Connection, sys_path: list[str], timeout_s: float | None,
-                       parent_pid: int | None = None) -> None:
+                       parent_pid: int | None = None, spill: str | None = None) -> None:
     """Entry point of a local worker process: run shards received on ``conn`` until ``None``.
 
     The worker ignores Ctrl-C (the parent stops it), dies with its parent (even after a
@@ -43,7 +50,7 @@ def _local_worker_main(conn: Connection, sys_path: list[str], timeout_s: float |
     if parent_pid is not None:
         die_with_parent(parent_pid)
     try:
-        _serve(conn, sys_path, timeout_s)
+        _serve(conn, sys_path, timeout_s, spill)
     except (BrokenPipeError, ConnectionError, EOFError):
         return  # the parent went away: nobody to report to
 
@@ -52,7 +59,8 @@ def _send_result(conn: Connection, key: int, result: EpisodeResult) -> None:
     conn.send(("result", key, result))
 
 
-def _serve(conn: Connection, sys_path: list[str], timeout_s: float | None) -> None:
+def _serve(conn: Connection, sys_path: list[str], timeout_s: float | None,
+           spill: str | None = None) -> None:
     add_sys_path(sys_path)
     conn.send(("ready", None, None))
     while True:
@@ -63,13 +71,17 @@ def _serve(conn: Connection, sys_path: list[str], timeout_s: float | None) -> No
         if msg is None:
             return
         key, shard = msg
+        sink = None if spill is None else SpillFile(spill, key, shard.episode_ids)
         try:
-            execute_shard(shard, functools.partial(_send_result, conn, key), timeout_s)
+            execute_shard(shard, functools.partial(_send_result, conn, key), timeout_s, sink)
         except (BrokenPipeError, ConnectionError, EOFError):
             raise
         except Exception as e:
             conn.send(("fail", key, f"{type(e).__name__}: {e}"))
             continue
+        finally:
+            if sink is not None:
+                sink.close()
         conn.send(("done", key, None))
 
 
@@ -113,17 +125,32 @@ class LocalExecutor(Executor):
         self.max_retries = max_retries
         self.grace_s = grace_s
         self.start_method = start_method
+        self._spill: str | None = None  # the run's folder of spill files
 
     # Any: a multiprocessing context; typeshed's BaseContext (get_context(str)) has no .Process
     def _spawn(self, ctx: Any, slot: _Slot, timeout_s: float | None) -> None:
         parent, child = ctx.Pipe(duplex=True)
         proc = ctx.Process(
-            target=_local_worker_main, args=(child, list(sys.path), timeout_s, os.getpid()),
+            target=_local_worker_main,
+            args=(child, list(sys.path), timeout_s, os.getpid(), self._spill),
             name="navbench-eval",
         )
         proc.start()
         child.close()  # only the child holds its end: its death gives EOF here
         slot.proc, slot.conn = proc, parent
+
+    def _read_spill(self, key: int, book: ShardBook, episode_id: str) -> None:
+        """Hand the rows a worker spilled for ``episode_id`` to ``book``."""
+        if self._spill is not None and episode_id in book.shard(key).episode_ids:
+            index = book.shard(key).episode_ids.index(episode_id)
+            for chunk in read_spill(spill_path(self._spill, key, index), episode_id):
+                book.trace(key, chunk)
+
+    def _unspill(self, key: int, book: ShardBook, episode_id: str) -> None:
+        """Delete the spill file of a finished episode."""
+        if self._spill is not None and episode_id in book.shard(key).episode_ids:
+            index = book.shard(key).episode_ids.index(episode_id)
+            spill_path(self._spill, key, index).unlink(missing_ok=True)
 
     @staticmethod
     def _stop(slot: _Slot, kill: bool) -> None:
@@ -148,6 +175,7 @@ class LocalExecutor(Executor):
         queue: deque[ShardSpec] = deque(s for s in shards if s.episode_ids)
         slots = [_Slot() for _ in range(min(self.workers, max(len(queue), 1)))]
         hard = None if episode_timeout_s is None else episode_timeout_s + self.grace_s
+        self._spill = tempfile.mkdtemp(prefix="navbench-trace-")
         try:
             while queue or any(s.key is not None for s in slots):
                 for slot in slots:
@@ -167,6 +195,8 @@ class LocalExecutor(Executor):
         finally:
             for slot in slots:
                 self._stop(slot, kill=slot.key is not None)
+            shutil.rmtree(self._spill, ignore_errors=True)
+            self._spill = None
 
     def _service(
         self, slot: _Slot, book: ShardBook, queue: deque[ShardSpec], hard: float | None
@@ -180,8 +210,11 @@ class LocalExecutor(Executor):
                 if kind == "ready":
                     slot.ready = True
                 elif kind == "result":
-                    if book.record(key, payload):
-                        yield payload
+                    if not payload.metrics and payload.trajectory is None:  # unscored
+                        self._read_spill(key, book, payload.episode_id)
+                    if (result := book.record(key, payload)) is not None:
+                        self._unspill(key, book, result.episode_id)
+                        yield result
                 elif kind == "done":
                     yield from book.finish(key)
                     slot.key = None
@@ -207,6 +240,10 @@ class LocalExecutor(Executor):
             detail = f"signal {signal.Signals(-code).name}"
         key, ready = slot.key, slot.ready
         self._stop(slot, kill=True)
+        pending = book.pending(key)
+        if pending:  # the rows the worker recorded before it died
+            self._read_spill(key, book, pending[0])
+            self._unspill(key, book, pending[0])
         if not ready and reason == "crashed":
             raise NavbenchError(
                 f"an evaluation worker process failed to start ({detail}); see its output above"

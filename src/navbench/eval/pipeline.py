@@ -17,10 +17,12 @@ when the dataset has a navmesh, else euclidean. An episode whose geodesic distan
 all finite (the robot left the navmesh) falls back to euclidean; ``extra["dtg_kind"]`` says
 which one was used.
 
-Every attempted episode counts: an episode whose worker process died (``agent_crash``) or
-that a fault outside the rollout ended unscored (``agent_error``) is completed in the parent by
-:class:`~navbench.eval.failures.FailureScorer` with the metrics a failure defines (SR 0, SPL 0,
-...). The label of a scored episode is the metrics' termination (same S as SR).
+Every attempted episode counts: the rollout streams its rows out of the worker
+(:mod:`~navbench.eval.trace`), and an episode whose worker process died (``agent_crash``) or
+that a fault outside the rollout ended unscored (``agent_error``) is scored in the parent by
+:class:`~navbench.eval.failures.FailureScorer` on those rows, as an episode that ended at its last
+recorded pose without STOP (SR 0, every trajectory metric defined). The label of a scored
+episode is the metrics' termination (same S as SR).
 
 Reachability is decided once per episode, before the rollout, from the dataset's navmesh (the
 geodesic from the start to the nearest goal; without a navmesh the file's L): an unreachable
@@ -66,6 +68,7 @@ from navbench.eval.records import EpisodeResult, RunSummary, ShardSpec
 from navbench.eval.scoring import TRAJECTORY_KEYS, episode_tau, geodesic_distances, score_outcome
 from navbench.eval.settings import DISTANCE_MODES, RENDER_MODES, EvalSettings
 from navbench.eval.timeouts import EpisodeTimeout
+from navbench.eval.trace import StepTracer, TraceChunk
 from navbench.jsontypes import JSONMapping, JSONObject
 
 if TYPE_CHECKING:
@@ -91,13 +94,16 @@ def run_one(sim: SimulatorLike, agent: AgentLike, ep: Episode, scene_id: str, *,
             navmesh_fn: Callable[[], NavMeshLike] | None = None, distance: str = "auto",
             default_tau: float | None = None,
             gt: JSONMapping | None = None,  # the episode's _gt JSON record
-            max_steps: int | None = None, require_stop: bool = True) -> EpisodeResult:
+            max_steps: int | None = None, require_stop: bool = True,
+            trace: Callable[[TraceChunk], None] | None = None) -> EpisodeResult:
     """Run and score one episode with its own τ (``default_tau``, else 1.0 m + robot radius,
     when it has none) and at most ``max_steps`` agent actions; success needs STOP unless
     ``require_stop`` is ``False`` (the ``navverse`` success rule). Reachability is decided first
     (:func:`start_geodesic` on the navmesh of ``navmesh_fn``/``navmesh``): an unreachable episode
     is not run (:func:`unreachable_result`). A wall-clock timeout (:class:`EpisodeTimeout`) during
-    the rollout ends the episode as ``agent_error`` scored on its partial trajectory."""
+    the rollout ends the episode as ``agent_error`` scored on its partial trajectory. ``trace``
+    receives the rows as they are recorded (:class:`~navbench.eval.trace.StepTracer`), so the
+    parent can score the episode should this process die."""
     import time
 
     from navbench.agents.rollout import AGENT_ERROR, EpisodeOutcome, run_episode
@@ -112,7 +118,8 @@ def run_one(sim: SimulatorLike, agent: AgentLike, ep: Episode, scene_id: str, *,
         tau = default_tau if default_tau is not None else 1.0 + float(sim.embodiment.radius)
     t0 = time.monotonic()
     try:  # τ is per episode (SimSettings is fixed per world build): it goes through reset
-        outcome = run_episode(sim, agent, ep, navmesh=navmesh_fn, max_steps=max_steps, tau=tau)
+        outcome = run_episode(sim, agent, ep, navmesh=navmesh_fn, max_steps=max_steps, tau=tau,
+                              on_step=None if trace is None else StepTracer(sim, trace, ep.episode_id))
     except EpisodeTimeout as e:
         try:
             records = sim.records()
@@ -188,6 +195,7 @@ def run_shard(shard: ShardSpec, emit: Callable[[EpisodeResult], None]) -> None:
                           agent_dt=sim.settings.agent_dt, max_time=float(kw["max_time"]), capped=capped)
 
     begin = getattr(emit, "begin", None)
+    trace = getattr(emit, "trace", None)  # the executor's channel for the rows so far
     try:
         for eid in shard.episode_ids:
             if callable(begin):
@@ -199,7 +207,8 @@ def run_shard(shard: ShardSpec, emit: Callable[[EpisodeResult], None]) -> None:
                          navmesh_fn=navmesh if has_nm else None, distance=kw.get("distance", "auto"),
                          default_tau=default_tau, gt=gt.get(str(eid)),
                          max_steps=limit(ep),
-                         require_stop=kw.get("success_rule", "habitat") == "habitat"))
+                         require_stop=kw.get("success_rule", "habitat") == "habitat",
+                         trace=trace if callable(trace) else None))
     finally:
         close = getattr(agent, "close", None)
         if callable(close):

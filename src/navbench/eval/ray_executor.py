@@ -9,7 +9,8 @@ with a one-line error and a re-run resumes. An attempt whose worker dies (``Acto
 node death, out-of-memory kill, or killed by the parent after ``episode_timeout_s + grace_s``
 without any message) is resubmitted for its unfinished episodes under the same policy as the
 local executor (:class:`~navbench.eval.shards.ShardBook`), so both executors record identical
-results. Ray's own restarts and retries are off (``max_restarts=0``, ``max_task_retries=0``)
+results; the rows of the running episode reach the inbox in batches
+(:class:`~navbench.eval.trace.BatchedSink`) for a crash to be scored on. Ray's own restarts and retries are off (``max_restarts=0``, ``max_task_retries=0``)
 because a blind re-run would repeat episodes that were already committed.
 """
 
@@ -24,13 +25,15 @@ from typing import Any
 from navbench.errors import ConfigError, MissingDependencyError, NavbenchError
 from navbench.eval.records import EpisodeResult, ShardSpec
 from navbench.eval.shards import Executor, ShardBook
+from navbench.eval.trace import BatchedSink, TraceChunk
 from navbench.eval.worker import add_sys_path, execute_shard
 from navbench.jsontypes import Kwargs
 
 #: A Ray actor handle or ObjectRef.
 RayHandle = Any  # ray ships no type annotations for its handles
-#: What a shard runner sends to the inbox: (``start`` | ``result``, shard key, result or None).
-Message = tuple[str, int, EpisodeResult | None]
+#: What a shard runner sends to the inbox: (``start`` | ``result`` | ``trace``, shard key,
+#: result, rows of the running episode or None).
+Message = tuple[str, int, EpisodeResult | TraceChunk | None]
 
 
 def import_ray() -> ModuleType:
@@ -135,7 +138,10 @@ class _ShardRunner:
         def send(result: EpisodeResult) -> None:
             ray.get(inbox.put.remote(("result", key, result)))  # delivered before going on
 
-        execute_shard(shard, send, timeout_s)
+        def trace(chunk: TraceChunk) -> None:  # rows of the running episode, for a crash
+            ray.get(inbox.put.remote(("trace", key, chunk)))
+
+        execute_shard(shard, send, timeout_s, BatchedSink(trace))
         return key
 
 
@@ -211,9 +217,12 @@ class RayExecutor(Executor):
                     "the Ray result inbox (on the driver's node) died "
                     f"({type(e).__name__}); results so far are saved: re-run to resume") from None
             for kind, key, payload in items:
+                if kind == "trace":  # not a sign of life: a hang is judged on results
+                    book.trace(key, payload)
+                    continue
                 started[key] = time.monotonic()
-                if kind == "result" and book.record(key, payload):
-                    yield payload
+                if kind == "result" and (result := book.record(key, payload)) is not None:
+                    yield result
 
         try:
             for s in shards:

@@ -25,8 +25,9 @@ AGENT_ERROR = "agent_error"
 
 AGENT_CRASH = "agent_crash"
 """Label of an episode whose worker process died (segfault, ``os._exit``, SIGKILL, out-of-memory
-kill) or stopped answering and was killed: a failed episode, scored with the metrics a failure
-defines without a trajectory (:func:`navbench.metrics.episode.failure_metrics`)."""
+kill) or stopped answering and was killed: a failed episode, scored on the rows its worker
+recorded as an episode that ended there without STOP (:mod:`navbench.eval.trace`,
+:class:`navbench.eval.failures.FailureScorer`)."""
 
 UNREACHABLE = "unreachable"
 """Label of an episode whose goal the navmesh cannot reach (not run; excluded from means)."""

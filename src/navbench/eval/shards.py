@@ -1,5 +1,6 @@
 """The executor interface and :class:`ShardBook`, the retry bookkeeping every executor shares
-(local processes in :mod:`.executors`, Ray in :mod:`.ray_executor`)."""
+(local processes in :mod:`.executors`, Ray in :mod:`.ray_executor`), which also holds the rows
+the workers stream of each running episode (:mod:`.trace`) to hand them to a crash result."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from dataclasses import dataclass, field, replace
 
 from navbench.errors import ConfigError
 from navbench.eval.records import EpisodeResult, ShardSpec, agent_crash, agent_error
+from navbench.eval.trace import PartialTrace, TraceChunk
 
 log = logging.getLogger("navbench.eval.executors")
 
@@ -35,6 +37,18 @@ class Executor(ABC):
 class _Attempt:
     shard: ShardSpec
     done: set[str] = field(default_factory=set)
+    traces: dict[str, PartialTrace] = field(default_factory=dict)
+
+
+def with_trace(result: EpisodeResult, trace: PartialTrace | None) -> EpisodeResult:
+    """``result`` carrying the streamed rows when it arrived unscored (no metrics, no
+    trajectory: a crash, or a fault outside the rollout); ``extra["partial"]`` counts them."""
+    if result.metrics or result.trajectory is not None:
+        return result
+    arrays = trace.trajectory() if trace is not None else {}
+    partial = {"rows": trace.rows if trace is not None else 0,
+               "agent_steps": trace.steps if trace is not None else 0}
+    return replace(result, trajectory=arrays or None, extra={**result.extra, "partial": partial})
 
 
 class ShardBook:
@@ -63,23 +77,39 @@ class ShardBook:
         """The shard of attempt ``key``."""
         return self._attempts[key].shard
 
-    def record(self, key: int, result: EpisodeResult) -> bool:
-        """Note a result; ``False`` if it is not an unfinished episode of that attempt (drop it)."""
+    def pending(self, key: int) -> list[str]:
+        """Episodes of attempt ``key`` without a result yet, in shard order (first: in flight)."""
+        att = self._attempts[key]
+        return [e for e in att.shard.episode_ids if e not in att.done]
+
+    def trace(self, key: int, chunk: TraceChunk) -> None:
+        """Keep rows of an unfinished episode of attempt ``key`` (others are dropped)."""
+        att = self._attempts.get(key)
+        eid = chunk.episode_id
+        if att is None or eid not in att.shard.episode_ids or eid in att.done:
+            return
+        att.traces.setdefault(eid, PartialTrace()).add(chunk)
+
+    def record(self, key: int, result: EpisodeResult) -> EpisodeResult | None:
+        """Note a result; the result to commit (an unscored one with the rows streamed for its
+        episode, :func:`with_trace`), or ``None`` if it is not an unfinished episode of that
+        attempt (drop it)."""
         att = self._attempts.get(key)
         if (
             att is None
             or result.episode_id not in att.shard.episode_ids
             or result.episode_id in att.done
         ):
-            return False
+            return None
         att.done.add(result.episode_id)
-        return True
+        return with_trace(result, att.traces.pop(result.episode_id, None))
 
     def finish(self, key: int) -> list[EpisodeResult]:
         """The attempt ended normally; results for any episode it failed to report."""
         att = self._attempts.pop(key)
         return [
-            agent_error(e, att.shard.scene_id, "worker finished the shard without a result")
+            with_trace(agent_error(e, att.shard.scene_id, "worker finished the shard without a result"),
+                       att.traces.get(e))
             for e in att.shard.episode_ids
             if e not in att.done
         ]
@@ -89,7 +119,8 @@ class ShardBook:
     ) -> tuple[list[EpisodeResult], ShardSpec | None]:
         """The attempt's process died: results to record now and the shard to retry (or None).
 
-        After ``max_retries`` deaths on the same episode it is recorded as ``agent_crash``.
+        After ``max_retries`` deaths on the same episode it is recorded as ``agent_crash``,
+        with the rows of that episode streamed by this (last) attempt (:func:`with_trace`).
 
         ``reason`` goes into the recorded error and must not depend on the executor or on
         timing (``"crashed"``, ``"unresponsive for 30 s"``), so that every executor records the
@@ -106,9 +137,8 @@ class ShardBook:
         n = self._deaths[(att.shard.run_id, first)]
         out: list[EpisodeResult] = []
         if n > self.max_retries:
-            out.append(
-                agent_crash(first, att.shard.scene_id, f"worker died ({reason}); {n} attempt(s)")
-            )
+            crash = agent_crash(first, att.shard.scene_id, f"worker died ({reason}); {n} attempt(s)")
+            out.append(with_trace(crash, att.traces.get(first)))
             remaining = remaining[1:]
         retry = replace(att.shard, episode_ids=tuple(remaining)) if remaining else None
         return out, retry

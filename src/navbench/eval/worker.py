@@ -11,7 +11,9 @@ one not yet emitted; everything that goes wrong while it runs is charged to it:
 - an exception escapes the worker function → ``agent_error`` with the exception text.
 
 Either way the worker function is called again for the remaining episodes (a fresh world: the
-old one may be in a broken state). If it returns without emitting some episodes, those are
+old one may be in a broken state). ``emit.trace(chunk)`` forwards the rows of the episode in
+flight to the parent (:mod:`navbench.eval.trace`), so that a process death can be scored on
+them. If it returns without emitting some episodes, those are
 recorded as ``agent_error`` too, so a shard always yields exactly one result per episode.
 """
 
@@ -29,6 +31,7 @@ from pathlib import Path
 from navbench.errors import ConfigError
 from navbench.eval.records import EpisodeResult, ShardSpec, agent_error
 from navbench.eval.timeouts import Deadline, EpisodeTimeout
+from navbench.eval.trace import TraceChunk
 
 log = logging.getLogger(__name__)
 
@@ -97,7 +100,8 @@ class Emitter:
     """The ``emit`` callable handed to a worker function.
 
     Calling it with a result forwards the result to the parent and restarts the deadline for the
-    next episode. ``begin(episode_id)`` may be called by the worker function right before an
+    next episode. ``trace(chunk)`` forwards the rows of the episode in flight (no-op when the
+    executor takes none). ``begin(episode_id)`` may be called by the worker function right before an
     episode starts (after a slow world build) to restart the deadline there; ``building()``,
     called before the build, gives the build :data:`SETUP_ALLOWANCE_S` more.
     """
@@ -108,9 +112,11 @@ class Emitter:
         send: Callable[[EpisodeResult], None],
         deadline: Deadline,
         timeout_s: float | None,
+        trace: Callable[[TraceChunk], None] | None = None,
     ) -> None:
         self.shard = shard
         self._send = send
+        self._trace = trace
         self._deadline = deadline
         self._timeout_s = timeout_s
         self._pending = list(shard.episode_ids)
@@ -150,6 +156,12 @@ class Emitter:
         self.started = time.perf_counter()
         self._arm()
 
+    def trace(self, chunk: TraceChunk) -> None:
+        """Forward rows of the episode in flight. The sinks are whole-or-nothing under a
+        deadline exception (one ``os.write`` to a file, one Ray call), so it is not held."""
+        if self._trace is not None and chunk.episode_id == self.current:
+            self._trace(chunk)
+
     def __call__(self, result: EpisodeResult) -> None:
         self._deadline.disarm()
         eid = result.episode_id
@@ -173,15 +185,17 @@ def _describe(exc: BaseException) -> str:
 
 
 def execute_shard(
-    shard: ShardSpec, send: Callable[[EpisodeResult], None], episode_timeout_s: float | None
+    shard: ShardSpec, send: Callable[[EpisodeResult], None], episode_timeout_s: float | None,
+    trace: Callable[[TraceChunk], None] | None = None,
 ) -> None:
-    """Run every episode of ``shard``; ``send`` receives exactly one result per episode."""
+    """Run every episode of ``shard``; ``send`` receives exactly one result per episode,
+    ``trace`` the rows of the episode in flight as the worker function streams them."""
     fn = resolve_worker_fn(shard.worker_fn)
     remaining = list(shard.episode_ids)
     with Deadline() as deadline:
         while remaining:
             sub = replace(shard, episode_ids=tuple(remaining))
-            emitter = Emitter(sub, send, deadline, episode_timeout_s)
+            emitter = Emitter(sub, send, deadline, episode_timeout_s, trace)
             failure: str | None = None
             try:
                 emitter.begin(remaining[0])

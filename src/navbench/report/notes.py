@@ -70,7 +70,8 @@ def _overall(t: Table, rows: RowsByRun) -> str:
         str(x.get("termination") or x.get("label") or "") == "agent_crash" for x in rows[r]))}
     if crashed:
         text += ("; " + _join([f"{r} lost {n} episode{'s' if n > 1 else ''}" for r, n in crashed.items()])
-                 + " to agent crashes (the process died or hung), counted as failures: SR 0, SPL 0")
+                 + " to agent crashes (the process died or hung), counted as failures scored at their last "
+                 "recorded pose without STOP: SR 0, SPL 0")
     return text
 
 
