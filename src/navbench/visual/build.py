@@ -32,7 +32,7 @@ from navbench.visual.materials import (
 from navbench.visual.mesh import Part, merge
 from navbench.visual.outdoor_textures import FACADE_BY_COLOUR, OUTDOOR_MATERIALS
 from navbench.visual.palette import PALETTE, Palette
-from navbench.visual.shadows import shadow_parts
+from navbench.visual.shadows import shaded_objects, shadow_parts
 from navbench.visual.storefront import scene_storefronts, sign_materials
 from navbench.visual.textures import px_scale, texture, tile_metres
 
@@ -46,8 +46,9 @@ SELF_DRAWN = frozenset({"ground", "sidewalk", "sign", "curb", "green", "water"})
 #: Wall boxes of one entity (``ref``; anonymous walls: ``None``) and one paint are drawn as one
 #: mesh (outdoors: per square tile of this side, m, so that culling still works): fewer draws.
 WALL_TILE_M = 40.0
-#: Direction the sunlight travels (world frame; towards the ground).
-SUN_DIR = (0.35, -1.0, 0.25)
+#: Direction the sunlight travels (world frame; towards the ground): 59° up, so that streets
+#: are partly in the shade of their buildings.
+SUN_DIR = (0.5, -1.0, 0.35)
 
 
 @dataclass(frozen=True)
@@ -124,6 +125,18 @@ def _far_version(parts: list[Part]) -> Part:
 
     main = max(parts, key=area).material
     return merge([Part(p.vertices, p.faces, p.uv, main) for p in parts])[0]
+
+
+#: Suffix of a material key drawn in the sun's shadow, and how much light it keeps there (the
+#: baked ground shadows' sheets take 30 % away too).
+SHADED = "~shade"
+SHADE = 0.7
+
+
+def _in_shade(m: Material) -> Material:
+    """``m`` in the shade: its colour and emission times :data:`SHADE`."""
+    return replace(m, rgba=(m.rgba[0] * SHADE, m.rgba[1] * SHADE, m.rgba[2] * SHADE, m.rgba[3]),
+                   emission=m.emission * SHADE)
 
 
 def _opaque(m: Material) -> Material:
@@ -248,6 +261,7 @@ def _build(scene: Scene, *, seed: int, cache: str | Path | None, texture_size: i
     def shade(key: str) -> Material:
         return _opaque(resolve(key, table))
 
+    in_shade = shaded_objects(scene, SUN_DIR) if vis.outdoor and not shadow_maps else set()
     for b in scene.boxes:
         if b.kind in OBJECT_KINDS:
             outside = vis.outdoor and object_room.get(b.ref or "") is None
@@ -255,6 +269,9 @@ def _build(scene: Scene, *, seed: int, cache: str | Path | None, texture_size: i
             bottom = (float(b.center[0]), float(b.center[1]) - b.size[1] / 2, float(b.center[2]))
             far = _far_version(parts) if key and len(parts) > 1 else None
             parts = palette.merge(parts, {p.material: shade(p.material) for p in parts})
+            if b.id in in_shade:  # standing in a building's or a tree's shadow: darker materials
+                parts = [arch.with_material(p, p.material + SHADED) for p in parts]
+                far = arch.with_material(far, far.material + SHADED) if far is not None else None
             for i, p in enumerate(parts):
                 vis.add(p, ref=b.ref, label=b.label or b.kind, kind=b.kind, layer="near" if far else "object",
                         pos=bottom, yaw=b.yaw + math.pi, mesh_key=f"{key}#{i}" if key else None, daylight=outside)
@@ -377,7 +394,9 @@ def _build(scene: Scene, *, seed: int, cache: str | Path | None, texture_size: i
         vis.textures[PALETTE] = atlas
     for g in vis.geoms:
         if g.material not in vis.materials:
-            vis.materials[g.material] = _opaque(resolve(g.material, table))
+            base = g.material.removesuffix(SHADED)
+            m = vis.materials.get(base) or _opaque(resolve(base, table))
+            vis.materials[g.material] = _in_shade(m) if g.material.endswith(SHADED) else m
     for key in set(vis.box_materials.values()):
         vis.materials[f"{key}:u"] = _opaque(resolve(key, table))
         vis.uniform[f"{key}:u"] = tile_of(key)

@@ -279,11 +279,20 @@ def shop_interior(rng: np.random.Generator, size: int) -> np.ndarray:
     return u8(img * (1 - refl[..., None]) + np.array((0.75, 0.85, 0.95)) * refl[..., None])
 
 
+def awning_stripes(rng: np.random.Generator, size: int) -> np.ndarray:
+    """Awning canvas: four 0.25 m stripes across u, light and mid grey (tinted by the awning's
+    colour: the colour and a darker shade of it), with a faint weave (tile 1 m)."""
+    x, _ = _grid(size)
+    band = np.floor(x * 4).astype(int) % 2
+    g = np.where(band == 0, 0.97, 0.62) * (0.95 + 0.05 * noise2(rng, size, 64, 64))
+    return u8(ramp(g, (0.0, 0.0, 0.0), (1.0, 1.0, 1.0)))
+
+
 #: Picture generators by texture key.
 DECOR_TEXTURES: dict[str, Callable[[np.random.Generator, int], np.ndarray]] = {
     "window_view": window_view, "rug_persian": rug_persian, "rug_modern": rug_modern,
     "rug_stripes": rug_stripes, "art_landscape": art_landscape, "art_abstract": art_abstract,
     "art_geometric": art_geometric, "photo": photo, "screen_tv": screen_tv,
     "screen_desktop": screen_desktop, "keyboard_keys": keyboard_keys, "shop_interior": shop_interior,
-    "clock_face": clock_face,
+    "clock_face": clock_face, "awning_stripes": awning_stripes,
 }

@@ -105,6 +105,7 @@ MATERIALS: dict[str, Material] = {
     "rug_stripes": _m(1.0, 1.0, 1.0, "rug_stripes", 0.0, 0.0),
     "window_view": _m(1.0, 1.0, 1.0, "window_view", 0.0, 0.0, emission=1.0),
     "shop_interior": _m(1.0, 1.0, 1.0, "shop_interior", 0.6, 0.8, 0.05, emission=0.4),
+    "awning_stripes": _m(1.0, 1.0, 1.0, "awning_stripes", 0.05, 0.05),
     "foliage": _m(0.25, 0.5, 0.2, "carpet", 0.05, 0.1),
     "soil": _m(0.3, 0.22, 0.15, "carpet", 0.0, 0.0),
     "lampshade": _m(0.98, 0.94, 0.82, "linen", 0.0, 0.0, emission=0.5),
