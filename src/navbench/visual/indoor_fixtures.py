@@ -151,11 +151,23 @@ def sink(size: Size, rng: np.random.Generator) -> list[Part]:
 
 
 def bathtub(size: Size, rng: np.random.Generator) -> list[Part]:
-    """A hollow tub (open box) with a rim, a tiled apron front and a tap at one end."""
+    """A built-in tub: a panelled apron, a wide rim round a basin that slopes in to its floor,
+    a mixer tap with two handles and a hand shower on its hose at the back of one end."""
     w, h, d = size
-    out = open_box(w, h, d, 0.07, "ceramic")
-    out.append(slab(-w / 2 + 0.07, w / 2 - 0.07, 0.07, 0.1, -d / 2 + 0.07, d / 2 - 0.07, tinted("ceramic", (0.85, 0.92, 0.95))))
-    out.append(bar((-w / 2 + 0.035, h - 0.01, 0), (-w / 2 + 0.2, h - 0.03, 0), 0.03, "chrome"))
+    rim = 0.08
+    inner = tapered_tub((w - 2 * rim - 0.2, d - 2 * rim - 0.12), (w - 2 * rim, d - 2 * rim), h - 0.1, 0.004,
+                        tinted("ceramic", (0.97, 0.98, 0.99)), y0=0.1)
+    out = [  # apron and ends up to the rim; the basin is open
+        slab(-w / 2, w / 2, 0, h, d / 2 - rim, d / 2, "ceramic"), slab(-w / 2, w / 2, 0, h, -d / 2, -d / 2 + rim, "ceramic"),
+        slab(-w / 2, -w / 2 + rim, 0, h, -d / 2 + rim, d / 2 - rim, "ceramic"),
+        slab(w / 2 - rim, w / 2, 0, h, -d / 2 + rim, d / 2 - rim, "ceramic"),
+        slab(-w / 2 + rim, w / 2 - rim, 0, 0.1, -d / 2 + rim, d / 2 - rim, "ceramic"), inner]
+    tap_x = -w / 2 + rim / 2
+    out += [cylinder(0.02, 0.05, "chrome", segments=10, center=(tap_x, h + 0.025, 0)),
+            bar((tap_x, h + 0.045, 0), (tap_x + 0.12, h + 0.035, 0), 0.022, "chrome"),
+            cylinder(0.025, 0.03, "chrome", segments=10, center=(tap_x, h + 0.015, -0.09)),
+            cylinder(0.025, 0.03, "chrome", segments=10, center=(tap_x, h + 0.015, 0.09)),
+            bar((tap_x, h + 0.015, -0.16), (tap_x + 0.02, h + 0.05, -0.22), 0.025, "chrome")]  # hand shower
     return out
 
 

@@ -184,18 +184,28 @@ def ottoman(size: Size, rng: np.random.Generator) -> list[Part]:
 
 
 def bench(size: Size, rng: np.random.Generator) -> list[Part]:
-    """A slatted seat on two trestle legs, optional shoe shelf."""
+    """An entryway bench: a seat (slatted wood, or a seat cushion half of the time) on two
+    trestle ends, a shoe shelf below with a pair of shoes and a woven basket."""
     w, h, d = size
     mat = wood(rng, "bench")
+    cushion = rng.random() < 0.5
+    top = h - (0.06 if cushion else 0.0)
     out = []
     n = 3
     for i in range(n):
         z0 = -d / 2 + i * d / n
-        out.append(slab(-w / 2, w / 2, h - 0.04, h, z0 + 0.01, z0 + d / n - 0.01, mat))
+        out.append(slab(-w / 2, w / 2, top - 0.04, top, z0 + 0.01, z0 + d / n - 0.01, mat))
+    if cushion:
+        out.append(slab(-w / 2 + 0.02, w / 2 - 0.02, top, h, -d / 2 + 0.015, d / 2 - 0.015, fabric(rng)))
     for sx in (-1, 1):
-        x = sx * (w / 2 - 0.08)
-        out.append(slab(x - 0.03, x + 0.03, 0, h - 0.04, -d / 2 + 0.02, d / 2 - 0.02, mat))
-    out.append(slab(-w / 2 + 0.08, w / 2 - 0.08, 0.12, 0.15, -d / 2 + 0.04, d / 2 - 0.04, mat))
+        x = sx * (w / 2 - 0.04)
+        out.append(slab(x - 0.03, x + 0.03, 0, top - 0.04, -d / 2 + 0.01, d / 2 - 0.01, mat))
+    out.append(slab(-w / 2 + 0.07, w / 2 - 0.07, 0.1, 0.13, -d / 2 + 0.02, d / 2 - 0.02, mat))
+    shoe = tinted("leather", pick(rng, ((0.1, 0.1, 0.1), (0.45, 0.28, 0.15), (0.85, 0.85, 0.85))))
+    for dx in (0.0, 0.09):
+        out.append(slab(-w / 2 + 0.12 + dx, -w / 2 + 0.19 + dx, 0.13, 0.21, -0.11, 0.13, shoe))
+    out.append(slab(w / 2 - 0.38, w / 2 - 0.1, 0.13, 0.13 + min(0.2, top - 0.2), -d / 2 + 0.05, d / 2 - 0.05,
+                    tinted("wicker", (1.0, 1.0, 1.0))))
     return out
 
 

@@ -9,7 +9,7 @@ import numpy as np
 from navbench.visual import finishes as fin
 from navbench.visual.compose import bar, blob, decal, lathe, open_box, slab
 from navbench.visual.indoor_electronics import BRIGHT, _facing, bright
-from navbench.visual.indoor_furniture import FABRICS, Size, fabric, pick, wood
+from navbench.visual.indoor_furniture import FABRICS, Size, fabric, pick
 from navbench.visual.materials import tinted
 from navbench.visual.mesh import Part, box, cylinder
 
@@ -154,18 +154,33 @@ def coffee_machine(size: Size, rng: np.random.Generator) -> list[Part]:
 
 
 def cutting_board(size: Size, rng: np.random.Generator) -> list[Part]:
-    """A wooden board with a handle cut-out end."""
+    """An end-grain wooden board with a handle, a chef's knife lying on it and a few slices
+    (tomato, cucumber) beside a half vegetable."""
     w, h, d = size
-    m = wood(rng)
-    return [slab(-w / 2, w / 2 - 0.06, 0, h, -d / 2, d / 2, m), slab(w / 2 - 0.06, w / 2, 0, h, -0.04, 0.04, m)]
+    m = fin.species(rng, ("maple", "oak", "walnut")[int(rng.integers(3))])
+    out = [slab(-w / 2, w / 2 - 0.07, 0, h, -d / 2, d / 2, m), slab(w / 2 - 0.07, w / 2, 0, h, -0.035, 0.035, m),
+           slab(-0.3 * w, 0.2 * w, h, h + 0.003, 0.25 * d, 0.25 * d + 0.04, "stainless"),  # blade
+           slab(0.2 * w, 0.38 * w, h, h + 0.015, 0.25 * d + 0.005, 0.25 * d + 0.035, "black_metal")]  # handle
+    veg = tinted("plastic_matte", pick(rng, ((0.85, 0.15, 0.1), (0.35, 0.6, 0.2), (0.95, 0.6, 0.1))))
+    for k in range(3):
+        out.append(cylinder(0.03, 0.008, veg, segments=12, center=(-0.25 * w + 0.065 * k, h + 0.004, -0.15 * d)))
+    out.append(blob(0.035, veg, (0.18 * w, h + 0.012, -0.15 * d), rng, scale=(1.0, 0.45, 1.0)))
+    return out
 
 
 def soap_dispenser(size: Size, rng: np.random.Generator) -> list[Part]:
-    """A bottle with a pump head and spout."""
+    """A pump bottle: a pale glazed or plastic body with a label band, a chrome collar, pump
+    stem and a pump head whose spout points forward."""
     w, h, d = size
-    return [_vessel((w, 0.75 * h, d), [(0, 0), (1.0, 0), (1.0, 0.9), (0.4, 1.0), (0, 1.0)], bright(rng, "ceramic")),
-            cylinder(0.1 * w, 0.25 * h, "chrome", segments=8, center=(0, 0.875 * h, 0)),
-            bar((0, 0.95 * h, 0), (0, 0.95 * h, d / 2 - 0.003), 0.008, "chrome")]
+    body = tinted("ceramic", pick(rng, ((0.95, 0.95, 0.93), (0.75, 0.88, 0.95), (0.95, 0.8, 0.85), (0.8, 0.92, 0.8),
+                                        (0.55, 0.6, 0.62))))
+    bh = 0.66 * h
+    return [_vessel((w, bh, d), [(0, 0), (0.95, 0), (1.0, 0.08), (1.0, 0.85), (0.55, 1.0), (0, 1.0)], body),
+            cylinder(0.49 * min(w, d), 0.3 * bh, "paper@fbfaf5", segments=16, center=(0, 0.45 * bh, 0), caps=False),
+            cylinder(0.22 * w, 0.06 * h, "chrome", segments=12, center=(0, bh + 0.03 * h, 0)),
+            cylinder(0.07 * w, 0.18 * h, "chrome", segments=8, center=(0, bh + 0.15 * h, 0)),
+            slab(-0.16 * w, 0.16 * w, 0.9 * h, 0.97 * h, -0.16 * d, 0.2 * d, "chrome"),
+            bar((0, 0.94 * h, 0.15 * d), (0, 0.9 * h, d / 2 - 0.004), 0.01, "chrome")]
 
 
 def laundry_detergent(size: Size, rng: np.random.Generator) -> list[Part]:

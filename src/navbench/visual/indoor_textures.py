@@ -311,7 +311,7 @@ def wicker(rng: np.random.Generator, size: int) -> np.ndarray:
     strand = np.sin(np.pi * y) ** 0.6 * np.where(over, 1.0, 0.62)
     gap = (np.abs(x - 0.5) < 0.04) | (x < 0.04)
     g = strand * (0.85 + 0.15 * noise2(rng, size, 3, n * 4)) * np.where(gap, 0.5, 1.0)
-    return u8(ramp(g, (0.25, 0.16, 0.08), (0.86, 0.7, 0.47)))
+    return u8(ramp(g, (0.3, 0.2, 0.1), (0.95, 0.82, 0.58)))
 
 
 def perforated(rng: np.random.Generator, size: int) -> np.ndarray:
