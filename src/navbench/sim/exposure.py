@@ -18,6 +18,7 @@ an open exit the street is several times brighter than the hall, as in a photogr
 
 from __future__ import annotations
 
+import numba as nb
 import numpy as np
 
 #: Daylight / room light ratio of the scene-referred values (linear).
@@ -75,3 +76,37 @@ def expose(rgb: np.ndarray, daylight: np.ndarray, ratio: float = DAYLIGHT_RATIO)
     idx = rgb.astype(np.uint16)
     idx |= (daylight.astype(np.uint16) << 8)[..., None]
     return lut.take(idx)
+
+
+@nb.njit(cache=True)
+def _count(code: np.ndarray, day_of_code: np.ndarray) -> int:
+    n = 0
+    for i in range(code.shape[0]):
+        for j in range(code.shape[1]):
+            n += day_of_code[code[i, j]]
+    return n
+
+
+@nb.njit(cache=True)
+def _apply(rgb: np.ndarray, code: np.ndarray, day_of_code: np.ndarray, lut: np.ndarray, out: np.ndarray) -> None:
+    for i in range(rgb.shape[0]):
+        for j in range(rgb.shape[1]):
+            base = 256 * day_of_code[code[i, j]]
+            for c in range(3):
+                out[i, j, c] = lut[base + rgb[i, j, c]]
+
+
+def expose_coded(rgb: np.ndarray, code: np.ndarray, day_of_code: np.ndarray,
+                 ratio: float = DAYLIGHT_RATIO) -> np.ndarray:
+    """:func:`expose` for a frame whose pixels carry a code (``code`` (H, W) integers) and
+    ``day_of_code`` (uint8 0/1 per code) says which codes are in daylight; compiled, one pass
+    to meter and one to map (the renderer's hot path)."""
+    n = int(_count(code, day_of_code))
+    f = n / max(code.size, 1)
+    if f <= 0.0 or f >= 1.0:
+        return rgb
+    g_room, g_day = gains(f, ratio)
+    lut = np.concatenate([tone_lut(g_room), tone_lut(g_day)])
+    out = np.empty_like(rgb)
+    _apply(rgb, code, day_of_code, lut, out)
+    return out

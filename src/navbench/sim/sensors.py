@@ -37,7 +37,7 @@ from navbench.sim.embodiments import (
     GROUP_STATIC,
     GROUP_VISUAL,
 )
-from navbench.sim.exposure import expose
+from navbench.sim.exposure import expose_coded
 from navbench.sim.world import World
 from navbench.visual.imported import LOD_DISTANCE_M
 
@@ -308,7 +308,7 @@ class Camera:
         depth = self._linear_depth(self._depth[::-1])
         image = self._rgb[::-1].copy() if rgb else None
         if image is not None and self._expose:
-            image = expose(image, np.take(self._day[seg_to_geom], code))
+            image = expose_coded(image, code, self._day[seg_to_geom].view(np.uint8))
         return image, depth, semantic
 
     def _linear_depth(self, zbuf: np.ndarray) -> np.ndarray:

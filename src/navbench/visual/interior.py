@@ -326,7 +326,8 @@ def _open_leaf(p: Portal, c: np.ndarray, d: np.ndarray, thick: float, occ: Occup
         n = d * side
         t = np.array([n[2], 0.0, -n[0]])
         face = WallFace(None, c + n * (thick / 2), t, n, 0.0, h, False, _NO_BOX)
-        x0, x1 = (p.width / 2 + 0.01, p.width / 2 + 0.01 + w) if edge > 0 else (-p.width / 2 - 0.01 - w, -p.width / 2 - 0.01)
+        gap = CASING + 0.005  # hinged just past the casing
+        x0, x1 = (p.width / 2 + gap, p.width / 2 + gap + w) if edge > 0 else (-p.width / 2 - gap - w, -p.width / 2 - gap)
         probe = face.local_xz((x0 + x1) / 2, 0.3)
         room = locate.room_at(probe[0], float(c[1]) + 0.5, probe[1])
         strip = _strip(face, x0, x1, 0.1)
