@@ -38,6 +38,7 @@ MODULES = (
     "navbench.scene.procgen.indoor",
     "navbench.sim",
     "navbench.sim.env",
+    "navbench.sim.exposure",
     "navbench.sim.mjc",
     "navbench.sim.records",
     "navbench.sim.simulator",

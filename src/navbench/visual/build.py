@@ -296,8 +296,8 @@ def _build(scene: Scene, *, seed: int, cache: str | Path | None, texture_size: i
         elif b.kind == "floor" and b.ref in rooms and b.ref not in surfaces:
             r = rooms[b.ref]
             mat = floor_material(r.label, derive(seed, "floor", r.id))
-            faces = arch.box_faces(b, lift=arch.LIFT["floor"], uv_scale=tile_of(mat))
-            for p in merge([arch.with_material(f, mat) for f, _, _ in faces]):
+            quads = arch.box_faces(b, lift=arch.LIFT["floor"], uv_scale=tile_of(mat))
+            for p in merge([arch.with_material(f, mat) for f, _, _ in quads]):
                 vis.add(p, ref=b.ref, label=_room_floor_label(r.label), kind="floor", layer="structure")
         elif b.kind == "building":
             vis.box_materials[b.id] = _facade(b, colours, seed)
@@ -325,12 +325,12 @@ def _build(scene: Scene, *, seed: int, cache: str | Path | None, texture_size: i
             faces = [arch.with_material(f, mat) for f, n, _ in
                      arch.box_faces(b, uv_scale=tile_of(mat), lift=arch.LIFT.get(cls, 0.0)) if n[1] > -0.5]
             label = b.label
-            indoors = b.kind == "floor" and b.ref in rooms
-            if indoors:
-                label = _room_floor_label(rooms[b.ref].label)
+            room_of = rooms.get(b.ref) if b.kind == "floor" and b.ref else None
+            if room_of is not None:
+                label = _room_floor_label(room_of.label)
             for p in merge(faces):
                 vis.add(p, ref=b.ref, label=label or b.kind, kind=b.kind, layer="structure",
-                        daylight=vis.outdoor and not indoors)
+                        daylight=vis.outdoor and room_of is None)
 
     for (ref, label, _, day), faces in walls.items():  # one geom per entity, paint, tile, light
         for p in merge(faces):

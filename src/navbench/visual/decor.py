@@ -106,7 +106,7 @@ def _rug_part(rect: tuple[float, float, float, float], yaw: float, floor_y: floa
               rng: np.random.Generator) -> Part:
     """The rug's picture laid flat (its length along the anchor's x), at :data:`RUG_TOP`."""
     cx, cz, w, d = rect
-    tint = tinted(pattern, tuple(float(v) for v in rng.uniform(0.85, 1.0, 3)))
+    tint = tinted(pattern, rng.uniform(0.85, 1.0, 3))
     flat = lay_flat(decal(-w / 2, w / 2, -d / 2, d / 2, 0.0, tint, t=RUG_T))
     c, s = math.cos(yaw), math.sin(yaw)
     rot = np.array([[c, 0.0, s], [0.0, 1.0, 0.0], [-s, 0.0, c]])
@@ -118,7 +118,7 @@ def wall_art(scene: Scene, faces: list[WallFace], occ: Occupancy, seed: int) -> 
     """Framed pictures (one or two per living room, bedroom, dining room, office and hallway):
     centred over furniture of :data:`ART_OVER` standing against a wall, else on the longest free
     wall; the picture's bottom 0.3 m above what stands below and its centre near 1.55 m."""
-    out = []
+    out: list[Fitting] = []
     objs = [o for o in scene.objects if o.size is not None and o.room_id]
     for room in scene.rooms:
         if room.label not in ("living room", "bedroom", "dining room", "office", "hallway"):

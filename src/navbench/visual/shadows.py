@@ -15,6 +15,7 @@ part on the sun's side of the face plane), clipped to the face.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
 import shapely
@@ -88,7 +89,7 @@ def shaded_objects(scene: Scene, sun_dir: tuple[float, float, float]) -> set[str
     return out
 
 
-def _tri_sheet(poly: shapely.Geometry, lift3: callable) -> list[np.ndarray]:  # type: ignore[valid-type]
+def _tri_sheet(poly: shapely.Geometry, lift3: Callable[[np.ndarray], np.ndarray]) -> list[np.ndarray]:
     """Triangles (each (3, 3)) of a planar polygon mapped to 3-D by ``lift3``, facing +normal."""
     out = []
     for g in getattr(poly, "geoms", [poly]):
@@ -204,7 +205,12 @@ def shadow_parts(scene: Scene, sun_dir: tuple[float, float, float], material: st
         if len(hits) == 0 or top.is_empty:
             continue
         inter = top.intersection(shapely.union_all([polys[i] for i in hits]))
-        for tri in _tri_sheet(inter, lambda c, y=y: np.column_stack([c[:, 0], np.full(3, y + SHADOW_LIFT), c[:, 1]])):
+        level = y + SHADOW_LIFT
+
+        def flat(c: np.ndarray, level: float = level) -> np.ndarray:
+            return np.column_stack([c[:, 0], np.full(3, level), c[:, 1]])
+
+        for tri in _tri_sheet(inter, flat):
             put(tri)
     for tri in _wall_shadows(scene, d, casters):
         put(tri)
