@@ -145,13 +145,14 @@ def alarm_clock(size: Size, rng: np.random.Generator) -> list[Part]:
     """Twin-bell alarm clock: a round case with a dial (numerals, hands), two bells with a
     hammer between them, two feet."""
     w, h, d = size
-    m = bright(rng, "metal")
+    m = tinted("lacquer", pick(rng, ((0.85, 0.12, 0.1), (0.15, 0.35, 0.8), (0.95, 0.75, 0.1), (0.2, 0.6, 0.3),
+                                     (0.9, 0.45, 0.6))))
     r = min(0.42 * w, 0.36 * h)
     cy = 0.06 * h + r
     out = [_facing(cylinder(r, d * 0.7, m, segments=20), cy, 0.0),
            decal(-0.8 * r, 0.8 * r, cy - 0.8 * r, cy + 0.8 * r, d * 0.35 + 0.002, "clock_face")]
     for sx in (-1, 1):
-        out.append(cylinder(0.26 * r, 0.2 * h, "chrome", segments=10, center=(sx * 0.55 * r, cy + 0.95 * r, 0),
+        out.append(cylinder(0.34 * r, 0.22 * h, m, segments=12, center=(sx * 0.6 * r, cy + 0.95 * r, 0),
                             radius_top=0.02))
         out.append(bar((sx * 0.5 * r, cy - 0.7 * r, 0), (sx * 0.7 * r, 0.005, 0), 0.012, "chrome"))
     out.append(bar((0, cy + r, 0), (0, min(h - 0.005, cy + 1.3 * r), 0), 0.008, "chrome"))
