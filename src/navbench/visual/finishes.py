@@ -65,7 +65,8 @@ def _choose(rng: np.random.Generator, options: tuple[tuple[str, float], ...]) ->
     return options[int(rng.choice(len(options), p=w / w.sum()))][0]
 
 
-def _colour(rng: np.random.Generator, palette: tuple[RGB, ...], jitter: float = 0.04) -> RGB:
+def colour(rng: np.random.Generator, palette: tuple[RGB, ...], jitter: float = 0.04) -> RGB:
+    """One colour of ``palette``, its brightness varied by ±``jitter``."""
     c = np.asarray(palette[int(rng.integers(len(palette)))], float)
     c = np.clip(c * rng.uniform(1 - jitter, 1 + jitter), 0, 1)
     return (float(c[0]), float(c[1]), float(c[2]))
@@ -82,11 +83,11 @@ def family(rng: np.random.Generator, fam: str) -> str:
     if fam in SPECIES:
         return species(rng, fam)
     if fam == "painted":
-        return tinted("painted", _colour(rng, PAINT))
+        return tinted("painted", colour(rng, PAINT))
     if fam == "laminate":
-        return tinted("laminate", _colour(rng, LAMINATE, 0.02))
+        return tinted("laminate", colour(rng, LAMINATE, 0.02))
     if fam == "lacquer":
-        return tinted("lacquer", _colour(rng, LACQUER, 0.02))
+        return tinted("lacquer", colour(rng, LACQUER, 0.02))
     if fam == "laminate_wood":
         return "laminate_wood"
     raise KeyError(fam)
@@ -101,7 +102,7 @@ def upholstery(rng: np.random.Generator, leather: bool = True) -> str:
     """A cover material: linen, velvet, tweed or (``leather``) leather, in a colour sold in it."""
     opts = tuple((k, w) for k, w in _UPH_WEIGHTS.items() if leather or k != "leather")
     fam = _choose(rng, opts)
-    return tinted(fam, _colour(rng, UPHOLSTERY[fam]))
+    return tinted(fam, colour(rng, UPHOLSTERY[fam]))
 
 
 def hardware(rng: np.random.Generator) -> str:
@@ -112,5 +113,5 @@ def hardware(rng: np.random.Generator) -> str:
 def bedding(rng: np.random.Generator) -> str:
     """A duvet / throw: linen or knit in soft colours."""
     fam = "knit" if rng.random() < 0.3 else "linen"
-    return tinted(fam, _colour(rng, ((0.95, 0.95, 0.93), (0.75, 0.8, 0.86), (0.85, 0.78, 0.7), (0.6, 0.65, 0.55),
+    return tinted(fam, colour(rng, ((0.95, 0.95, 0.93), (0.75, 0.8, 0.86), (0.85, 0.78, 0.7), (0.6, 0.65, 0.55),
                                      (0.8, 0.6, 0.6), (0.4, 0.45, 0.55))))

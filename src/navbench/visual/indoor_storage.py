@@ -127,7 +127,7 @@ def _glass_door(x0: float, x1: float, y0: float, y1: float, z: float, mat: str,
            slab(x0, x0 + r, y0 + r, y1 - r, z - 0.02, z, mat), slab(x1 - r, x1, y0 + r, y1 - r, z - 0.02, z, mat),
            slab(x0 + r, x1 - r, y0 + r, y1 - r, z - 0.012, z - 0.008, "glass"),
            slab(x0 + r, x1 - r, y0 + r, y1 - r, z - 0.24, z - 0.22, tinted("paint", (0.92, 0.9, 0.86)))]
-    cer = tinted("ceramic", fin._colour(rng, ((0.97, 0.97, 0.95), (0.55, 0.7, 0.8), (0.85, 0.8, 0.65))))
+    cer = tinted("ceramic", fin.colour(rng, ((0.97, 0.97, 0.95), (0.55, 0.7, 0.8), (0.85, 0.8, 0.65))))
     for f in (0.33, 0.66):
         sy = y0 + f * (y1 - y0)
         out.append(slab(x0 + r, x1 - r, sy - 0.015, sy, z - 0.22, z - 0.03, mat))
@@ -253,12 +253,12 @@ def bookshelf(size: Size, rng: np.random.Generator, books: bool = True) -> list[
             while x < end:
                 bw = float(rng.uniform(0.02, 0.05))
                 bh = float(rng.uniform(0.6, 0.9)) * (gap - t)
-                col = tinted("paper", fin._colour(rng, covers, 0.08))
+                col = tinted("paper", fin.colour(rng, covers, 0.08))
                 out.append(slab(x, min(x + bw, end), y + t, y + t + bh, -d / 2 + 0.02, d / 2 - 0.03, col))
                 x += bw + 0.003
             if end < w / 2 - t - 0.15:  # a stack of books lying flat in the gap
                 for k in range(int(rng.integers(2, 5))):
-                    col = tinted("paper", fin._colour(rng, covers, 0.08))
+                    col = tinted("paper", fin.colour(rng, covers, 0.08))
                     out.append(slab(end + 0.02, w / 2 - t - 0.02, y + t + k * 0.03, y + t + (k + 1) * 0.03 - 0.002,
                                     -d / 2 + 0.04, d / 2 - 0.05, col))
     return out
@@ -272,7 +272,7 @@ def shoe_rack(size: Size, rng: np.random.Generator) -> list[Part]:
         x = -w / 2 + 0.08 + k * 0.17
         if x + 0.14 > w / 2 - 0.03:
             break
-        col = tinted("leather", fin._colour(rng, ((0.1, 0.1, 0.1), (0.4, 0.25, 0.15), (0.9, 0.9, 0.9))))
+        col = tinted("leather", fin.colour(rng, ((0.1, 0.1, 0.1), (0.4, 0.25, 0.15), (0.9, 0.9, 0.9))))
         out.append(slab(x, x + 0.06, 0.025, 0.1, -d / 2 + 0.03, d / 2 - 0.02, col))
         out.append(slab(x + 0.07, x + 0.13, 0.025, 0.1, -d / 2 + 0.03, d / 2 - 0.02, col))
     return out
@@ -282,7 +282,7 @@ def filing_cabinet(size: Size, rng: np.random.Generator) -> list[Part]:
     """Steel cabinet of two to four drawers, each with a label holder and a recessed handle."""
     w, h, d = size
     n = int(np.clip(round(h / 0.32), 2, 4))
-    mat = tinted("metal", fin._colour(rng, ((0.6, 0.62, 0.64), (0.3, 0.32, 0.35), (0.85, 0.85, 0.82))))
+    mat = tinted("metal", fin.colour(rng, ((0.6, 0.62, 0.64), (0.3, 0.32, 0.35), (0.85, 0.85, 0.82))))
     out = [slab(-w / 2, w / 2, 0, h, -d / 2, d / 2 - 0.02, mat)]
     dh = (h - 0.02) / n
     for k in range(n):
@@ -306,10 +306,10 @@ def counter(size: Size, rng: np.random.Generator) -> list[Part]:
 def _worktop(rng: np.random.Generator) -> str:
     r = rng.random()
     if r < 0.55:
-        return tinted("stone", fin._colour(rng, ((1.0, 1.0, 1.0), (0.35, 0.35, 0.37), (0.85, 0.8, 0.72))))
+        return tinted("stone", fin.colour(rng, ((1.0, 1.0, 1.0), (0.35, 0.35, 0.37), (0.85, 0.8, 0.72))))
     if r < 0.8:
         return fin.species(rng, "oak")
-    return tinted("laminate", fin._colour(rng, ((0.96, 0.96, 0.95), (0.2, 0.2, 0.22))))
+    return tinted("laminate", fin.colour(rng, ((0.96, 0.96, 0.95), (0.2, 0.2, 0.22))))
 
 
 def kitchen_island(size: Size, rng: np.random.Generator) -> list[Part]:

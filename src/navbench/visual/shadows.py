@@ -195,16 +195,18 @@ def shadow_parts(scene: Scene, sun_dir: tuple[float, float, float], material: st
         key = (int(tri[0, 0] // TILE_M), int(tri[0, 2] // TILE_M))
         tris.setdefault(key, []).append(tri)
 
-    covered = shapely.Polygon()
-    for poly, y in sorted(pieces, key=lambda p: -p[1]):  # highest first: each place shaded once
-        if not poly.is_valid:
-            poly = shapely.make_valid(poly)
+    pieces = [(p if p.is_valid else shapely.make_valid(p), y) for p, y in sorted(pieces, key=lambda q: -q[1])]
+    ptree = shapely.STRtree([p for p, _ in pieces])
+    for k, (poly, y) in enumerate(pieces):  # highest first: each place shaded once, on its top piece
         hits = tree.query(poly, predicate="intersects")
-        top = poly.difference(covered) if not covered.is_empty else poly
-        covered = shapely.union_all([covered, poly])
-        if len(hits) == 0 or top.is_empty:
+        if len(hits) == 0:
             continue
-        inter = top.intersection(shapely.union_all([polys[i] for i in hits]))
+        inter = poly.intersection(shapely.union_all([polys[i] for i in hits]))
+        if inter.is_empty:
+            continue
+        above = [pieces[int(j)][0] for j in ptree.query(inter, predicate="intersects") if int(j) < k]
+        if above:
+            inter = inter.difference(shapely.union_all(above))
         level = y + SHADOW_LIFT
 
         def flat(c: np.ndarray, level: float = level) -> np.ndarray:
