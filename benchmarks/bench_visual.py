@@ -230,12 +230,11 @@ def main() -> None:
             line += (f"; reference {fr:.1f} fps ({cr:.0f} CPU ms); this/reference fps "
                      f"{best('this', task, 'fps') / fr:.2f}, CPU ms {best('this', task, 'cpu_ms', min) / cr:.2f}")
         print(line)
-    hs = results["this"]["house"][0]
-    print(f"house assets: cold {float(hs['assets_cold_s']):.2f} s, warm {float(hs['assets_warm_s']):.2f} s; "
-          f"{hs['geoms']} visual geoms")
-    st = results["this"]["street"][0]
-    print(f"city {a.city_size:.0f} m assets {float(st['assets_s']):.1f} s cold; {st['geoms']} visual geoms; "
-          f"peak memory {float(st['peak_gb']):.2f} GB")
+    for name in trees:
+        hs, st = results[name]["house"][0], results[name]["street"][0]
+        print(f"{name}: house assets cold {float(hs['assets_cold_s']):.2f} s, warm {float(hs['assets_warm_s']):.2f} s, "
+              f"{hs['geoms']} visual geoms; city {a.city_size:.0f} m assets {float(st['assets_s']):.1f} s cold, "
+              f"{st['geoms']} visual geoms; peak memory {float(st['peak_gb']):.2f} GB")
     line = f"daylight / room light from inside an exit: this tree {float(results['this']['daylight'][0]['daylight_ratio']):.1f}x"
     if a.reference:
         line += f", reference {float(results['reference']['daylight'][0]['daylight_ratio']):.1f}x"
