@@ -91,10 +91,12 @@ def _connection(url: str, timeout: float, use_proxy: bool
             _proxy_auth(proxy))
 
 
-def post(url: str, data: bytes, headers: Mapping[str, str], *, read_timeout_s: float,
+def post(url: str, data: bytes | None, headers: Mapping[str, str], *, read_timeout_s: float,
          deadline: float, max_reply_bytes: int = MAX_REPLY_BYTES,
-         connect_timeout_s: float | None = None, use_proxy: bool = False) -> HttpReply:
-    """POST ``data`` to ``url`` within the limits of the module docs.
+         connect_timeout_s: float | None = None, use_proxy: bool = False,
+         method: str = "POST") -> HttpReply:
+    """POST ``data`` to ``url`` (or ``method``, e.g. ``GET`` with ``data=None``) within the limits
+    of the module docs.
 
     Parameters
     ----------
@@ -149,7 +151,7 @@ def post(url: str, data: bytes, headers: Mapping[str, str], *, read_timeout_s: f
         watchdog.start()
         if conn.sock is not None:
             conn.sock.settimeout(read_timeout_s)
-        conn.request("POST", target, body=data, headers={**headers, **extra})
+        conn.request(method, target, body=data, headers={**headers, **extra})
         r = conn.getresponse()
         length = r.getheader("Content-Length")
         if length is not None and length.strip().isdigit() and int(length) > max_reply_bytes:

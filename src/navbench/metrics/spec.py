@@ -108,6 +108,9 @@ class MetricSpec:
             ``stage`` | ``length`` (which report table shows it).
         bar: drawn in the per-run bar charts.
         doc: one line: the formula.
+        binary: every defined value is 0 or 1 (an indicator per episode), so its mean is a
+            proportion with a Wilson interval (:mod:`navbench.metrics.stats`); other means
+            get a bootstrap interval.
     """
 
     key: str
@@ -119,6 +122,7 @@ class MetricSpec:
     group: str = "success"
     bar: bool = True
     doc: str = ""
+    binary: bool = False
 
     def applies(self, task: str | None) -> bool:
         """Whether the metric applies to episodes of ``task`` (``None``: unknown task → yes)."""
@@ -189,10 +193,10 @@ _COND = frozenset({"conditional", "conditional_oracle"})
 #: Every per-episode metric, in table order.
 METRICS: tuple[MetricSpec, ...] = (
     MetricSpec("success", "SR", "%", True, lambda c: float(c.succeeded),
-               doc="STOP called and d_T within τ"),
+               doc="STOP called and d_T within τ", binary=True),
     MetricSpec("oracle_success", "OSR", "%", True,
                lambda c: float(distance.oracle_success(c.d, c.tau, strict=c.strict)),
-               doc="min_t d_t within τ"),
+               doc="min_t d_t within τ", binary=True),
     MetricSpec("spl", "SPL", "%", True, _spl, group="efficiency",
                doc="S·L/max(L, P), L = start-to-goal geodesic (habitat)"),
     MetricSpec("route_spl", "route-SPL", "%", True, _route_spl, _COND, "efficiency",
@@ -217,16 +221,16 @@ METRICS: tuple[MetricSpec, ...] = (
     MetricSpec("bsa", "BSA", "%", True, _bsa, _COND, "branch", doc="k/m (CondVLN §3.2)"),
     MetricSpec("csr", "CSR", "%", True,
                lambda c: branch.conditional_success(_bsa(c), c.succeeded), _COND, "branch",
-               doc="1[BSA = 1 ∧ S]"),
+               doc="1[BSA = 1 ∧ S]", binary=True),
     MetricSpec("bca", "BCA", "%", True,
                lambda c: branch.branch_commit_accuracy(c.branch_outcome, c.facts.conditional),
-               _COND, "branch", doc="ended at the correct branch's goal, not another's"),
+               _COND, "branch", doc="ended at the correct branch's goal, not another's", binary=True),
     MetricSpec("ce", "CE", "cells/m", False,
                lambda c: efficiency.coverage_efficiency(c.traj.positions, c.ce_cell, c.ce_eps),
                group="safety", doc="|cells visited|/max(P, ε)"),
     MetricSpec("cr", "CR", "%", True,
                lambda c: None if c.traj.collisions is None else float(safety.collided(c.traj.collisions)),
-               group="safety", doc="any non-ground contact"),
+               group="safety", doc="any non-ground contact", binary=True),
     MetricSpec("contact_share", "contact time", "%", True, _contact_share, group="safety", bar=False,
                doc="share of steps t = 1..T in non-ground contact (how long CR's contacts last)"),
     MetricSpec("ado", "ADO", "m", False, _ado, group="safety",
@@ -234,7 +238,7 @@ METRICS: tuple[MetricSpec, ...] = (
     MetricSpec("nsr", "NSR", "%", True, _nsr, group="safety",
                doc="mean over t = 1..T of the preferred-surface flag"),
     MetricSpec("reached_outdoor", "Reached outdoor", "%", True, _stage("reached_outdoor"),
-               group="stage", bar=False, doc="went from a room to outside"),
+               group="stage", bar=False, doc="went from a room to outside", binary=True),
     MetricSpec("ce_before_exit", "CE before exit", "cells/m", False, _stage("ce_before_exit"),
                group="stage", bar=False, doc="CE up to the exit step"),
     MetricSpec("ce_after_exit", "CE after exit", "cells/m", False, _stage("ce_after_exit"),

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Literal
 
 from navbench.errors import ConfigError, NavbenchError
-from navbench.io import atomic_write_text
+from navbench.io import atomic_write_text, loads_json
 from navbench.jsontypes import JSONMapping, JSONObject
 
 log = logging.getLogger("navbench.agents.llm.client")
@@ -99,8 +99,8 @@ class RequestCache:
             self._damaged(p, f"unreadable: {e}")
             return None
         try:
-            entry = json.loads(text)
-        except json.JSONDecodeError as e:
+            entry = loads_json(text)
+        except ValueError as e:  # invalid, or past the JSON limits
             self._damaged(p, f"not JSON: {e}")
             return None
         if not (isinstance(entry, dict) and entry.get("schema") == CACHE_SCHEMA):

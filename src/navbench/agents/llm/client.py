@@ -60,6 +60,7 @@ from navbench.agents.llm.cache import (
     default_cache_dir,
 )
 from navbench.errors import ConfigError
+from navbench.io import loads_json
 from navbench.jsontypes import JSON, JSONMapping, JSONObject
 
 log = logging.getLogger(__name__)
@@ -251,7 +252,8 @@ class ChatClient:
                         self._fail(last, attempt)
                 else:
                     try:
-                        reply = json.loads(r.body.decode("utf-8"))
+                        # NaN usage counts cost that reply its usage, not the episode
+                        reply = loads_json(r.body.decode("utf-8"), allow_nan=True)
                         if not isinstance(reply, dict):
                             raise ValueError(f"a JSON {type(reply).__name__}, not an object")
                         _reply_text(reply)
