@@ -7,17 +7,16 @@ objects on a side table), its box front ``distance`` m from the camera, and in a
 furnished house, 1.5 m in front of an instance. Two sheets: ``blind.png`` (numbered tiles, no
 names: name what you see before reading the key) and ``key.png`` / ``key.txt`` (the names).
 
-The rig is built here from the Spot embodiment with its camera moved (the robot's own body is
-not drawn); physics is not run.
+The camera is the ``habitat-vlnce`` rig (:mod:`navbench.sim.camera_rig`; ``--camera`` takes any
+rig) on the Spot body (its own body is not drawn); physics is not run.
 
-Usage: python benchmarks/eye_level_gallery.py -o OUT [--n 20] [--seed 0] [--size 224]
+Usage: python benchmarks/eye_level_gallery.py -o OUT [--n 20] [--seed 0] [--camera habitat-vlnce]
 """
 
 from __future__ import annotations
 
 import argparse
 import math
-from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -26,19 +25,12 @@ from PIL import Image, ImageDraw
 from navbench.scene.procgen.catalog import CATALOG
 from navbench.scene.procgen.indoor import IndoorSettings, generate_house
 from navbench.sim import SPOT
-from navbench.sim.embodiments import CameraMount
+from navbench.sim.camera_rig import CameraRig, parse_camera
 from navbench.sim.gallery import _font, studio_scene
 from navbench.sim.snapshot import Snapshotter
 
-EYE_HEIGHT = 1.25
 
-
-def eye_rig(height: float = EYE_HEIGHT, fov: float = 90.0):
-    """Spot with a level camera ``height`` m above the floor and a ``fov``° (square) view."""
-    return replace(SPOT, camera=CameraMount(pos=(0.0, height - SPOT.sole_height, 0.0), pitch=0.0, fovy=fov))
-
-
-def studio_views(cats: list[str], size: int, seed: int) -> list[np.ndarray]:
+def studio_views(cats: list[str], rig: CameraRig, seed: int) -> list[np.ndarray]:
     """Each category alone (small ones on a side table), seen from a standing person's eyes."""
     items = []
     for c in cats:
@@ -46,7 +38,7 @@ def studio_views(cats: list[str], size: int, seed: int) -> list[np.ndarray]:
         mid = tuple(round((a + b) / 2, 2) for a, b in cat.size)
         items.append((c, mid, cat.mode == "top"))
     scene, spots = studio_scene(items, "indoor")
-    snap = Snapshotter(scene, eye_rig(), width=size, height=size, seed=seed)
+    snap = Snapshotter(scene, SPOT, seed=seed, camera=rig)
     out = []
     try:
         for (_label, c, half_d), (_, sz, top) in zip(spots, items, strict=True):
@@ -92,7 +84,7 @@ def _viewpoint(scene, obj) -> np.ndarray | None:
     return None
 
 
-def house_views(cats: list[str], size: int, seed: int) -> list[np.ndarray | None]:
+def house_views(cats: list[str], rig: CameraRig, seed: int) -> list[np.ndarray | None]:
     """Each category in generated houses (seeds ``seed``, ``seed + 1`` ..., at most 40): the
     first instance with a free viewpoint (:func:`_viewpoint`), seen from there."""
     found: dict[str, tuple[int, np.ndarray, np.ndarray]] = {}
@@ -116,7 +108,7 @@ def house_views(cats: list[str], size: int, seed: int) -> list[np.ndarray | None
                 continue
             hs, centre, pos = found[c]
             if hs not in snaps:
-                snaps[hs] = Snapshotter(houses[hs], eye_rig(), width=size, height=size, seed=seed)
+                snaps[hs] = Snapshotter(houses[hs], SPOT, seed=seed, camera=rig)
             out.append(snaps[hs].view((pos[0], 0.0, pos[2]), (centre[0], 0.0, centre[2])).rgb)
     finally:
         for s in snaps.values():
@@ -124,18 +116,18 @@ def house_views(cats: list[str], size: int, seed: int) -> list[np.ndarray | None
     return out
 
 
-def sheet(rows: list[list[np.ndarray | None]], labels: list[str], size: int) -> Image.Image:
-    """Columns = categories, rows = views; each column headed by ``labels``."""
+def sheet(rows: list[list[np.ndarray | None]], labels: list[str], size: tuple[int, int]) -> Image.Image:
+    """Columns = categories, rows = views (``size`` = W, H px each); columns headed by ``labels``."""
     font = _font(12)
     band, gap = 18, 6
-    n = len(labels)
-    im = Image.new("RGB", (n * (size + gap), band + len(rows) * (size + gap)), (255, 255, 255))
+    n, (w, h) = len(labels), size
+    im = Image.new("RGB", (n * (w + gap), band + len(rows) * (h + gap)), (255, 255, 255))
     d = ImageDraw.Draw(im)
     for j, lab in enumerate(labels):
-        d.text((j * (size + gap) + 2, 2), lab, fill=(0, 0, 0), font=font)
+        d.text((j * (w + gap) + 2, 2), lab, fill=(0, 0, 0), font=font)
         for i, row in enumerate(rows):
             if row[j] is not None:
-                im.paste(Image.fromarray(row[j]), (j * (size + gap), band + i * (size + gap)))
+                im.paste(Image.fromarray(row[j]), (j * (w + gap), band + i * (h + gap)))
     return im
 
 
@@ -144,17 +136,19 @@ def main() -> None:
     ap.add_argument("-o", "--out", type=Path, required=True)
     ap.add_argument("--n", type=int, default=20)
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--size", type=int, default=224)
+    ap.add_argument("--camera", default="habitat-vlnce", help="camera rig (navbench evaluate --camera)")
     a = ap.parse_args()
+    rig = parse_camera(a.camera)
+    size = rig.image_size()
     rng = np.random.default_rng(a.seed)
     cats = [str(c) for c in rng.choice(sorted(CATALOG), size=a.n, replace=False)]
-    studio = studio_views(cats, a.size, a.seed)
-    house = house_views(cats, a.size, a.seed)
+    studio = studio_views(cats, rig, a.seed)
+    house = house_views(cats, rig, a.seed)
     a.out.mkdir(parents=True, exist_ok=True)
     half = (a.n + 1) // 2
     for name, labels in (("blind", [f"#{i + 1}" for i in range(a.n)]), ("key", [f"#{i + 1} {c}" for i, c in enumerate(cats)])):
-        top = sheet([studio[:half], house[:half]], labels[:half], a.size)
-        bottom = sheet([studio[half:], house[half:]], labels[half:], a.size)
+        top = sheet([studio[:half], house[:half]], labels[:half], size)
+        bottom = sheet([studio[half:], house[half:]], labels[half:], size)
         im = Image.new("RGB", (max(top.width, bottom.width), top.height + bottom.height + 10), (255, 255, 255))
         im.paste(top, (0, 0))
         im.paste(bottom, (0, top.height + 10))

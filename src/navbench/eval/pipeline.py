@@ -137,6 +137,7 @@ def run_shard(shard: ShardSpec, emit: Callable[[EpisodeResult], None]) -> None:
         building()
     from navbench.episodes.loader import load_dataset
     from navbench.sim import SimSettings, Simulator, get_embodiment
+    from navbench.sim.camera_rig import rig_of_json
 
     kw = dict(shard.fn_kwargs)
     ds = load_dataset(kw["dataset"])
@@ -156,7 +157,8 @@ def run_shard(shard: ShardSpec, emit: Callable[[EpisodeResult], None]) -> None:
                                             friction_scale=float(kw.get("friction_scale", 1.0)),
                                             friction_override=dict(kw.get("friction_override", {})),
                                             visuals=bool(kw.get("visuals", True)),
-                                            rgb=bool(kw.get("visuals", True))))
+                                            rgb=bool(kw.get("visuals", True)),
+                                            camera=rig_of_json(kw.get("camera"))))
     default_tau = sim.default_tau
     has_nm = "navmesh" in ds.manifest.scenes.get(shard.scene_id, {})
     cache: dict[str, NavMesh] = {}

@@ -48,6 +48,10 @@ class EvalSettings:
         friction_scale: multiplies every surface's friction μ in the simulator (NavVerse §4.4
             embodiment × friction study); 1 = the scene's own.
         friction_override: surface class → μ (``{"floor": 0.3}``), applied before the scale.
+        camera: the head-camera rig (``--camera``: a preset ``robot``, ``habitat-vlnce``,
+            ``procthor`` and/or ``key=value`` overrides, :func:`navbench.sim.camera_rig.
+            parse_camera`); ``None`` = the embodiment's own camera. Its size replaces
+            ``width``/``height``; physics is unchanged.
     """
 
     task: str | None = None
@@ -66,8 +70,13 @@ class EvalSettings:
     seconds_per_action: float = SECONDS_PER_ACTION
     friction_scale: float = 1.0
     friction_override: Mapping[str, float] = field(default_factory=dict)
+    camera: str | None = None
 
     def __post_init__(self) -> None:
+        if self.camera is not None:
+            from navbench.sim.camera_rig import parse_camera
+
+            parse_camera(self.camera)  # one-line ConfigError naming the bad key or value
         if not (math.isfinite(self.friction_scale) and self.friction_scale > 0):
             raise ConfigError(f"--friction-scale: expected a number > 0, got {self.friction_scale}")
         for k, v in self.friction_override.items():

@@ -319,6 +319,22 @@ def quarantined_episodes(runs: Sequence[str | Path]) -> list[str]:
     return out
 
 
+def run_cameras(runs: Sequence[str | Path]) -> str | None:
+    """The camera rigs the rendering runs saw through, one line: ``agent: rig label; ...``
+    (``None`` when no run rendered images)."""
+    from navbench.eval import ResultsDB
+    from navbench.sim.camera_rig import rig_of_json
+
+    seen: dict[str, None] = {}
+    for path in runs:
+        with ResultsDB(path, create=False) as db:
+            for run in db.runs():
+                if run["settings"].get("render"):
+                    label = rig_of_json(run["settings"].get("camera"), "run settings: camera").label()
+                    seen[f"{run['agent']}: {label}"] = None
+    return "; ".join(seen) or None
+
+
 def read_runs(runs: Sequence[str | Path], records: dict[str, dict[str, dict[str, np.ndarray]]] | None = None,
               ) -> tuple[dict[str, list[Row]], dict[str, dict[str, np.ndarray]]]:
     """Rows and trajectory positions of every run in the given run folders (or .sqlite files).
@@ -463,6 +479,9 @@ def build_report(
     eps = read_r2r(episodes_file) if episodes_file is not None else []
     roots = [Path(r) for r in scene_roots]
     meta = {"run folders": ", ".join(str(r) for r in runs)}
+    cameras = run_cameras(runs)
+    if cameras:
+        meta["camera"] = cameras
     held = quarantined_episodes(runs)
     if held:
         meta[LEFT_OUT] = f"{len(held)} episode(s) with unreadable rows, moved aside by results repair: " + \
