@@ -203,3 +203,19 @@ def test_rig_label_for_reports():
     assert HABITAT_VLNCE.label() == "habitat-vlnce (1.25 m, pitch 0°, HFOV 90°, 224×224, depth 0–10 m)"
     assert ROBOT.label().startswith("robot")
     assert CameraRig("custom", height=1.4).label() == "custom (1.4 m)"
+
+
+def test_navenv_takes_a_rig():
+    from navbench.episodes import Episode, Goal
+    from navbench.sim import NavEnv
+
+    ep = Episode("e0", "rig", (0.3, 0.0, 0.0), (0.0, 0.0, 0.0, 1.0), (Goal((0.3, 0.0, -2.0)),))
+    env = NavEnv(room(), [ep], SPOT, SimSettings(render=True, visuals=False), camera="habitat-vlnce")
+    try:
+        obs, _ = env.reset(seed=0)
+        assert env.observation_space["rgb"].shape == obs["rgb"].shape == (224, 224, 3)
+        assert env.observation_space["depth"].shape == obs["depth"].shape == (224, 224, 1)
+        assert obs["depth"][112, 112, 0] == pytest.approx(3.0, abs=2e-3)  # the wall, level at 1.25 m
+        assert env.observation_space.contains(obs)
+    finally:
+        env.close()
