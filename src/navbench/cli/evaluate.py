@@ -148,7 +148,7 @@ def evaluate_cmd(
     agent_arg: Annotated[list[str] | None, typer.Option("--agent-arg", help="Agent constructor argument NAME=VALUE (repeatable).")] = None,
     friction_scale: Annotated[float, typer.Option("--friction-scale", help="Multiply every surface's friction (traction study; Spot and Turtlebot slip below their force caps).")] = 1.0,
     friction: Annotated[list[str] | None, typer.Option("--friction", help="Surface class friction CLASS=MU, e.g. floor=0.2 (repeatable; before --friction-scale).")] = None,
-    camera: Annotated[str | None, typer.Option("--camera", help="Head-camera rig: robot (the embodiment's own, default), habitat-vlnce (1.25 m, 90 deg HFOV, 224x224, depth 0-10 m), procthor (1.576 m, 80.3 deg HFOV, 400x300), optionally with overrides, or key=value pairs on the robot's camera: height=1.25,pitch=0,hfov=90,size=224x224,forward=0,near=0.01,far=1000,depth=0-10,noise=0.01. Only the sensor moves; physics is unchanged.")] = None,
+    camera: Annotated[str | None, typer.Option("--camera", help="Head-camera rig: robot (the embodiment's own, default), habitat-vlnce (1.25 m, 90 deg HFOV, 224x224, depth 0-10 m), procthor (1.576 m, 80.7 deg HFOV, 400x300), optionally with overrides, or key=value pairs on the robot's camera: height=1.25,pitch=0,hfov=90,size=224x224,forward=0,near=0.01,far=1000,depth=0-10,noise=0.01. Only the sensor moves; physics is unchanged.")] = None,
 ) -> None:
     """Run an agent on a dataset split in the MuJoCo simulator and record every episode.
 

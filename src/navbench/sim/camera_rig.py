@@ -20,7 +20,7 @@ Presets (:data:`PRESETS`), each with its source:
 - ``procthor``: the ProcTHOR ObjectNav agent of ``allenai/procthor-rl``
   (``config/agent/default.yaml``: agent mode ``default``, camera 1.5759992 m up, AI2-THOR
   ``fieldOfView`` 65°, which is vertical; ``config/main.yaml``: 400×300 frames, horizon 0 at
-  the start), so HFOV = 2 atan(tan 32.5° · 400/300) = 80.3°. Its models resize frames to 224.
+  the start), so HFOV = 2 atan(tan 32.5° · 400/300) = 80.7°. Its models resize frames to 224.
 
 Overrides: ``"habitat-vlnce,size=256x256"``, ``"height=1.25,hfov=90,size=224x224"`` (on the
 robot's own camera) — see :func:`parse_camera`. Keys: ``height`` (m above the ground point),
@@ -63,7 +63,7 @@ def hfov_of_fovy(fovy_deg: float, width: int, height: int) -> float:
     """Horizontal field of view (deg) from the vertical one: ``2 atan(tan(fovy/2) · W/H)``.
 
     >>> round(hfov_of_fovy(65.0, 400, 300), 1)
-    80.3
+    80.7
     """
     return math.degrees(2.0 * math.atan(math.tan(math.radians(fovy_deg) / 2.0) * width / height))
 
