@@ -21,8 +21,11 @@ Targets (2 cores): house >= 25 fps, street >= 15 fps RGB-D-S at 640x480; dayligh
 times brighter than the room. The machine may be shared: compare the ratios, and read the load
 average printed with them.
 
+``--camera RIG`` (e.g. ``habitat-vlnce,size=640x480``) also measures this tree's house and street
+frames through that sensor rig (``navbench.sim.camera_rig``), beside the robot's own camera.
+
 Usage: python benchmarks/bench_visual.py [--reference DIR] [--frames 30] [--rounds 2]
-       [--size 640x480] [--city-size 1000]
+       [--size 640x480] [--city-size 1000] [--camera RIG]
 """
 
 from __future__ import annotations
@@ -63,11 +66,12 @@ def _poses_street(scene) -> list[tuple[tuple[float, float, float], float]]:
     return out
 
 
-def _fps(scene, poses, vis, frames: int, w: int, h: int) -> dict[str, float]:
+def _fps(scene, poses, vis, frames: int, w: int, h: int, camera: str = "") -> dict[str, float]:
     from navbench.sim import SPOT
     from navbench.sim.snapshot import Snapshotter
 
-    snap = Snapshotter(scene, SPOT, width=w, height=h, visuals=vis)
+    rig = {"camera": camera} if camera else {}  # a reference tree may predate sensor rigs
+    snap = Snapshotter(scene, SPOT, width=w, height=h, visuals=vis, **rig)
     snap.view(poses[0][0], yaw=poses[0][1])  # warm up GL
     t0, c0 = time.perf_counter(), time.process_time()
     for i in range(frames):
@@ -146,7 +150,8 @@ def _digest_views(w: int, h: int) -> str:
     return digest.hexdigest()
 
 
-def worker(task: str, frames: int, w: int, h: int, city_size: float, cache: str) -> dict[str, object]:
+def worker(task: str, frames: int, w: int, h: int, city_size: float, cache: str,
+           camera: str = "") -> dict[str, object]:
     """One measurement in this process (whatever ``navbench`` is first on ``sys.path``)."""
     from navbench.scene.procgen.indoor import IndoorSettings, generate_house
     from navbench.scene.procgen.outdoor import OutdoorSettings, generate_city
@@ -162,14 +167,14 @@ def worker(task: str, frames: int, w: int, h: int, city_size: float, cache: str)
             t0 = time.perf_counter()
             build_visuals(house, seed=0, cache=tmp)
             out["assets_warm_s"] = time.perf_counter() - t0
-        out.update(_fps(house, _poses_house(house), vis, frames, w, h))
+        out.update(_fps(house, _poses_house(house), vis, frames, w, h, camera))
         out["geoms"] = len(vis.geoms)
     elif task == "street":
         city = generate_city(0, OutdoorSettings(size=(city_size, city_size)))
         t0 = time.perf_counter()
         vis = build_visuals(city, seed=0, cache=cache)
         out["assets_s"] = time.perf_counter() - t0
-        out.update(_fps(city, _poses_street(city), vis, frames, w, h))
+        out.update(_fps(city, _poses_street(city), vis, frames, w, h, camera))
         out["geoms"] = len(vis.geoms)
         out["peak_gb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20
     elif task == "daylight":
@@ -180,12 +185,12 @@ def worker(task: str, frames: int, w: int, h: int, city_size: float, cache: str)
 
 
 # --------------------------------------------------------------------------- driver side
-def _run(tree: str | None, task: str, a: argparse.Namespace, cache: str) -> dict[str, object]:
+def _run(tree: str | None, task: str, a: argparse.Namespace, cache: str, camera: str = "") -> dict[str, object]:
     env = dict(os.environ, MUJOCO_GL=os.environ.get("MUJOCO_GL", "osmesa"))
     if tree is not None:
         env["PYTHONPATH"] = tree + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     cmd = [sys.executable, __file__, "--worker", task, "--frames", str(a.frames), "--size", a.size,
-           "--city-size", str(a.city_size), "--cache", cache]
+           "--city-size", str(a.city_size), "--cache", cache, "--camera", camera]
     res = subprocess.run(cmd, env=env, capture_output=True, text=True, check=False)
     if res.returncode != 0:
         raise SystemExit(f"{task} worker failed ({tree or 'this tree'}):\n{res.stderr[-2000:]}")
@@ -201,20 +206,26 @@ def main() -> None:
     ap.add_argument("--city-size", type=float, default=1000.0)
     ap.add_argument("--worker", help=argparse.SUPPRESS)
     ap.add_argument("--cache", help=argparse.SUPPRESS, default="")
+    ap.add_argument("--camera", default="", help="also measure this tree through this sensor rig")
     a = ap.parse_args()
     w, h = (int(v) for v in a.size.split("x"))
     if a.worker:
-        print(json.dumps(worker(a.worker, a.frames, w, h, a.city_size, a.cache)))
+        print(json.dumps(worker(a.worker, a.frames, w, h, a.city_size, a.cache, a.camera)))
         return
     here = str(Path(__file__).resolve().parents[1] / "src")
     trees = {"this": here} | ({"reference": a.reference} if a.reference else {})
     caches = {k: tempfile.mkdtemp(prefix=f"navbench-bench-{k}-") for k in trees}
     print(f"load average at start: {os.getloadavg()[0]:.1f} ({os.cpu_count()} CPUs)")
     results: dict[str, dict[str, list[dict[str, object]]]] = {k: {} for k in trees}
+    rig = {"rig": a.camera} if a.camera else {}
+    for name in rig:
+        results[name] = {}
     for task in ("house", "street"):
         for _ in range(a.rounds):
             for name, tree in trees.items():
                 results[name].setdefault(task, []).append(_run(tree, task, a, caches[name]))
+            for name, camera in rig.items():
+                results[name].setdefault(task, []).append(_run(here, task, a, caches["this"], camera))
     for name, tree in trees.items():
         results[name]["daylight"] = [_run(tree, "daylight", a, caches[name])]
     digests = [_run(here, "digest", a, caches["this"])["digest"] for _ in range(2)]
@@ -230,6 +241,9 @@ def main() -> None:
             line += (f"; reference {fr:.1f} fps ({cr:.0f} CPU ms); this/reference fps "
                      f"{best('this', task, 'fps') / fr:.2f}, CPU ms {best('this', task, 'cpu_ms', min) / cr:.2f}")
         print(line)
+        if a.camera:
+            print(f"  this tree through the {a.camera} rig: {best('rig', task, 'fps'):.1f} fps "
+                  f"({best('rig', task, 'cpu_ms', min):.0f} CPU ms/frame)")
     for name in trees:
         hs, st = results[name]["house"][0], results[name]["street"][0]
         print(f"{name}: house assets cold {float(hs['assets_cold_s']):.2f} s, warm {float(hs['assets_warm_s']):.2f} s, "
