@@ -27,7 +27,7 @@ def test_bad_camera_is_refused_in_one_line(cond_dataset: Path, tmp_path: Path, c
 
 def test_the_rig_is_recorded_and_reported(cond_dataset: Path, tmp_path: Path) -> None:
     from navbench.eval import ResultsDB
-    from navbench.report.build import run_cameras
+    from navbench.report.build import read_runs, run_cameras
 
     run = tmp_path / "run"
     for camera in (None, "habitat-vlnce"):
@@ -43,3 +43,6 @@ def test_the_rig_is_recorded_and_reported(cond_dataset: Path, tmp_path: Path) ->
     line = run_cameras([run])
     assert line is not None and "habitat-vlnce (1.25 m, pitch 0°, HFOV 90°, 224×224, depth 0–10 m)" in line
     assert "robot (the embodiment's own camera)" in line
+    rows, _ = read_runs([run])  # episode pages render their frames through the run's rig
+    cams = {r.get("run_camera") is not None for rs in rows.values() for r in rs}
+    assert cams == {True, False}

@@ -14,6 +14,7 @@ when the rows lack them.
 from __future__ import annotations
 
 import dataclasses
+import json
 import logging
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -364,6 +365,8 @@ def read_runs(runs: Sequence[str | Path], records: dict[str, dict[str, dict[str,
                     robot = emb.get(str(row.get("scene_kind"))) if isinstance(emb, Mapping) else emb
                     if isinstance(robot, str):
                         row["run_embodiment"] = robot
+                    if isinstance(run["settings"].get("camera"), Mapping):  # the frames' sensor rig
+                        row["run_camera"] = json.dumps(run["settings"]["camera"], sort_keys=True)
                     rows.append(row)
                     arrays = db.trajectory(run["run_id"], r["episode_id"])
                     pos = None if arrays is None else _positions(arrays)
