@@ -13,8 +13,13 @@ Protocol (version 2):
   any of "rgb", "depth", "semantic"); the evaluator renders exactly those. A server without
   ``/info`` gets rgb + depth and the ``discrete`` action space.
 - ``POST /reset`` {"task": {"episode_id", "kind", "action_space", "instruction",
-  "goal_category", "success_distance"}, "session": id or absent} -> {"ok": true, "session": id}.
-  Without a session it opens one: a new agent instance for that evaluation worker.
+  "goal_category", "success_distance", "camera"}, "session": id or absent} -> {"ok": true,
+  "session": id}. Without a session it opens one: a new agent instance for that evaluation
+  worker. ``camera`` (when images are sent) is the head camera the evaluation renders with
+  (``navbench evaluate --camera habitat-vlnce|procthor|robot|height=1.25,hfov=90,size=224x224``):
+  {"rig", "width", "height", "fx", "fy", "cx", "cy" (pixels), "hfov_deg", "vfov_deg",
+  "height_m" (above the floor), "forward_m", "pitch_deg" (down), "near_m", "far_m",
+  "depth_min_m", "depth_max_m", "depth_noise_m"}; check it matches what your model was trained on.
 - ``POST /act`` {"session": id, "observation": {"pose": [x, y, z, yaw], "time", "rgb": {"b64",
   "dtype", "shape"}, "depth": {...}, ...}} -> one of {"action": 0..3 | "STOP" | "MOVE_FORWARD" |
   "TURN_LEFT" | "TURN_RIGHT"}, {"waypoints": [[x, z, yaw], ...]}, {"velocity": [vx, vy, omega]},
@@ -51,6 +56,7 @@ class MyAgent:
 
     def reset(self, task: dict) -> None:
         self.instruction = task.get("instruction")
+        self.camera = task.get("camera") or {}  # e.g. {"rig": "habitat-vlnce", "height_m": 1.25, ...}
         self.steps = 0
 
     def act(self, obs: dict) -> dict:

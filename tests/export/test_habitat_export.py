@@ -20,6 +20,7 @@ from navbench.export.habitat import export_habitat, habitat_scene_ids
 from navbench.scene.io import save
 from navbench.scene.model import Scene
 from navbench.scene.procgen.indoor import generate_house
+from navbench.visual.interior import SILL
 
 
 @pytest.fixture(scope="module")
@@ -45,6 +46,14 @@ def _box_extent(scene: Scene) -> tuple[np.ndarray, np.ndarray]:
     return lo, hi
 
 
+def _within_walls_and_sills(vlo: np.ndarray, vhi: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> None:
+    """The exported extent is the walls' outer faces and tops, plus in XZ at most the window
+    sills standing proud of the outer walls (``visual.interior.SILL``)."""
+    assert np.isclose(vhi[1], hi[1], atol=1e-3)  # walls' tops
+    for k in (0, 2):
+        assert lo[k] - SILL - 1e-3 <= vlo[k] <= lo[k] + 1e-3 and hi[k] - 1e-3 <= vhi[k] <= hi[k] + SILL + 1e-3
+
+
 def test_glb_is_valid_gltf_with_scene_extent_and_textures(house: Scene, exported: Path) -> None:
     glb = exported / "stages" / f"{house.id}.glb"
     g = pygltflib.GLTF2.load(str(glb))
@@ -63,8 +72,7 @@ def test_glb_is_valid_gltf_with_scene_extent_and_textures(house: Scene, exported
     tm = trimesh.load(str(glb), file_type="glb")
     assert sum(len(m.faces) for m in tm.geometry.values()) == n_tri
     lo, hi = _box_extent(house)
-    assert np.allclose(tm.bounds[0][[0, 2]], lo[[0, 2]], atol=1e-3)
-    assert np.allclose(tm.bounds[1], hi, atol=1e-3)  # walls' tops and outer faces
+    _within_walls_and_sills(tm.bounds[0], tm.bounds[1], lo, hi)
     assert abs(tm.bounds[0][1] - lo[1]) < 0.02  # floor slab underside
 
 
@@ -138,7 +146,7 @@ def test_exported_glb_imports_back_with_extent_and_renders(house: Scene, exporte
     back = import_scene(glb)
     v = back.meshes[0].vertices
     lo, hi = _box_extent(house)
-    assert np.allclose(v.min(axis=0)[[0, 2]], lo[[0, 2]], atol=1e-3) and np.allclose(v.max(axis=0), hi, atol=1e-3)
+    _within_walls_and_sills(v.min(axis=0), v.max(axis=0), lo, hi)
     vis = build_visuals(back, seed=0)
     n_mats = len(pygltflib.GLTF2.load(str(glb)).materials)
     assert len({g.material for g in vis.geoms}) == n_mats

@@ -70,9 +70,13 @@ def test_segmentation_maps_to_scene_objects(rendered):
     sem = obs["semantic"]
     labels = sim.segmentation_labels
     # The hand-built scene's geometry: box f0 = table o0, walls w0/w1 of r0, floor surface s0;
-    # the visual layer adds one ceiling per room and the storefront of place p0.
-    assert set(labels.values()) == {("r0", "wall"), ("o0", "table"), ("s0", "floor"),
-                                    ("r0", "ceiling"), ("r1", "ceiling"), ("p0", "cafe")}
+    # the visual layer adds one ceiling per room and the storefront of place p0, and fittings
+    # (entities of their own named after their room / portal): skirting, door casings, a picture.
+    fittings = {v for v in labels.values() if "/" in (v[0] or "")}
+    assert set(labels.values()) - fittings == {("r0", "wall"), ("o0", "table"), ("s0", "floor"),
+                                               ("r0", "ceiling"), ("r1", "ceiling"), ("p0", "cafe")}
+    assert {("r0/skirting", "skirting"), ("r1/skirting", "skirting"), ("d0/frame", "doorframe"),
+            ("d1/frame", "doorframe")} <= fittings
     seen = {labels[i] for i in np.unique(sem) if i > 0}
     assert ("o0", "table") in seen and ("s0", "floor") in seen
     rng = np.random.default_rng(1)

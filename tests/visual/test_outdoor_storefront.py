@@ -15,6 +15,7 @@ from navbench.scene.procgen.streets import BlockSide
 from navbench.sim.embodiments import SPOT, TURTLEBOT
 from navbench.visual.mesh import bounds
 from navbench.visual.storefront import (
+    AWNING_OUT,
     DOOR_HEIGHT,
     DOOR_WIDTH,
     SIGN_BAND,
@@ -39,7 +40,8 @@ def east_place() -> Place:
 
 
 def sign_face(parts: list, place: Place) -> np.ndarray:
-    (p,) = [q for q in parts if q.material == sign_material(place)]
+    """The band sign's face (the fascia higher up shows the same image)."""
+    (p,) = [q for q in parts if q.material == sign_material(place) and q.vertices[:, 1].max() < 2.0]
     return p
 
 
@@ -47,7 +49,12 @@ def test_parts_stay_on_the_footprint_and_the_sign_faces_the_street() -> None:
     place = south_place()
     parts, tex = storefront_parts(place, np.random.default_rng(0))
     lo, hi = bounds(parts)
-    assert lo[0] >= -4 - 1e-9 and hi[0] <= 4 + 1e-9 and lo[2] >= 0.0 and hi[2] <= 0.3 + 1e-9 and lo[1] >= 0.0
+    assert lo[0] >= -4 - 1e-9 and hi[0] <= 4 + 1e-9 and lo[2] >= -1e-9 and lo[1] >= -1e-9
+    low = [p for p in parts if p.vertices[:, 1].min() < 2.05]  # below the awning: on the 0.3 m footprint
+    assert bounds(low)[1][2] <= 0.3 + 1e-9
+    assert hi[2] <= 0.3 + AWNING_OUT + 0.01  # the awning over the sidewalk, above head height
+    fascia = [q for q in parts if q.material == sign_material(place) and q.vertices[:, 1].min() > 2.0]
+    assert len(fascia) == 1  # the name again on the fascia, for eyes above the robots' cameras
     face = sign_face(parts, place)
     assert face.vertices[:, 2].max() == pytest.approx(SIGN_Z[1])  # the textured face, out front
     assert SIGN_BAND[0] - 1e-9 <= face.vertices[:, 1].min() and face.vertices[:, 1].max() <= SIGN_BAND[1] + 1e-9

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import numpy as np
+import pytest
 from PIL import Image
 from typer.testing import CliRunner
 
@@ -45,3 +46,48 @@ def test_render_rejects_bad_vectors_and_sizes(tmp_path, capsys):
             assert e.code == 2
         assert msg in capsys.readouterr().err
         assert not (tmp_path / "x.png").exists()
+
+
+def test_render_with_a_camera_rig(tmp_path):
+    scene_path = save(studio(), tmp_path / "scene.json")
+    out, dep = tmp_path / "eye.png", tmp_path / "d.npy"
+    r = CliRunner().invoke(app, ["scene", "render", str(scene_path), "-o", str(out), "--pos", "1.5,0,0",
+                                 "--look-at", "1.5,0,-3", "--camera", "habitat-vlnce,size=64x64",
+                                 "--depth", str(dep), "--flat"])
+    assert r.exit_code == 0, r.output
+    assert np.asarray(Image.open(out)).shape == (64, 64, 3)
+    # level camera 1.25 m up at the base centre: the wall's face (z = -2.925) is 2.925 m ahead
+    assert abs(float(np.load(dep)[32, 32]) - 2.925) < 0.005
+    assert "habitat-vlnce (1.25 m" in r.output
+
+
+def test_render_warns_or_refuses_inside_a_wall(tmp_path, capsys):
+    scene_path = save(studio(), tmp_path / "scene.json")
+    args = ["scene", "render", str(scene_path), "--pos", "1.5,0,-3", "--look-at", "1.5,0,-6",
+            "--camera", "habitat-vlnce,size=32x32", "--flat"]
+    with pytest.raises(SystemExit) as ok:
+        main([*args, "-o", str(tmp_path / "warned.png")])
+    assert ok.value.code == 0
+    err = capsys.readouterr().err
+    assert "warning: the camera at (1.50, 1.25, -3.00) m is inside the collision box wn (wall)" in err
+    assert (tmp_path / "warned.png").exists()
+    with pytest.raises(SystemExit) as e:
+        main([*args, "-o", str(tmp_path / "refused.png"), "--strict"])
+    assert e.value.code == 2
+    err = capsys.readouterr().err.strip()
+    assert "--pos 1.5,0,-3: the camera" in err and "inside the collision box wn" in err and len(err.splitlines()) == 1
+    assert not (tmp_path / "refused.png").exists()
+
+
+def test_snapshotter_warns_inside_a_wall():
+    from navbench.sim import SPOT
+    from navbench.sim.snapshot import CameraInsideGeometryWarning, Snapshotter
+
+    snap = Snapshotter(studio(), SPOT, visuals=False, camera="habitat-vlnce,size=32x32")
+    try:
+        with pytest.warns(CameraInsideGeometryWarning, match="inside the collision box wn"):
+            view = snap.view((1.5, 0.0, -3.0), yaw=0.0)
+        assert view.inside == "wn (wall)"
+        assert snap.view((1.5, 0.0, 0.0), yaw=0.0).inside is None
+    finally:
+        snap.close()

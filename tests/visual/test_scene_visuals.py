@@ -82,7 +82,11 @@ def test_materials_by_room_and_semantics_map_to_scene_ids():
     scene = studio()
     vis = build_visuals(scene, seed=0)
     ids = {r.id for r in scene.rooms} | {o.id for o in scene.objects} | {b.ref for b in scene.boxes}
-    assert {g.ref for g in vis.geoms if g.kind != "shadow"} <= ids
+    assert {g.ref for g in vis.geoms if g.kind not in ("shadow", "decor")} <= ids
+    # fittings are entities of their own, named after the room / object / portal they belong to
+    assert {g.ref.split("/")[0] for g in vis.geoms if g.kind == "decor"} <= ids
+    assert {g.label for g in vis.geoms if g.kind == "decor"} <= {"skirting", "wall art", "window", "curtain",
+                                                                 "blind", "rug", "mirror", "doorframe", "door"}
     floor0 = {g.material for g in vis.geoms if g.ref == "r0" and g.kind == "floor"}
     assert all(m.startswith("tile") for m in floor0)  # bathrooms are tiled
     middle_paints = {g.material for g in vis.geoms if g.kind == "wall" and g.material.startswith("paint")}

@@ -19,7 +19,7 @@ def test_same_seed_same_bytes_other_seed_other_bytes(key):
     assert a.std() > 1.0  # not a flat colour
 
 
-@pytest.mark.parametrize("key", ["wood", "carpet", "stone", "paint"])
+@pytest.mark.parametrize("key", ["oak", "walnut", "carpet", "stone", "paint", "linen", "parquet_oak", "herringbone", "wicker"])
 def test_textures_tile_without_a_seam(key):
     img = texture(key, 0, 128, use_cache=False).astype(float)
     seam = np.abs(img[:, 0] - img[:, -1]).mean()  # wrap-around neighbours

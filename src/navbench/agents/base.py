@@ -69,6 +69,10 @@ class Task:
         instruction: instruction text (VLN tasks), else ``None``.
         goal_category: goal category (ObjectNav / PlaceNav), else ``None``.
         success_distance: τ (m) the episode is judged with.
+        camera: the head camera when the run renders (:meth:`navbench.sim.camera_rig.CameraRig.
+            describe`: ``rig``, intrinsics ``fx, fy, cx, cy`` and ``width, height`` (px),
+            ``hfov_deg``, ``height_m`` above the ground, ``pitch_deg`` down, depth range), else
+            ``None``.
         privileged: the declared privileged facts (keys of :data:`PRIVILEGED`) and values.
     """
 
@@ -78,6 +82,7 @@ class Task:
     instruction: str | None = None
     goal_category: str | None = None
     success_distance: float | None = None
+    camera: Mapping[str, JSON] | None = field(default=None, hash=False)
     # privileged facts of mixed types (arrays, a ProgramFacts record, the Scene, a navmesh)
     privileged: Mapping[str, Any] = field(default_factory=dict, hash=False)
 

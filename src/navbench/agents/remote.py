@@ -9,7 +9,10 @@ Protocol (JSON over HTTP, UTF-8; version 2):
   ``action_space``, gets the defaults: **rgb + depth** and ``discrete``. Constructor arguments
   ``sensors`` / ``action_space`` (``--agent-arg``) override it.
 - ``POST /reset`` ``{"task": {"episode_id", "kind", "action_space", "instruction",
-  "goal_category", "success_distance"}, "session": id?}`` → ``{"ok": true, "session": id}``:
+  "goal_category", "success_distance", "camera"?}, "session": id?}`` (``camera``, when the run
+  renders: ``{"rig", "width", "height", "fx", "fy", "cx", "cy", "hfov_deg", "vfov_deg",
+  "height_m", "forward_m", "pitch_deg", "near_m", "far_m", "depth_min_m", "depth_max_m",
+  "depth_noise_m"}``, the head camera of :mod:`navbench.sim.camera_rig`) → ``{"ok": true, "session": id}``:
   the first reset opens a session (one agent instance on the server for this client, as a local
   worker has its own agent); the client sends its id with every later request;
 - ``POST /act`` ``{"session": id, "observation": {"pose": [x,y,z,yaw], "time",

@@ -12,6 +12,7 @@ carries the message, so a run continues with the next episode.
 from __future__ import annotations
 
 import concurrent.futures
+import dataclasses
 import math
 import time
 from collections.abc import Callable, Mapping
@@ -227,6 +228,9 @@ def run_episode(sim: SimulatorLike, agent: AgentLike, episode: Episode, *,
     deadline = math.inf if wall_timeout_s is None else t0 + float(wall_timeout_s)
     privileged = bool(getattr(agent, "privileged", frozenset()))
     task = make_task(episode, agent, scene=getattr(sim, "scene", None), navmesh=navmesh)
+    camera = getattr(sim, "camera_info", None)
+    if isinstance(camera, Mapping):  # the rig the agent sees through (intrinsics, height, pitch)
+        task = dataclasses.replace(task, camera=camera)
     raw = sim.reset(episode, tau=tau)
     if on_step is not None:
         on_step(0)

@@ -16,7 +16,7 @@ import numpy as np
 
 from navbench.agents.base import ACTION_SPACES, Task
 from navbench.errors import ConfigError
-from navbench.jsontypes import JSONMapping, JSONObject, Observation
+from navbench.jsontypes import JSON, JSONMapping, JSONObject, Observation
 from navbench.sim.actions import Action, DiscreteAction, StopAction, VelocityAction, WaypointAction
 
 _IMAGES = ("rgb", "depth", "semantic")
@@ -128,10 +128,35 @@ def decode_observation(d: JSONMapping) -> dict[str, Any]:  # an Observation (arr
 
 
 def encode_task(task: Task) -> JSONObject:
-    """The public part of a task (privileged facts are never sent)."""
-    return {"episode_id": task.episode_id, "kind": task.kind, "action_space": task.action_space,
-            "instruction": task.instruction, "goal_category": task.goal_category,
-            "success_distance": task.success_distance}
+    """The public part of a task (privileged facts are never sent); ``camera`` (the head
+    camera's intrinsics, size, height and pitch) when the run renders."""
+    out: JSONObject = {"episode_id": task.episode_id, "kind": task.kind,
+                       "action_space": task.action_space, "instruction": task.instruction,
+                       "goal_category": task.goal_category, "success_distance": task.success_distance}
+    if task.camera is not None:
+        out["camera"] = dict(task.camera)
+    return out
+
+
+def decode_camera(d: object, where: str = "task.camera") -> dict[str, JSON] | None:
+    """The ``camera`` record of a task: an object of numbers, strings and nulls whose
+    ``width``, ``height``, ``fx``, ``fy``, ``cx``, ``cy`` are finite numbers (``None`` stays ``None``).
+
+    Raises:
+        ConfigError: naming the field that is missing or not what it should be.
+    """
+    if d is None:
+        return None
+    if not isinstance(d, Mapping):
+        raise ConfigError(f"{where}: expected a JSON object, got {type(d).__name__}")
+    for key in ("width", "height", "fx", "fy", "cx", "cy"):
+        v = d.get(key)
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+            raise ConfigError(f"{where}.{key}: expected a finite number, got {v!r}")
+    for key, v in d.items():
+        if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float, str))):
+            raise ConfigError(f"{where}.{key}: expected a number, a string or null, got {type(v).__name__}")
+    return {str(k): v for k, v in d.items()}
 
 
 def decode_task(d: object) -> Task:
@@ -158,7 +183,8 @@ def decode_task(d: object) -> Task:
     return Task(episode_id=str(d["episode_id"]), kind=str(d.get("kind", "vln")),
                 action_space=space, instruction=d.get("instruction"),
                 goal_category=d.get("goal_category"),
-                success_distance=None if tau is None else float(tau))
+                success_distance=None if tau is None else float(tau),
+                camera=decode_camera(d.get("camera")))
 
 
 def encode_action(a: Action) -> JSONObject:

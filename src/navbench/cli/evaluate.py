@@ -150,6 +150,7 @@ def evaluate_cmd(
     success_rule: Annotated[str, typer.Option("--success-rule", help="habitat: success is STOP within tau (SPEC) | navverse: within tau at the episode's end, which ends on reaching tau (NavVerse).")] = "habitat",
     stuck_time: Annotated[float | None, typer.Option("--stuck-time", help="End an episode as 'stuck' after this many simulated seconds of being asked to move without moving [default: no such label].")] = None,
     friction: Annotated[list[str] | None, typer.Option("--friction", help="Surface class friction CLASS=MU, e.g. floor=0.2 (repeatable; before --friction-scale).")] = None,
+    camera: Annotated[str | None, typer.Option("--camera", help="Head-camera rig: robot (the embodiment's own, default), habitat-vlnce (1.25 m, 90 deg HFOV, 224x224, depth 0-10 m), procthor (1.576 m, 80.7 deg HFOV, 400x300), optionally with overrides, or key=value pairs on the robot's camera: height=1.25,pitch=0,hfov=90,size=224x224,forward=0,near=0.01,far=1000,depth=0-10,noise=0.01. Only the sensor moves; physics is unchanged.")] = None,
 ) -> None:
     """Run an agent on a dataset split in the MuJoCo simulator and record every episode.
 
@@ -167,7 +168,8 @@ def evaluate_cmd(
                             action_budget_per_word=action_budget_per_word,
                             seconds_per_action=seconds_per_action,
                             friction_scale=friction_scale, friction_override=_frictions(friction),
-                            success_rule=success_rule, stuck_time=stuck_time)
+                            success_rule=success_rule, stuck_time=stuck_time,
+                            camera=camera)
     s = evaluate(dataset, agent, out, settings, workers=workers, executor=executor,
                  ray_address=ray_address,
                  warn=lambda m: typer.secho(f"warning: {m}", err=True, fg=typer.colors.YELLOW))

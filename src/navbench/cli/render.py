@@ -59,12 +59,16 @@ def render(
     size: Annotated[str, typer.Option("--size", help="Image size WxH (px).")] = "640x480",
     seed: Annotated[int, typer.Option("--seed", min=0, help="Seed of the visual layer.")] = 0,
     flat: Annotated[bool, typer.Option("--flat", help="Draw the flat collision boxes (no visual layer).")] = False,
+    camera: Annotated[str | None, typer.Option("--camera", help="Camera rig instead of the robot's own: habitat-vlnce, procthor, robot, or key=value overrides (height=1.25,pitch=0,hfov=90,size=224x224,...; see navbench evaluate --help). Its size replaces --size.")] = None,
+    strict: Annotated[bool, typer.Option("--strict", help="Refuse (exit 2, nothing written) when the camera is inside a collision box; by default only warn.")] = False,
 ) -> None:
-    """Render the scene from the robot's own head camera (its height and pitch) at --pos facing --look-at."""
+    """Render the scene from the robot's own head camera (its height and pitch), or from a --camera
+    rig, at --pos facing --look-at. Warns when the camera is inside a collision box (--strict: refuses)."""
     import numpy as np
 
     from navbench.io import atomic_write_bytes, write_json
     from navbench.scene.io import load
+    from navbench.sim.camera_rig import parse_camera
     from navbench.sim.embodiments import get_embodiment
     from navbench.sim.snapshot import render_view
 
@@ -72,7 +76,17 @@ def render(
     w, h = parse_size(size)
     emb = get_embodiment(robot)
     scene = load(scene_path)
-    view = render_view(scene, emb, p, target, width=w, height=h, visuals=not flat, seed=seed)
+    rig = parse_camera(camera)
+    view = render_view(scene, emb, p, target, width=w, height=h, visuals=not flat, seed=seed,
+                       camera=rig, warn=False)
+    h, w = view.depth.shape
+    if view.inside is not None and view.eye is not None:
+        from navbench.sim.snapshot import camera_inside_message
+
+        msg = camera_inside_message(view.eye, view.inside)
+        if strict:
+            raise ConfigError(f"--pos {pos}: {msg}")
+        typer.secho(f"warning: {msg}", err=True, fg=typer.colors.YELLOW)
     _save_png(out, view.rgb)
     written = [str(out)]
     if depth is not None:
@@ -90,7 +104,7 @@ def render(
         write_json(semantic.with_suffix(".json"), {str(k): list(v) for k, v in sorted(view.labels.items())})
         written.append(str(semantic))
     centre = view.labels.get(int(view.semantic[h // 2, w // 2]), (None, "nothing"))
-    typer.echo(f"wrote {', '.join(written)} ({w} x {h} px, {robot} camera); centre pixel: "
+    typer.echo(f"wrote {', '.join(written)} ({w} x {h} px, {robot} {'camera' if rig.is_default else 'with the ' + rig.label() + ' camera'}); centre pixel: "
                f"{centre[1]} ({centre[0]}) at {view.depth[h // 2, w // 2]:.2f} m")
 
 

@@ -146,6 +146,7 @@ def run_shard(shard: ShardSpec, emit: Callable[[EpisodeResult], None]) -> None:
         building()
     from navbench.episodes.loader import load_dataset
     from navbench.sim import SimSettings, Simulator, get_embodiment
+    from navbench.sim.camera_rig import rig_of_json
 
     kw = dict(shard.fn_kwargs)
     ds = load_dataset(kw["dataset"])
@@ -167,7 +168,8 @@ def run_shard(shard: ShardSpec, emit: Callable[[EpisodeResult], None]) -> None:
                                             visuals=bool(kw.get("visuals", True)),
                                             end_on_success=kw.get("success_rule") == "navverse",
                                             stuck_time=kw.get("stuck_time"),
-                                            rgb=bool(kw.get("visuals", True))))
+                                            rgb=bool(kw.get("visuals", True)),
+                                            camera=rig_of_json(kw.get("camera"))))
     default_tau = sim.default_tau
     has_nm = "navmesh" in ds.manifest.scenes.get(shard.scene_id, {})
     cache: dict[str, NavMesh] = {}

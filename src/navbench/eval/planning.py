@@ -144,6 +144,17 @@ def plan_evaluation(dataset: str | Path, agent: str, settings: EvalSettings,
         run_settings.pop("seconds_per_action")  # unused: discrete runs keep their names
     if not timeout_caps(task) and settings.action_budget_per_word:
         run_settings["budget_ends_run"] = True  # CondVLN: max_time no longer cuts a run (new names)
+    from navbench.sim.camera_rig import parse_camera
+
+    rig = parse_camera(settings.camera)
+    run_settings.pop("camera")
+    if render and not rig.is_default:  # recorded (and naming the run) only when it changes frames
+        run_settings["camera"] = rig.to_json()
+        run_settings["width"], run_settings["height"] = rig.image_size((settings.width, settings.height))
+    elif not rig.is_default:
+        (warn or (lambda m: warnings.warn(m, UserWarning, stacklevel=3)))(
+            f"--camera {settings.camera}: ignored, the run renders no images (the agent needs "
+            "none; add --render on)")
     if not render:
         run_settings.pop("width")
         run_settings.pop("height")
@@ -167,6 +178,7 @@ def plan_evaluation(dataset: str | Path, agent: str, settings: EvalSettings,
                  "friction_scale": settings.friction_scale,
                  "friction_override": dict(settings.friction_override),
                  "success_rule": settings.success_rule, "stuck_time": settings.stuck_time,
-                 "visuals": decl["needs_rgb"]}
+                 "visuals": decl["needs_rgb"],
+                 "camera": rig.to_json() if render and not rig.is_default else None}
     return run_settings, pairs, worker_kw, _hash_files(ds, task, settings.split,
                                                        sorted({s for _, s in pairs}))

@@ -58,6 +58,10 @@ class EvalSettings:
             when not the default, in the run's settings (a new run name).
         stuck_time: end an episode as ``stuck`` after this many simulated seconds of being asked
             to move without moving (``SimSettings.stuck_time``); ``None`` (default): no such label.
+        camera: the head-camera rig (``--camera``: a preset ``robot``, ``habitat-vlnce``,
+            ``procthor`` and/or ``key=value`` overrides, :func:`navbench.sim.camera_rig.
+            parse_camera`); ``None`` = the embodiment's own camera. Its size replaces
+            ``width``/``height``; physics is unchanged.
     """
 
     task: str | None = None
@@ -78,8 +82,13 @@ class EvalSettings:
     friction_override: Mapping[str, float] = field(default_factory=dict)
     success_rule: str = "habitat"
     stuck_time: float | None = None
+    camera: str | None = None
 
     def __post_init__(self) -> None:
+        if self.camera is not None:
+            from navbench.sim.camera_rig import parse_camera
+
+            parse_camera(self.camera)  # one-line ConfigError naming the bad key or value
         if not (math.isfinite(self.friction_scale) and self.friction_scale > 0):
             raise ConfigError(f"--friction-scale: expected a number > 0, got {self.friction_scale}")
         for k, v in self.friction_override.items():

@@ -14,6 +14,7 @@ when the rows lack them.
 from __future__ import annotations
 
 import dataclasses
+import json
 import logging
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -324,6 +325,22 @@ def quarantined_episodes(runs: Sequence[str | Path]) -> list[str]:
     return out
 
 
+def run_cameras(runs: Sequence[str | Path]) -> str | None:
+    """The camera rigs the rendering runs saw through, one line: ``agent: rig label; ...``
+    (``None`` when no run rendered images)."""
+    from navbench.eval import ResultsDB
+    from navbench.sim.camera_rig import rig_of_json
+
+    seen: dict[str, None] = {}
+    for path in runs:
+        with ResultsDB(path, create=False) as db:
+            for run in db.runs():
+                if run["settings"].get("render"):
+                    label = rig_of_json(run["settings"].get("camera"), "run settings: camera").label()
+                    seen[f"{run['agent']}: {label}"] = None
+    return "; ".join(seen) or None
+
+
 def read_runs(runs: Sequence[str | Path], records: dict[str, dict[str, dict[str, np.ndarray]]] | None = None,
               ) -> tuple[dict[str, list[Row]], dict[str, dict[str, np.ndarray]]]:
     """Rows and trajectory positions of every run in the given run folders (or .sqlite files).
@@ -356,6 +373,8 @@ def read_runs(runs: Sequence[str | Path], records: dict[str, dict[str, dict[str,
                     robot = emb.get(str(row.get("scene_kind"))) if isinstance(emb, Mapping) else emb
                     if isinstance(robot, str):
                         row["run_embodiment"] = robot
+                    if isinstance(run["settings"].get("camera"), Mapping):  # the frames' sensor rig
+                        row["run_camera"] = json.dumps(run["settings"]["camera"], sort_keys=True)
                     rows.append(row)
                     arrays = db.trajectory(run["run_id"], r["episode_id"])
                     pos = None if arrays is None else _positions(arrays)
@@ -491,6 +510,9 @@ def build_report(
     eps = read_r2r(episodes_file) if episodes_file is not None else []
     roots = [Path(r) for r in scene_roots]
     meta = {"run folders": ", ".join(str(r) for r in runs)}
+    cameras = run_cameras(runs)
+    if cameras:
+        meta["camera"] = cameras
     held = quarantined_episodes(runs)
     if held:
         meta[LEFT_OUT] = f"{len(held)} episode(s) with unreadable rows, moved aside by results repair: " + \

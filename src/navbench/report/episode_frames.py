@@ -58,26 +58,31 @@ class FrameRenderer:
 
     def __init__(self, size: tuple[int, int] = FRAME_SIZE, visuals: bool = True) -> None:
         self.size, self.visuals = size, visuals
-        self._key: tuple[str, str] | None = None
+        self._key: tuple[str, str, str | None] | None = None
         self._snap: Snapshotter | None = None
 
     def frames(self, scene: Scene, robot: str, positions: np.ndarray, yaws: np.ndarray | None,
-               steps: Sequence[int]) -> list[bytes]:
-        """JPEG frames of ``steps`` of the trajectory ``positions`` (T, 3) / ``yaws`` (T,)."""
-        snap = self._world(scene, robot)
+               steps: Sequence[int], camera: object = None) -> list[bytes]:
+        """JPEG frames of ``steps`` of the trajectory ``positions`` (T, 3) / ``yaws`` (T,);
+        ``camera``: the run's sensor rig (its recorded JSON text; ``None``: the robot's own)."""
+        snap = self._world(scene, robot, camera if isinstance(camera, str) else None)
         p = np.asarray(positions, dtype=float).reshape(-1, 3)
         return [jpeg(snap.view(p[k], yaw=heading_at(p, yaws, k)).rgb) for k in steps]
 
-    def _world(self, scene: Scene, robot: str) -> Snapshotter:
+    def _world(self, scene: Scene, robot: str, camera: str | None = None) -> Snapshotter:
+        import json
+
+        from navbench.sim.camera_rig import rig_of_json
         from navbench.sim.embodiments import get_embodiment
         from navbench.sim.snapshot import Snapshotter
 
-        if self._snap is None or self._key != (scene.id, robot):
+        if self._snap is None or self._key != (scene.id, robot, camera):
             self.close()
             w, h = self.size
+            rig = rig_of_json(None if camera is None else json.loads(camera), "run settings: camera")
             self._snap = Snapshotter(scene, get_embodiment(robot), width=w, height=h,
-                                     visuals=self.visuals)
-            self._key = (scene.id, robot)
+                                     visuals=self.visuals, camera=rig)
+            self._key = (scene.id, robot, camera)
         return self._snap
 
     def close(self) -> None:

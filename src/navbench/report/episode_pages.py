@@ -233,7 +233,7 @@ def write_pages(samples: Sequence[Sample], out: Path, episodes: Mapping[str, Epi
         scene = scene_of(ep) if ep is not None else None
         if ep is not None and scene is not None:
             todo.append((s, ep, scene))
-    todo.sort(key=lambda x: (x[2].id, robot_of(x[0].row, x[2])))  # one world per scene and robot
+    todo.sort(key=lambda x: (x[2].id, robot_of(x[0].row, x[2]), str(x[0].row.get("run_camera", ""))))  # one world each
     renderer = FrameRenderer() if frames else None
     written: list[Sample] = []
     try:
@@ -258,7 +258,8 @@ def write_pages(samples: Sequence[Sample], out: Path, episodes: Mapping[str, Epi
             shots = None
             if renderer is not None:
                 try:
-                    shots = renderer.frames(scene, robot, pos, rec.get("yaw"), [m.step for m in moments])
+                    shots = renderer.frames(scene, robot, pos, rec.get("yaw"), [m.step for m in moments],
+                                            camera=s.row.get("run_camera"))
                 except Exception as e:  # no GL here (MUJOCO_GL): the pages go on without frames
                     log.warning("episode pages: no first-person frames (%s)", e)
                     renderer.close()

@@ -21,14 +21,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from navbench.sim.camera_rig import PRESETS as CAMERA_PRESETS
+from navbench.sim.camera_rig import CameraRig, parse_camera
 from navbench.sim.embodiments import EMBODIMENTS, SPOT, TURTLEBOT, Embodiment, get_embodiment
 from navbench.sim.simulator import LABELS, EpisodeLike, SimSettings, Simulator, SimulatorLike
 
 if TYPE_CHECKING:
     from navbench.sim.env import NavEnv
 
-__all__ = ["EMBODIMENTS", "LABELS", "SPOT", "TURTLEBOT", "Embodiment", "EpisodeLike", "NavEnv",
-           "SimSettings", "Simulator", "SimulatorLike", "get_embodiment"]
+__all__ = ["CAMERA_PRESETS", "EMBODIMENTS", "LABELS", "SPOT", "TURTLEBOT", "CameraRig", "Embodiment", "EpisodeLike", "NavEnv",
+           "SimSettings", "Simulator", "SimulatorLike", "get_embodiment", "parse_camera"]
 
 
 def __getattr__(name: str) -> type[NavEnv]:

@@ -10,8 +10,9 @@ moves to :data:`GROUP_SELF` (still seen by the simulator's ground ray casts), wh
 thousands of geoms in a city. All other collision geoms stay in group 0, which cameras do not
 draw when the world has an appearance (:attr:`World.appearance`). Materials: one MuJoCo
 material per material key (tint included), one 2D texture per texture key (image row 0 = the
-top, v = 1); mesh UVs are texture repeats. Outdoors a gradient skybox and a sun whose shadows are
-baked onto the ground (``visual.shadows``); indoors a dim sun and a point light per room (≤ 6).
+top, v = 1); mesh UVs are texture repeats. Outdoors a textured skybox (``visual.sky``), distance
+haze and a sun whose shadows are baked (``visual.shadows``); indoors a dim sun and a point light
+per room (≤ 6).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ import mujoco
 import numpy as np
 
 from navbench.visual.build import SceneVisuals
+from navbench.visual.sky import HORIZON, sky_faces
 
 #: Geom groups of the visual layer (0 collision, 1 scene meshes, 2 robot, 3 hfield, 5 culled).
 GROUP_APPEARANCE = 1
@@ -34,6 +36,10 @@ GROUP_SELF = 3  # the heightfield group: ray-cast by the simulator, drawn only w
 GEOM_CHUNK = 2000
 #: Most point lights per world (the fixed-function renderer shades with a handful only).
 MAX_POINT_LIGHTS = 6
+#: Skybox face size (texels): ~4 texels per degree of a 90° view.
+SKY_PX = 256
+#: Distance haze: fog starts and is complete at these distances (m).
+FOG_M = (60.0, 1500.0)
 
 
 @contextlib.contextmanager
@@ -48,13 +54,15 @@ def _quat(yaw: float) -> list[float]:
     return [math.cos(yaw / 2.0), 0.0, math.sin(yaw / 2.0), 0.0]
 
 
-def add_appearance(spec: mujoco.MjSpec, vis: SceneVisuals, collision: dict[str, mujoco.MjsGeom]
-                   ) -> list[tuple[str, str | None, str, str, str]]:
+def add_appearance(spec: mujoco.MjSpec, vis: SceneVisuals, collision: dict[str, mujoco.MjsGeom],
+                   seed: int = 0) -> list[tuple[str, str | None, str, str, str, bool]]:
     """Add meshes, textures, materials, lights and visual geoms of ``vis`` to ``spec``; give the
-    self-drawn collision geoms (``collision``: name → geom) their materials.
+    self-drawn collision geoms (``collision``: name → geom) their materials. Outdoors also the
+    seeded sky (``visual.sky``) and distance haze towards its horizon colour.
 
-    Returns ``(geom name, ref, label, kind, layer)`` per visual geom added, for the geom table.
-    Compile ``spec`` under :func:`quiet_attach` (MuJoCo repeats the unprefixed-attach warning).
+    Returns ``(geom name, ref, label, kind, layer, daylight)`` per visual geom added, for the geom
+    table. Compile ``spec`` under :func:`quiet_attach` (MuJoCo repeats the unprefixed-attach
+    warning).
     """
     for key, img in vis.textures.items():
         h, w = img.shape[:2]
@@ -108,7 +116,7 @@ def add_appearance(spec: mujoco.MjSpec, vis: SceneVisuals, collision: dict[str, 
             geom.quat = _quat(g.yaw)
             geom.contype, geom.conaffinity = 0, 0
             geom.group = GROUP_CEILING if g.layer == "ceiling" else GROUP_APPEARANCE
-            out.append((g.name, g.ref, g.label, g.kind, g.layer))
+            out.append((g.name, g.ref, g.label, g.kind, g.layer, g.daylight))
         handler = mujoco.get_mju_user_warning()
         mujoco.set_mju_user_warning(lambda _msg: None)  # "empty prefix may prevent saving": no XML is saved
         try:
@@ -116,9 +124,14 @@ def add_appearance(spec: mujoco.MjSpec, vis: SceneVisuals, collision: dict[str, 
         finally:
             mujoco.set_mju_user_warning(handler)
     if vis.outdoor:  # indoors the ceilings hide it, and the skybox costs ~20 % of a CPU frame
-        spec.add_texture(name="sky", type=mujoco.mjtTexture.mjTEXTURE_SKYBOX,
-                         builtin=mujoco.mjtBuiltin.mjBUILTIN_GRADIENT, width=64, height=64,
-                         rgb1=[0.45, 0.65, 0.92], rgb2=[0.92, 0.95, 1.0])
+        size = SKY_PX
+        tex = spec.add_texture(name="sky", type=mujoco.mjtTexture.mjTEXTURE_SKYBOX, width=size, height=6 * size,
+                               nchannel=3)
+        tex.data = sky_faces(seed, size).tobytes()
+        # distance haze: linear fog from FOG_M[0] to FOG_M[1] metres towards the horizon colour
+        # (MuJoCo's fog distances are fractions of the model extent, set by the camera)
+        spec.visual.rgba.fog = [*HORIZON, 1.0]
+        spec.visual.rgba.haze = [*HORIZON, 1.0]
     points = [lt for lt in vis.lights if lt.kind == "point"][:MAX_POINT_LIGHTS]
     for lt in [*[x for x in vis.lights if x.kind == "sun"], *points]:
         light = spec.worldbody.add_light()

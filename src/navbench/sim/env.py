@@ -41,6 +41,7 @@ from navbench.jsontypes import JSONObject, Observation
 from navbench.nav.protocols import NavMeshLike
 from navbench.scene.model import Scene
 from navbench.sim.actions import Action, DiscreteAction, StopAction, VelocityAction, WaypointAction
+from navbench.sim.camera_rig import CameraRig, parse_camera
 from navbench.sim.embodiments import SPOT, Embodiment
 from navbench.sim.reward import ProgressReward, RewardSettings
 from navbench.sim.simulator import EpisodeLike, SimSettings, Simulator
@@ -81,6 +82,10 @@ class NavEnv(gym.Env[dict[str, Any], EnvAction]):  # Any: arrays and the instruc
         Distance kind, success bonus and slack (default habitat-lab's: geodesic, 2.5, −0.01).
     navmesh : NavMesh, optional
         The navmesh of the geodesic reward (default: built from the scene at the first reset).
+    camera : CameraRig or str, optional
+        The head-camera rig (``"habitat-vlnce"``, ``"procthor"``, ``"robot"`` or
+        ``"height=1.25,hfov=90,size=224x224"``; :func:`~navbench.sim.camera_rig.parse_camera`);
+        its size sets the image spaces. Default: ``settings.camera`` (the embodiment's own).
     render_mode : {None, "rgb_array"}
         ``"rgb_array"`` turns rendering (with RGB) on in the settings; ``None`` keeps the
         settings, and :attr:`render_mode` is ``"rgb_array"`` exactly when they render RGB.
@@ -118,7 +123,9 @@ class NavEnv(gym.Env[dict[str, Any], EnvAction]):  # Any: arrays and the instruc
                  embodiment: Embodiment = SPOT, settings: SimSettings | None = None,
                  action_type: str = "discrete", success_reward: float | None = None, *,
                  reward: RewardSettings | None = None, navmesh: NavMeshLike | None = None,
-                 render_mode: str | None = None) -> None:
+                 render_mode: str | None = None, camera: CameraRig | str | None = None) -> None:
+        if camera is not None:  # only the sensor moves (``sim.camera_rig``)
+            settings = dataclasses.replace(settings or SimSettings(), camera=parse_camera(camera))
         if action_type not in ACTION_TYPES:
             raise ConfigError(f"action_type must be one of {ACTION_TYPES}, got {action_type!r}")
         if render_mode not in (None, "rgb_array"):

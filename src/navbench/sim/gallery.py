@@ -52,6 +52,8 @@ def studio_scene(categories: Iterable[tuple[str, tuple[float, float, float], boo
         spots.append((label, np.array(c), max(d, 0.5 if top else 0.0) / 2))
         x += max(w, d) / 2 + 9.0
     boxes.append(Box("floor", "ground", (x / 2, -0.05, 0.0), (x + 40.0, 0.1, 60.0), 0.0, "floor", None))
+    if kind == "indoor":  # a plain backdrop wall behind the row (indoors there is no sky)
+        boxes.append(Box("backdrop", "wall", (x / 2, 6.0, 6.0), (x + 40.0, 12.0, 0.2), 0.0, "wall", None))
     return Scene("gallery", kind, "gallery", objects=tuple(objects), boxes=tuple(boxes)), spots
 
 
@@ -75,20 +77,27 @@ def _tile(img: np.ndarray, text: str, font: ImageFont.FreeTypeFont) -> Image.Ima
     return out
 
 
-def contact_sheet(tiles: list[Image.Image], columns: int) -> Image.Image:
-    """Tiles in rows of ``columns``."""
+#: White gutter between two categories' blocks (px); the two views of one category are split
+#: by a thin grey line instead, so that every block reads as one category over its label.
+GUTTER = 10
+SPLIT = (110, 110, 110)
+
+
+def contact_sheet(tiles: list[Image.Image], columns: int, gutter: int = 0) -> Image.Image:
+    """Tiles in rows of ``columns``, ``gutter`` white pixels between neighbouring tiles."""
     w, h = tiles[0].size
     rows = math.ceil(len(tiles) / columns)
-    sheet = Image.new("RGB", (columns * w, rows * h), (255, 255, 255))
+    sheet = Image.new("RGB", (columns * w + (columns - 1) * gutter, rows * h + (rows - 1) * gutter), (255, 255, 255))
     for k, t in enumerate(tiles):
-        sheet.paste(t, ((k % columns) * w, (k // columns) * h))
+        sheet.paste(t, ((k % columns) * (w + gutter), (k // columns) * (h + gutter)))
     return sheet
 
 
 def category_sheet(categories: list[tuple[str, tuple[float, float, float], bool]], kind: SceneKind,
                    embodiment: Embodiment, *, size: tuple[int, int] = (160, 120), columns: int = 8,
                    seed: int = 0) -> Image.Image:
-    """Two views (1.5 m, 4 m) of every category side by side, ``columns`` pairs per row."""
+    """Two views (1.5 m, 4 m) of every category side by side, ``columns`` pairs per row: each
+    pair one block over its label, blocks :data:`GUTTER` px apart."""
     scene, spots = studio_scene(categories, kind)
     snap = Snapshotter(scene, embodiment, width=size[0], height=size[1], seed=seed)
     font = _font(max(9, size[1] // 10))
@@ -99,11 +108,11 @@ def category_sheet(categories: list[tuple[str, tuple[float, float, float], bool]
             for dist in DISTANCES:
                 pos = (c[0], 0.0, c[2] - half_d - dist)
                 views.append(snap.view(pos, (c[0], 0.0, c[2])).rgb)
-            pair = np.concatenate([views[0], np.full((size[1], 2, 3), 255, np.uint8), views[1]], axis=1)
+            pair = np.concatenate([views[0], np.full((size[1], 2, 3), SPLIT, np.uint8), views[1]], axis=1)
             tiles.append(_tile(pair, label, font))
     finally:
         snap.close()
-    return contact_sheet(tiles, columns)
+    return contact_sheet(tiles, columns, GUTTER)
 
 
 def storefront_sheet(city: Scene, embodiment: Embodiment, *, distance: float = 4.0,
@@ -125,7 +134,7 @@ def storefront_sheet(city: Scene, embodiment: Embodiment, *, distance: float = 4
             tiles.append(_tile(view.rgb, f"{cat}: {p.name}", font))
     finally:
         snap.close()
-    return contact_sheet(tiles, columns)
+    return contact_sheet(tiles, columns, GUTTER)
 
 
 def write_gallery(out_dir: Path, embodiment: Embodiment, *, seed: int = 0, tile: tuple[int, int] = (160, 120),

@@ -20,6 +20,7 @@ from navbench.errors import ConfigError
 from navbench.jsontypes import JSONObject, Observation
 from navbench.scene.model import Scene
 from navbench.sim.actions import Action, DiscreteConfig
+from navbench.sim.camera_rig import CameraRig
 from navbench.sim.controller import FollowerSettings
 from navbench.sim.embodiments import Embodiment
 
@@ -85,7 +86,10 @@ class SimSettings:
         visuals: render the visual layer (``navbench.visual``: object meshes, textures, light);
             off: the flat collision boxes. Physics is the same either way.
         rgb: produce ``obs["rgb"]``; off: depth + semantic only (one render pass instead of two).
-        width, height: image size (px).
+        width, height: image size (px); a ``camera`` rig with a size overrides them.
+        camera: the head-camera rig (:mod:`navbench.sim.camera_rig`: height, pitch, field of
+            view, size, depth range and noise); ``None`` = the embodiment's own camera. Only the
+            sensor moves: physics and footprint are the embodiment's.
         agent_dt, control_dt: agent step and control period (s); physics is 200 Hz.
         max_time: timeout (simulated s).
         success_distance: τ (m); ``None`` = 1.0 + r_robot.
@@ -122,6 +126,7 @@ class SimSettings:
     rgb: bool = True
     width: int = 640
     height: int = 480
+    camera: CameraRig | None = None
     agent_dt: float = 0.1
     control_dt: float = 0.02
     max_time: float = 300.0

@@ -10,7 +10,9 @@ them to ``(scene id, label)``. Culling is size-aware: a static geom whose AABB d
 from the camera (``cull_distance`` = the limit for a 1 m object; buildings stay to 300 m; flat
 ground pieces to 120 m, storefronts to 80 m), or out of the view frustum (see ``Camera._cull``).
 With a visual layer (:attr:`World.appearance`) the visual meshes are drawn (and segmented, with
-their scene ids) instead of the collision geoms; ceilings only for the head camera.
+their scene ids) instead of the collision geoms; ceilings only for the head camera. Its RGB is
+exposed across daylight and room light (``sim.exposure``: metered per frame from the
+segmentation pass); outdoors distant geometry fades into the sky's haze.
 
 ``MUJOCO_GL`` picks the GL backend (``osmesa`` by default, set only here, when the first
 renderer is created in this process; ``egl`` and ``glfw`` also work).
@@ -27,7 +29,7 @@ import mujoco
 import numpy as np
 
 from navbench.errors import MissingDependencyError
-from navbench.sim.appearance import GROUP_CEILING, GROUP_SELF
+from navbench.sim.appearance import FOG_M, GROUP_CEILING, GROUP_SELF
 from navbench.sim.embodiments import (
     GROUP_HFIELD,
     GROUP_HIDDEN,
@@ -35,6 +37,7 @@ from navbench.sim.embodiments import (
     GROUP_STATIC,
     GROUP_VISUAL,
 )
+from navbench.sim.exposure import expose_coded
 from navbench.sim.world import World
 from navbench.visual.imported import LOD_DISTANCE_M
 
@@ -139,6 +142,12 @@ class Camera:
         # MuJoCo mirrors the scene in the local +Z face of reflective boxes (a vertical face here:
         # Y is up); that extra pass costs ~20 % of a street frame and shows nothing right.
         self._scn.flags[mujoco.mjtRndFlag.mjRND_REFLECTION] = 0
+        if world.sky:  # distance haze towards the sky's horizon (``sim.appearance``), RGB only
+            m.vis.map.fogstart, m.vis.map.fogend = FOG_M[0] / ext, FOG_M[1] / ext
+            self._scn.flags[mujoco.mjtRndFlag.mjRND_FOG] = 1
+        # exposure across daylight and room light (``sim.exposure``): per geom, then the sky
+        self._day = np.array([g.daylight for g in world.geoms] + [world.sky], bool)
+        self._expose = world.appearance and bool(self._day.any())
         self._seg_flags = self._scn.flags.copy()
         for flag, on in ((mujoco.mjtRndFlag.mjRND_SEGMENT, 1), (mujoco.mjtRndFlag.mjRND_IDCOLOR, 1),
                          (mujoco.mjtRndFlag.mjRND_SKYBOX, 0), (mujoco.mjtRndFlag.mjRND_SHADOW, 0),
@@ -298,6 +307,8 @@ class Camera:
         semantic = np.take(self._geom_seg[seg_to_geom], code)  # index -1 hits the trailing 0
         depth = self._linear_depth(self._depth[::-1])
         image = self._rgb[::-1].copy() if rgb else None
+        if image is not None and self._expose:
+            image = expose_coded(image, code, self._day[seg_to_geom].view(np.uint8))
         return image, depth, semantic
 
     def _linear_depth(self, zbuf: np.ndarray) -> np.ndarray:

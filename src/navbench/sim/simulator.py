@@ -27,6 +27,7 @@ in :mod:`navbench.sim.doors`.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Sequence
 from typing import Any
@@ -47,6 +48,7 @@ from navbench.sim.actions import (
     WaypointAction,
     discrete_target,
 )
+from navbench.sim.camera_rig import ROBOT, CameraRig
 from navbench.sim.contacts import ContactScan
 from navbench.sim.controller import FollowerSettings, WaypointFollower, clip
 from navbench.sim.doors import DOOR_MARGIN, FootprintCheck, align_path, scene_doors
@@ -78,8 +80,16 @@ class Simulator:
         :func:`navbench.sim.mjc.available`, ``False`` the Python loop (``mujoco.mj_step`` per
         tick) and Python records, ``True`` requires it (``RuntimeError`` naming the reason if
         unavailable). :attr:`compiled_records` switches the records alone."""
+        s = settings or SimSettings()
+        #: the head-camera rig (``SimSettings.camera``; ``robot``: the embodiment's own camera)
+        self.rig: CameraRig = s.camera or ROBOT
+        if not self.rig.is_default:  # only the sensor moves: same body, new camera mount and size
+            embodiment = self.rig.apply(embodiment, (s.width, s.height))
+            w, h = self.rig.image_size((s.width, s.height))
+            s = dataclasses.replace(s, width=w, height=h)
         self.scene, self.embodiment = scene, embodiment
-        self.settings = s = settings or SimSettings()
+        self.settings = s
+        self._noise: np.random.Generator | None = None
         self.world: World = build_world(scene, embodiment, offscreen=(s.width, s.height), visuals=s.render and s.visuals)
         self.model = m = self.world.model
         # Sleeping (MuJoCo ≥ 3.3): kinematics skips the static world geoms, whose poses never
@@ -121,7 +131,8 @@ class Simulator:
             from navbench.sim.sensors import Camera
 
             self._camera = Camera(self.world, width=s.width, height=s.height,
-                                  cull_distance=s.cull_distance)
+                                  cull_distance=s.cull_distance,
+                                  depth_range=(self.rig.near, self.rig.far))
         #: the per-step record: obstacle distance, surface, rows (``sim.recorder``)
         self.recorder = Recorder(self.world, self.data, self.contacts, cutoff=s.obstacle_cutoff,
                                  distance_fn=s.obstacle_distance_fn, compiled=compiled is not False)
@@ -138,6 +149,15 @@ class Simulator:
     def segmentation_labels(self) -> dict[int, tuple[str | None, str]]:
         """Segment id (pixel value of ``obs["semantic"]``) → (scene id, label); needs render."""
         return {} if self._camera is None else self._camera.segmentation_labels
+
+    @property
+    def camera_info(self) -> JSONObject | None:
+        """The head camera as agents are told it (:meth:`CameraRig.describe
+        <navbench.sim.camera_rig.CameraRig.describe>`: intrinsics, size, height, pitch, depth
+        range); ``None`` when the settings do not render."""
+        if self._camera is None:
+            return None
+        return self.rig.describe(self.embodiment, (self.settings.width, self.settings.height))
 
     @property
     def time(self) -> float:
@@ -222,6 +242,10 @@ class Simulator:
         if tau is not None and not (math.isfinite(tau) and tau >= 0.0):
             raise ConfigError(f"Simulator.reset: tau must be a finite distance >= 0 m, got {tau!r}")
         self._tau = self.default_tau if tau is None else float(tau)
+        if self.rig.depth_noise:  # the same start gives the same noisy frames
+            from navbench.rng import derive
+
+            self._noise = derive(0, "depth-noise", *(round(float(v), 6) for v in (*position[:3], yaw)))
         m, d = self.model, self.data
         mujoco.mj_resetData(m, d)
         # The force caps live in the model: restore them, so that no episode depends on the
@@ -431,6 +455,8 @@ class Simulator:
         }
         if self._camera is not None:
             rgb, depth, sem = self._camera.render(self.data, rgb=self.settings.rgb)
+            if self.rig.depth_range is not None or self.rig.depth_noise:
+                depth = self.rig.process_depth(depth, self._noise)
             obs.update(depth=depth, semantic=sem, intrinsics=self._camera.intrinsics())
             if rgb is not None:
                 obs["rgb"] = rgb

@@ -76,6 +76,7 @@ class GeomInfo:
         friction: sliding friction coefficient.
         visual: a non-colliding visual-layer geom (``sim.appearance``), never an obstacle.
         layer: its visual layer (``visual.build.VisualGeom.layer``), ``""`` for collision geoms.
+        daylight: drawn lit by daylight rather than room light (``sim.exposure``).
     """
 
     name: str
@@ -88,6 +89,7 @@ class GeomInfo:
     friction: float
     visual: bool = False
     layer: str = ""
+    daylight: bool = False
 
 
 @dataclass
@@ -109,6 +111,7 @@ class World:
     aabb_hi: np.ndarray
     appearance: bool = False  # visual layer present: renderers draw it instead of collision geoms
     robot_inner_geoms: np.ndarray = field(default_factory=lambda: np.zeros(0, int))
+    sky: bool = False  # a daylight sky behind everything (outdoor / hybrid appearance): hazy distance
 
     def geom_id(self, name: str) -> int:
         """MuJoCo id of a named geom (−1 if absent)."""
@@ -351,18 +354,22 @@ def build_world(
         from navbench.visual.build import build_visuals
 
         vis = build_visuals(scene, seed=seed, cache=cache) if visuals is True else visuals
-        for name, ref, label, kind, layer in add_appearance(spec, vis, made):
-            infos[name] = replace(_info(name, kind, label, ref, surfaces), visual=True, layer=layer)
+        for name, ref, label, kind, layer, day in add_appearance(spec, vis, made, seed=seed):
+            infos[name] = replace(_info(name, kind, label, ref, surfaces), visual=True, layer=layer, daylight=day)
+        for box_id in vis.box_materials:  # drawn as themselves (buildings, ground, sidewalks ...)
+            if f"box:{box_id}" in infos:
+                infos[f"box:{box_id}"] = replace(infos[f"box:{box_id}"], daylight=vis.outdoor)
         quiet = quiet_attach()
     if embodiment is not None:
         add_robot(spec, embodiment, convex_ground=convex)
     with quiet:
         model = spec.compile()
-    return _finish(model, infos, embodiment, appearance=visuals is not False)
+    sky = visuals is not False and scene.kind != "indoor"
+    return _finish(model, infos, embodiment, appearance=visuals is not False, sky=sky)
 
 
 def _finish(model: mujoco.MjModel, infos: dict[str, GeomInfo],
-            embodiment: Embodiment | None, appearance: bool = False) -> World:
+            embodiment: Embodiment | None, appearance: bool = False, sky: bool = False) -> World:
     data = mujoco.MjData(model)
     mujoco.mj_forward(model, data)
     robot_info = GeomInfo("robot", None, "robot", "robot", "robot", False, False, 0.0)
@@ -392,7 +399,7 @@ def _finish(model: mujoco.MjModel, infos: dict[str, GeomInfo],
         lo[gid], hi[gid] = centre - ext, centre + ext
     body = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_BODY, ROBOT_PREFIX + "base")
     return World(model, tuple(geoms), body, np.array(robot, int), np.array(static, int),
-                 np.array(obstacles, int), lo, hi, appearance, np.array(inner, int))
+                 np.array(obstacles, int), lo, hi, appearance, np.array(inner, int), sky)
 
 
 def level_box_tops(model: mujoco.MjModel) -> list[bool]:

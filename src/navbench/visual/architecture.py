@@ -149,9 +149,10 @@ def polygon_prism(surface: Surface, material: str, *, thickness: float, tile: fl
     return Part(v, np.array(faces, np.int32), uv, material)
 
 
-def room_slab(room: Room, material: str, y: float, facing_down: bool) -> Part | None:
-    """A room polygon as a flat triangulated sheet at height ``y`` (ceilings face down)."""
-    p = polygon_prism(Surface("slab", "floor", room.floor_polygon, y), material, thickness=0.0, tile=1.0)
+def room_slab(room: Room, material: str, y: float, facing_down: bool, tile: float = 1.0) -> Part | None:
+    """A room polygon as a flat triangulated sheet at height ``y`` (ceilings face down); UVs =
+    world XZ / ``tile`` (m)."""
+    p = polygon_prism(Surface("slab", "floor", room.floor_polygon, y), material, thickness=0.0, tile=tile)
     if p is None or not facing_down:
         return p
     return Part(p.vertices, p.faces[:, ::-1].copy(), p.uv, material)

@@ -30,14 +30,14 @@ from navbench.visual.materials import (
     wall_material,
 )
 from navbench.visual.mesh import Part, merge
-from navbench.visual.outdoor_textures import FACADE_BY_COLOUR, OUTDOOR_MATERIALS, TILE_M
+from navbench.visual.outdoor_textures import FACADE_BY_COLOUR, OUTDOOR_MATERIALS
 from navbench.visual.palette import PALETTE, Palette
-from navbench.visual.shadows import shadow_parts
+from navbench.visual.shadows import shaded_objects, shadow_parts
 from navbench.visual.storefront import scene_storefronts, sign_materials
-from navbench.visual.textures import texture
+from navbench.visual.textures import px_scale, texture, tile_metres
 
 #: Bump whenever a builder, material choice or texture changes: it keys the scene cache.
-VISUAL_VERSION = "15"  # 15: facades drawn in their building_colours word (brick, concrete, render)
+VISUAL_VERSION = "16"  # 16: materials at real scale, furnished rooms, shop fronts, daylight zones
 #: Seeded variants per outdoor category and box size (instances share these meshes).
 OUTDOOR_VARIANTS = 4
 OBJECT_KINDS = frozenset({"furniture", "object"})
@@ -46,8 +46,9 @@ SELF_DRAWN = frozenset({"ground", "sidewalk", "sign", "curb", "green", "water"})
 #: Wall boxes of one entity (``ref``; anonymous walls: ``None``) and one paint are drawn as one
 #: mesh (outdoors: per square tile of this side, m, so that culling still works): fewer draws.
 WALL_TILE_M = 40.0
-#: Direction the sunlight travels (world frame; towards the ground).
-SUN_DIR = (0.35, -1.0, 0.25)
+#: Direction the sunlight travels (world frame; towards the ground): 59° up, so that streets
+#: are partly in the shade of their buildings.
+SUN_DIR = (0.5, -1.0, 0.35)
 
 
 @dataclass(frozen=True)
@@ -62,6 +63,8 @@ class VisualGeom:
         ref, label, kind: the scene entity shown (as the collision geom's ``GeomInfo``).
         layer: ``"object"``, ``"near"``/``"far"`` (level-of-detail pair of an outdoor object),
             ``"structure"`` (walls, floors, ground, buildings), ``"ceiling"`` or ``"shadow"``.
+        daylight: lit by daylight (outdoors, a window's view) rather than by a room's lights:
+            the camera's exposure model (``sim.exposure``) scales the two differently.
     """
 
     name: str
@@ -73,6 +76,7 @@ class VisualGeom:
     label: str
     kind: str
     layer: str
+    daylight: bool = False
 
 
 @dataclass(frozen=True)
@@ -101,14 +105,16 @@ class SceneVisuals:
     uniform: dict[str, float] = field(default_factory=dict)  # "<key>:u" material -> metres per tile
 
     def add(self, part: Part, *, ref: str | None, label: str, kind: str, layer: str,
-            pos: tuple[float, float, float] = (0.0, 0.0, 0.0), yaw: float = 0.0, mesh_key: str | None = None) -> None:
+            pos: tuple[float, float, float] = (0.0, 0.0, 0.0), yaw: float = 0.0, mesh_key: str | None = None,
+            daylight: bool = False) -> None:
         """Register a mesh (once per ``mesh_key``) and one placed geom of it."""
         key = mesh_key or f"m{len(self.meshes)}"
         if key not in self.meshes:
             if len(part.faces) == 0:
                 return
             self.meshes[key] = part
-        self.geoms.append(VisualGeom(f"vis:{len(self.geoms)}", key, part.material, pos, yaw, ref, label, kind, layer))
+        self.geoms.append(VisualGeom(f"vis:{len(self.geoms)}", key, part.material, pos, yaw, ref, label, kind, layer,
+                                     daylight))
 
 
 def _far_version(parts: list[Part]) -> Part:
@@ -121,6 +127,18 @@ def _far_version(parts: list[Part]) -> Part:
     return merge([Part(p.vertices, p.faces, p.uv, main) for p in parts])[0]
 
 
+#: Suffix of a material key drawn in the sun's shadow, and how much light it keeps there (the
+#: baked ground shadows' sheets take 30 % away too).
+SHADED = "~shade"
+SHADE = 0.7
+
+
+def _in_shade(m: Material) -> Material:
+    """``m`` in the shade: its colour and emission times :data:`SHADE`."""
+    return replace(m, rgba=(m.rgba[0] * SHADE, m.rgba[1] * SHADE, m.rgba[2] * SHADE, m.rgba[3]),
+                   emission=m.emission * SHADE)
+
+
 def _opaque(m: Material) -> Material:
     """Nearly opaque (alpha ≥ 0.85: tinted glass, shop windows, water) is drawn opaque: the CPU
     renderer sorts and blends transparent geoms, ~30 % of a street frame."""
@@ -130,6 +148,9 @@ def _opaque(m: Material) -> Material:
 def material_table() -> dict[str, Material]:
     """Indoor and outdoor base materials by key."""
     return {**MATERIALS, **OUTDOOR_MATERIALS}
+
+
+_TABLE = material_table()
 
 
 def _facade(b: Box, colours: object, seed: int) -> str:
@@ -146,6 +167,17 @@ def _room_floor_label(label: str) -> str:
     return f"floor/{label}" if label else "floor"
 
 
+def metric_uv(parts: list[Part], table: dict[str, Material]) -> list[Part]:
+    """Parts with their metric UVs divided by their texture's tile size
+    (``visual.textures.tile_metres``): grain, weave and tiles at real scale on every object."""
+    out = []
+    for p in parts:
+        tex = resolve(p.material, table).texture
+        t = tile_metres(tex) if tex else 1.0
+        out.append(p if t == 1.0 else Part(p.vertices, p.faces, p.uv / t, p.material))
+    return out
+
+
 def _object_parts(b: Box, outdoor: bool, seed: int) -> tuple[list[Part], str | None]:
     """Local parts of an object box and a shared mesh key (outdoor variants) or ``None``."""
     size = (float(b.size[0]), float(b.size[1]), float(b.size[2]))
@@ -157,18 +189,19 @@ def _object_parts(b: Box, outdoor: bool, seed: int) -> tuple[list[Part], str | N
             q = (round(size[0], 2), round(size[1], 2), round(size[2], 2))
             var = int(derive(seed, "variant", b.ref or b.id).integers(OUTDOOR_VARIANTS))
             rng = derive(seed, "outdoor-object", label, q, var)
-            return merge(OUTDOOR_BUILDERS[label](q, rng)), f"{label}|{q}|{var}"
-    return merge(build_indoor(label, size, derive(seed, "object", b.ref or b.id))), None
+            return merge(metric_uv(OUTDOOR_BUILDERS[label](q, rng), _TABLE)), f"{label}|{q}|{var}"
+    return merge(metric_uv(build_indoor(label, size, derive(seed, "object", b.ref or b.id)), _TABLE)), None
 
 
 def build_visuals(scene: Scene, *, seed: int = 0, cache: str | Path | None = None,
                   texture_size: int = 128, ceilings: bool = True, shadow_maps: bool = False,
-                  use_cache: bool = True) -> SceneVisuals:
+                  use_cache: bool = True, furnish: bool = True) -> SceneVisuals:
     """Build the appearance of ``scene`` (see :func:`_build`), or load it from the cache folder
-    (``visual.textures.cache_dir``; keyed by the scene's content, ``seed`` and the options)."""
+    (``visual.textures.cache_dir``; keyed by the scene's content, ``seed`` and the options).
+    ``furnish``: add the rooms' fittings, decor and clutter (``visual.furnish``)."""
     if not use_cache:
         return _build(scene, seed=seed, cache=None, texture_size=texture_size, ceilings=ceilings,
-                      shadow_maps=shadow_maps, use_cache=False)
+                      shadow_maps=shadow_maps, use_cache=False, furnish=furnish)
     from navbench.io import max_pixels
     from navbench.scene.io import dumps
     from navbench.visual.store import load_visuals, save_visuals, visuals_key
@@ -176,19 +209,19 @@ def build_visuals(scene: Scene, *, seed: int = 0, cache: str | Path | None = Non
 
     # the pixel budget decides whether an imported mesh's large texture is drawn (see visual.imported)
     budget = max_pixels() if any(m.file for m in scene.meshes) else None
-    key = visuals_key(dumps(scene), seed, texture_size, ceilings, shadow_maps, VISUAL_VERSION, TEXTURE_VERSION,
-                      *(() if budget is None else (budget,)))
+    key = visuals_key(dumps(scene), seed, texture_size, ceilings, shadow_maps, furnish, VISUAL_VERSION,
+                      TEXTURE_VERSION, *(() if budget is None else (budget,)))
     path = cache_dir(cache) / f"scene-{key}.npz"
     vis = load_visuals(path, SceneVisuals, VisualGeom, Light)
     if vis is None:
         vis = _build(scene, seed=seed, cache=cache, texture_size=texture_size, ceilings=ceilings,
-                     shadow_maps=shadow_maps)
+                     shadow_maps=shadow_maps, furnish=furnish)
         save_visuals(path, vis)
     return vis
 
 
 def _build(scene: Scene, *, seed: int, cache: str | Path | None, texture_size: int, ceilings: bool,
-           shadow_maps: bool, use_cache: bool = True) -> SceneVisuals:
+           shadow_maps: bool, use_cache: bool = True, furnish: bool = True) -> SceneVisuals:
     """Build the appearance of ``scene`` (deterministic for ``seed``; textures cached on disk).
 
     Objects (boxes of kind ``furniture``/``object``) get category meshes; walls are painted
@@ -197,14 +230,17 @@ def _build(scene: Scene, *, seed: int, cache: str | Path | None, texture_size: i
     Outdoors the sun's shadows are baked onto the ground (``visual.shadows``), or, with
     ``shadow_maps``, left to the renderer's shadow maps (several times slower on a CPU).
     Outdoor objects also get a one-mesh far version (layer ``"far"``) that the renderer swaps
-    in for the detailed parts (layer ``"near"``) beyond its level-of-detail distance.
+    in for the detailed parts (layer ``"near"``) beyond its level-of-detail distance. Rooms get
+    visual-only fittings (``visual.furnish``: windows, doors, skirting, rugs, pictures, clutter),
+    each its own segmentation entity (kind ``"decor"``). Every geom says whether daylight or a
+    room's light falls on it (outdoor scenes: all daylight; hybrids: what is outside the house).
     """
     vis = SceneVisuals(outdoor=scene.kind != "indoor")
     table = material_table()
 
     def tile_of(mat: str) -> float:
         tex = table.get(split_key(mat)[0], table["generic"]).texture
-        return TILE_M.get(tex, 1.0) if tex else 1.0
+        return tile_metres(tex) if tex else 1.0
 
     object_room = {o.id: o.room_id for o in scene.objects}
     place_ids = {p.id for p in scene.places if len(p.footprint) >= 2}
@@ -222,27 +258,34 @@ def _build(scene: Scene, *, seed: int, cache: str | Path | None, texture_size: i
     surfaces = {s.id: s for s in scene.surfaces}
     colours = scene.meta.get("building_colours", {}) if isinstance(scene.meta, dict) else {}
     refs_with_geometry = {b.ref for b in scene.boxes} | {m.ref for m in scene.meshes}
-    walls: dict[tuple[str | None, str, tuple[int, int]], list[Part]] = {}
+    walls: dict[tuple[str | None, str, tuple[int, int], bool], list[Part]] = {}
     palette = Palette()
 
     def shade(key: str) -> Material:
         return _opaque(resolve(key, table))
 
+    in_shade = shaded_objects(scene, SUN_DIR) if vis.outdoor and not shadow_maps else set()
     for b in scene.boxes:
         if b.kind in OBJECT_KINDS:
-            parts, key = _object_parts(b, vis.outdoor and object_room.get(b.ref or "") is None, seed)
+            outside = vis.outdoor and object_room.get(b.ref or "") is None
+            parts, key = _object_parts(b, outside, seed)
             bottom = (float(b.center[0]), float(b.center[1]) - b.size[1] / 2, float(b.center[2]))
             far = _far_version(parts) if key and len(parts) > 1 else None
             parts = palette.merge(parts, {p.material: shade(p.material) for p in parts})
+            if b.id in in_shade:  # standing in a building's or a tree's shadow: darker materials
+                parts = [arch.with_material(p, p.material + SHADED) for p in parts]
+                far = arch.with_material(far, far.material + SHADED) if far is not None else None
             for i, p in enumerate(parts):
                 vis.add(p, ref=b.ref, label=b.label or b.kind, kind=b.kind, layer="near" if far else "object",
-                        pos=bottom, yaw=b.yaw + math.pi, mesh_key=f"{key}#{i}" if key else None)
+                        pos=bottom, yaw=b.yaw + math.pi, mesh_key=f"{key}#{i}" if key else None, daylight=outside)
             if far is not None:
                 vis.add(far, ref=b.ref, label=b.label or b.kind, kind=b.kind, layer="far", pos=bottom,
-                        yaw=b.yaw + math.pi, mesh_key=f"{key}#far")
+                        yaw=b.yaw + math.pi, mesh_key=f"{key}#far", daylight=outside)
         elif b.kind == "wall":
-            by_mat: dict[str, list[Part]] = {}
+            tile = ((math.floor(b.center[0] / WALL_TILE_M), math.floor(b.center[2] / WALL_TILE_M))
+                    if vis.outdoor else (0, 0))
             for part, n, c in arch.box_faces(b):
+                day = vis.outdoor
                 if n[1] > 0.5:
                     mat = "paint@f0eee8"
                 elif n[1] < -0.5:
@@ -251,14 +294,13 @@ def _build(scene: Scene, *, seed: int, cache: str | Path | None, texture_size: i
                     probe = c + 0.08 * n
                     r = locate.room_at(float(probe[0]), float(probe[1]), float(probe[2]))
                     mat = paint_of(r.id if r else None)
-                by_mat.setdefault(mat, []).append(arch.with_material(part, mat))
-            tile = ((math.floor(b.center[0] / WALL_TILE_M), math.floor(b.center[2] / WALL_TILE_M))
-                    if vis.outdoor else (0, 0))
-            walls.setdefault((b.ref, b.label or "wall", tile), []).extend(q for v in by_mat.values() for q in v)
+                    day = vis.outdoor and (r is None or scene.kind == "outdoor")
+                walls.setdefault((b.ref, b.label or "wall", tile, day), []).append(arch.with_material(part, mat))
         elif b.kind == "floor" and b.ref in rooms and b.ref not in surfaces:
             r = rooms[b.ref]
             mat = floor_material(r.label, derive(seed, "floor", r.id))
-            for p in merge([arch.with_material(f, mat) for f, _, _ in arch.box_faces(b, lift=arch.LIFT["floor"])]):
+            quads = arch.box_faces(b, lift=arch.LIFT["floor"], uv_scale=tile_of(mat))
+            for p in merge([arch.with_material(f, mat) for f, _, _ in quads]):
                 vis.add(p, ref=b.ref, label=_room_floor_label(r.label), kind="floor", layer="structure")
         elif b.kind == "building":
             vis.box_materials[b.id] = _facade(b, colours, seed)
@@ -270,7 +312,7 @@ def _build(scene: Scene, *, seed: int, cache: str | Path | None, texture_size: i
             sides = [arch.with_material(f, "asphalt") for f, n, _ in arch.box_faces(b, lift=arch.LIFT["road"])
                      if abs(n[1]) < 0.5]
             for p in [top, *merge(sides)]:
-                vis.add(p, ref=b.ref, label=b.label or b.kind, kind=b.kind, layer="structure")
+                vis.add(p, ref=b.ref, label=b.label or b.kind, kind=b.kind, layer="structure", daylight=vis.outdoor)
         elif b.kind == "door":  # a closed door leaf (a house's entrance): wooden planks
             faces = [arch.with_material(f, "door_wood") for f, n, _ in arch.box_faces(b) if n[1] > -0.5]
             for p in merge(faces):
@@ -286,14 +328,16 @@ def _build(scene: Scene, *, seed: int, cache: str | Path | None, texture_size: i
             faces = [arch.with_material(f, mat) for f, n, _ in
                      arch.box_faces(b, uv_scale=tile_of(mat), lift=arch.LIFT.get(cls, 0.0)) if n[1] > -0.5]
             label = b.label
-            if b.kind == "floor" and b.ref in rooms:
-                label = _room_floor_label(rooms[b.ref].label)
+            room_of = rooms.get(b.ref) if b.kind == "floor" and b.ref else None
+            if room_of is not None:
+                label = _room_floor_label(room_of.label)
             for p in merge(faces):
-                vis.add(p, ref=b.ref, label=label or b.kind, kind=b.kind, layer="structure")
+                vis.add(p, ref=b.ref, label=label or b.kind, kind=b.kind, layer="structure",
+                        daylight=vis.outdoor and room_of is None)
 
-    for (ref, label, _), faces in walls.items():  # one geom per entity, paint and tile: fewer draws
+    for (ref, label, _, day), faces in walls.items():  # one geom per entity, paint, tile, light
         for p in merge(faces):
-            vis.add(p, ref=ref, label=label, kind="wall", layer="structure")
+            vis.add(p, ref=ref, label=label, kind="wall", layer="structure", daylight=day)
 
     has_floor = any(b.kind == "floor" for b in scene.boxes) or bool(scene.meshes)
     for s in scene.surfaces:
@@ -302,19 +346,28 @@ def _build(scene: Scene, *, seed: int, cache: str | Path | None, texture_size: i
         mat = arch.GROUND_MATERIAL.get(s.cls, "paving")
         prism = arch.polygon_prism(s, mat, thickness=0.1, tile=tile_of(mat), lift=arch.LIFT.get(s.cls, 0.0))
         if prism is not None:
-            vis.add(prism, ref=s.id, label=s.cls, kind=s.cls, layer="structure")
+            vis.add(prism, ref=s.id, label=s.cls, kind=s.cls, layer="structure",
+                    daylight=vis.outdoor and (s.cls != "floor" or scene.kind == "outdoor"))
         has_floor = has_floor or s.cls == "floor"
     if not has_floor:
         for r in scene.rooms:
-            floor = arch.room_slab(r, floor_material(r.label, derive(seed, "floor", r.id)),
-                                   r.floor_y + arch.LIFT["floor"], facing_down=False)
+            fm = floor_material(r.label, derive(seed, "floor", r.id))
+            floor = arch.room_slab(r, fm, r.floor_y + arch.LIFT["floor"], facing_down=False, tile=tile_of(fm))
             if floor is not None:
                 vis.add(floor, ref=r.id, label=_room_floor_label(r.label), kind="floor", layer="structure")
 
     sign_mats: dict[str, Material] = {}
+    if furnish:
+        from navbench.visual.furnish import fittings
+
+        for f in fittings(scene, seed):
+            parts = palette.merge(merge(metric_uv(list(f.parts), table)),
+                                  {p.material: shade(p.material) for p in f.parts})
+            for p in parts:
+                vis.add(p, ref=f.ref, label=f.label, kind="decor", layer="object", daylight=f.daylight)
     for place, parts, images in scene_storefronts(scene, seed):
         for p in merge(parts):
-            vis.add(p, ref=place.id, label=place.category, kind="sign", layer="structure")
+            vis.add(p, ref=place.id, label=place.category, kind="sign", layer="structure", daylight=True)
         vis.textures.update(images)
         sign_mats.update(sign_materials(images))
     for r in scene.rooms:
@@ -329,7 +382,7 @@ def _build(scene: Scene, *, seed: int, cache: str | Path | None, texture_size: i
         vis.lights.append(Light("sun", (0.0, 200.0, 0.0), SUN_DIR, 0.6, castshadow=shadow_maps))
         if not shadow_maps:
             for p in shadow_parts(scene, SUN_DIR):  # last: the renderer leaves them out of segmentation
-                vis.add(p, ref=None, label="shadow", kind="shadow", layer="shadow")
+                vis.add(p, ref=None, label="shadow", kind="shadow", layer="shadow", daylight=True)
     else:
         vis.lights.append(Light("sun", (0.0, 50.0, 0.0), (0.3, -1.0, 0.2), 0.25))
 
@@ -344,13 +397,17 @@ def _build(scene: Scene, *, seed: int, cache: str | Path | None, texture_size: i
         vis.textures[PALETTE] = atlas
     for g in vis.geoms:
         if g.material not in vis.materials:
-            vis.materials[g.material] = _opaque(resolve(g.material, table))
+            base = g.material.removesuffix(SHADED)
+            m = vis.materials.get(base) or _opaque(resolve(base, table))
+            vis.materials[g.material] = _in_shade(m) if g.material.endswith(SHADED) else m
     for key in set(vis.box_materials.values()):
         vis.materials[f"{key}:u"] = _opaque(resolve(key, table))
         vis.uniform[f"{key}:u"] = tile_of(key)
+    if scene.kind == "outdoor":  # imported meshes too
+        vis.geoms = [replace(g, daylight=True) for g in vis.geoms]
     for key in sorted({m.texture for m in vis.materials.values() if m.texture} - set(sign_mats) - {PALETTE}):
-        vis.textures[key] = texture(key, seed, texture_size, cache=cache, use_cache=use_cache)
-        vis.tiles[key] = TILE_M.get(key, 1.0)
+        vis.textures[key] = texture(key, seed, texture_size * px_scale(key), cache=cache, use_cache=use_cache)
+        vis.tiles[key] = tile_metres(key)
     return vis
 
 

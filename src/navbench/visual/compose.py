@@ -105,3 +105,56 @@ def blob(radius: float, material: str, center: tuple[float, float, float],
     v[:, -1] = v[:, 0]
     v[0, :], v[-1, :] = v[0, 0], v[-1, 0]
     return Part(v.reshape(-1, 3), p.faces, p.uv, material)
+
+
+def tapered_tub(bottom: tuple[float, float], top: tuple[float, float], height: float, wall: float,
+                material: str, *, y0: float = 0.0) -> Part:
+    """An open-topped tub (hamper, bin) widening from ``bottom`` (w, d) to ``top`` (w, d):
+    outer and inner side walls ``wall`` thick, a rim and a floor; UVs in metres (u along each
+    wall, v up its slant), so tiled textures keep their scale."""
+    def ring(w: float, d: float, y: float) -> np.ndarray:
+        return np.array([(-w / 2, y, d / 2), (w / 2, y, d / 2), (w / 2, y, -d / 2), (-w / 2, y, -d / 2)])
+
+    (w0, d0), (w1, d1) = bottom, top
+    ob, ot = ring(w0, d0, y0), ring(w1, d1, y0 + height)
+    ib, it = ring(w0 - 2 * wall, d0 - 2 * wall, y0 + wall), ring(w1 - 2 * wall, d1 - 2 * wall, y0 + height)
+    verts: list[np.ndarray] = []
+    uvs: list[tuple[float, float]] = []
+    faces: list[tuple[int, int, int]] = []
+
+    def quad(a: np.ndarray, b: np.ndarray, c: np.ndarray, d: np.ndarray) -> None:
+        """Quad a-b-c-d counter-clockwise seen from its front; u along a→b, v along a→d."""
+        n = len(verts)
+        ab, ad = float(np.linalg.norm(b - a)), float(np.linalg.norm(d - a))
+        verts.extend([a, b, c, d])
+        uvs.extend([(0.0, 0.0), (ab, 0.0), (ab, ad), (0.0, ad)])
+        faces.extend([(n, n + 1, n + 2), (n, n + 2, n + 3)])
+
+    for k in range(4):
+        j = (k + 1) % 4
+        quad(ob[k], ob[j], ot[j], ot[k])  # outer wall, seen from outside
+        quad(ib[j], ib[k], it[k], it[j])  # inner wall, seen from inside
+        quad(ot[k], ot[j], it[j], it[k])  # rim
+    quad(ob[3], ob[2], ob[1], ob[0])  # floor underside
+    quad(ib[0], ib[1], ib[2], ib[3])  # floor inside
+    return Part(np.array(verts), np.array(faces, np.int32), np.array(uvs), material)
+
+
+def decal(x0: float, x1: float, y0: float, y1: float, z: float, material: str, *, t: float = 0.002,
+          uv: tuple[float, float, float, float] = (0.0, 0.0, 1.0, 1.0)) -> Part:
+    """A thin panel whose +Z face at ``z`` shows a picture once (screens, photos, rugs laid on
+    their back): ``uv`` = (u0, v0, u1, v1) of the picture spans x0→x1, y0→y1. A closed box
+    ``t`` thick behind the face (its other faces map a corner of the picture)."""
+    u0, v0, u1, v1 = uv
+    v = np.array([(x0, y0, z), (x1, y0, z), (x1, y1, z), (x0, y1, z),
+                  (x0, y0, z - t), (x1, y0, z - t), (x1, y1, z - t), (x0, y1, z - t)], float)
+    uvs = np.array([(u0, v0), (u1, v0), (u1, v1), (u0, v1), (u0, v0), (u1, v0), (u1, v1), (u0, v1)], float)
+    f = [(0, 1, 2), (0, 2, 3), (4, 6, 5), (4, 7, 6), (0, 4, 5), (0, 5, 1), (1, 5, 6), (1, 6, 2),
+         (2, 6, 7), (2, 7, 3), (3, 7, 4), (3, 4, 0)]
+    return Part(v, np.array(f, np.int32), uvs, material)
+
+
+def lay_flat(p: Part) -> Part:
+    """A part built facing +Z turned to face up (+Y): (x, y, z) → (x, z, −y)."""
+    v = p.vertices[:, [0, 2, 1]] * np.array([1.0, 1.0, -1.0])
+    return Part(v, p.faces.copy(), p.uv, p.material)

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from navbench.visual.compose import bar, blob, lathe, open_box, slab
-from navbench.visual.indoor_furniture import Size, cabinet_body, fabric, pick
+from navbench.visual.compose import bar, blob, lathe, open_box, slab, tapered_tub
+from navbench.visual.indoor_furniture import Size, pick
+from navbench.visual.indoor_storage import cabinet_body
 from navbench.visual.materials import tinted
 from navbench.visual.mesh import Part, box, cylinder
 
@@ -20,15 +21,6 @@ def appliance(rng: np.random.Generator) -> str:
 
 
 # --------------------------------------------------------------------------- kitchen
-def counter(size: Size, rng: np.random.Generator) -> list[Part]:
-    """Base cabinets with doors and a drawer row under a stone worktop with a back splash."""
-    w, h, d = size
-    out = cabinet_body((w, h - 0.04, d - 0.03), rng, doors=max(1, round(w / 0.6)), drawers=1, z_shift=-0.015)
-    top = tinted("stone", pick(rng, ((0.95, 0.95, 0.93), (0.3, 0.3, 0.32), (0.75, 0.7, 0.62))))
-    out.append(slab(-w / 2, w / 2, h - 0.04, h, -d / 2, d / 2, top))
-    return out
-
-
 def fridge(size: Size, rng: np.random.Generator) -> list[Part]:
     """Tall body, freezer door below and fridge door above (or side by side), long handles."""
     w, h, d = size
@@ -107,21 +99,40 @@ def kitchen_sink(size: Size, rng: np.random.Generator) -> list[Part]:
 
 # --------------------------------------------------------------------------- bathroom
 def toilet(size: Size, rng: np.random.Generator) -> list[Part]:
-    """Cistern at the back, bowl on a pedestal, seat and lid (front +Z)."""
+    """Close-coupled toilet (front +Z): a pedestal from the floor that carries the bowl and,
+    at the back, the cistern sitting on it; a seat ring, the lid raised against the cistern
+    and a flush button on top."""
     w, h, d = size
     c = "ceramic"
-    tank_d = 0.22 * d
+    tank_d = 0.24 * d
     seat_y = 0.52 * h
-    bowl = lathe([(0.0, 0.0), (0.4, 0.0), (0.42, 0.5), (0.5, 0.85), (0.48, 1.0), (0.0, 1.0)], c, segments=20,
-                 scale_xz=(w / 2 * 0.95, (d - tank_d) / 2 * 0.95))
-    out = [Part(bowl.vertices * np.array([1, seat_y, 1]) + np.array([0, 0, tank_d / 2]), bowl.faces, bowl.uv, c)]
-    out.append(slab(-w / 2, w / 2, seat_y + 0.1 * h, h, -d / 2, -d / 2 + tank_d, c))
-    out.append(slab(-0.15 * w, 0.15 * w, seat_y, seat_y + 0.1 * h, -d / 2 + 0.05, -d / 2 + tank_d, c))
-    seat = cylinder(1.0, 0.025, tinted("plastic", pick(rng, ((0.97, 0.97, 0.97), (0.2, 0.2, 0.2)))),
-                    segments=20, center=(0, 0, 0))
-    sv = seat.vertices * np.array([w / 2 * 0.92, 1, (d - tank_d) / 2 * 0.92]) + np.array([0, seat_y + 0.0125, tank_d / 2])
-    out.append(Part(sv, seat.faces, seat.uv, seat.material))
-    out.append(box((0.06, 0.015, 0.02), "chrome", center=(w / 2 - 0.08, h - 0.04, -d / 2 + tank_d + 0.01)))
+    bowl_d = d - tank_d + 0.04
+    bz = -d / 2 + tank_d - 0.04 + bowl_d / 2  # bowl centre (z)
+    # pedestal: a waisted column under the bowl that runs back under the cistern
+    ped = lathe([(0.0, 0.0), (0.62, 0.0), (0.5, 0.25), (0.46, 0.6), (0.0, 0.6)], c, segments=18,
+                scale_xz=(w / 2 * 0.8, bowl_d / 2 * 0.8))
+    out = [Part(ped.vertices * np.array([1, seat_y, 1]) + np.array([0, 0, bz]), ped.faces, ped.uv, c)]
+    out.append(slab(-0.28 * w, 0.28 * w, 0, seat_y - 0.02, -d / 2 + 0.04, bz, c))
+    bowl = lathe([(0.0, 0.55), (0.62, 0.55), (0.92, 0.8), (1.0, 0.97), (0.94, 1.0), (0.78, 0.96), (0.5, 0.8),
+                  (0.0, 0.76)], c, segments=22, scale_xz=(w / 2 * 0.98, bowl_d / 2 * 0.98))  # hollow bowl
+    out.append(Part(bowl.vertices * np.array([1, seat_y, 1]) + np.array([0, 0, bz]), bowl.faces, bowl.uv, c))
+    out.append(cylinder(1.0, 0.004, tinted("ceramic", (0.62, 0.72, 0.78)), segments=16, center=(0, 0, 0)))
+    wv = out[-1].vertices * np.array([w / 2 * 0.4, 1.0, bowl_d / 2 * 0.35]) + np.array([0, 0.8 * seat_y, bz])
+    out[-1] = Part(wv, out[-1].faces, out[-1].uv, out[-1].material)  # water
+    # cistern on the back of the pedestal / bowl, touching it (no gap)
+    out.append(slab(-0.46 * w, 0.46 * w, seat_y - 0.03, h - 0.02, -d / 2 + 0.005, -d / 2 + tank_d, c))
+    out.append(slab(-0.48 * w, 0.48 * w, h - 0.02, h, -d / 2, -d / 2 + tank_d + 0.01, c))  # cistern lid
+    out.append(cylinder(0.022, 0.008, "chrome", segments=12, center=(0, h + 0.002, -d / 2 + tank_d / 2)))
+    seat_col = tinted("plastic", pick(rng, ((0.97, 0.97, 0.97), (0.97, 0.97, 0.97), (0.15, 0.15, 0.15))))
+    ring = lathe([(0.62, 0.0), (1.0, 0.0), (1.0, 1.0), (0.62, 1.0), (0.62, 0.0)], seat_col, segments=22,
+                 scale_xz=(w / 2 * 0.95, bowl_d / 2 * 0.92))
+    out.append(Part(ring.vertices * np.array([1, 0.025, 1]) + np.array([0, seat_y, bz + 0.01]), ring.faces, ring.uv,
+                    seat_col))
+    lid = cylinder(1.0, 0.02, seat_col, segments=20)  # raised lid, leaning on the cistern
+    half = min(bowl_d / 2 * 0.85, (h - seat_y - 0.06) / 2)
+    lv = lid.vertices[:, [0, 2, 1]] * np.array([w / 2 * 0.9, half, 1.0])
+    lv = lv + np.array([0.0, seat_y + 0.03 + half, -d / 2 + tank_d + 0.025])
+    out.append(Part(lv, lid.faces[:, ::-1].copy(), lid.uv, seat_col))
     return out
 
 
@@ -129,7 +140,8 @@ def sink(size: Size, rng: np.random.Generator) -> list[Part]:
     """Vanity cabinet (or pedestal) with a white basin top, faucet and a mirror-less splash."""
     w, h, d = size
     if rng.random() < 0.5:
-        out = cabinet_body((w, h - 0.2, d - 0.02), rng, doors=2 if w > 0.55 else 1, plinth=False, z_shift=-0.01)
+        out = cabinet_body((w, h - 0.2, d - 0.02), rng, doors=2 if w > 0.55 else 1, plinth=False, z_shift=-0.01,
+                           category="cabinet")
     else:
         out = [cylinder(0.08, h - 0.2, "ceramic", segments=14, center=(0, (h - 0.2) / 2, -0.05))]
     out += open_box(w, 0.12, d, 0.03, "ceramic", center_xz=(0, 0), y0=h - 0.2)
@@ -139,11 +151,23 @@ def sink(size: Size, rng: np.random.Generator) -> list[Part]:
 
 
 def bathtub(size: Size, rng: np.random.Generator) -> list[Part]:
-    """A hollow tub (open box) with a rim, a tiled apron front and a tap at one end."""
+    """A built-in tub: a panelled apron, a wide rim round a basin that slopes in to its floor,
+    a mixer tap with two handles and a hand shower on its hose at the back of one end."""
     w, h, d = size
-    out = open_box(w, h, d, 0.07, "ceramic")
-    out.append(slab(-w / 2 + 0.07, w / 2 - 0.07, 0.07, 0.1, -d / 2 + 0.07, d / 2 - 0.07, tinted("ceramic", (0.85, 0.92, 0.95))))
-    out.append(bar((-w / 2 + 0.035, h - 0.01, 0), (-w / 2 + 0.2, h - 0.03, 0), 0.03, "chrome"))
+    rim = 0.08
+    inner = tapered_tub((w - 2 * rim - 0.2, d - 2 * rim - 0.12), (w - 2 * rim, d - 2 * rim), h - 0.1, 0.004,
+                        tinted("ceramic", (0.97, 0.98, 0.99)), y0=0.1)
+    out = [  # apron and ends up to the rim; the basin is open
+        slab(-w / 2, w / 2, 0, h, d / 2 - rim, d / 2, "ceramic"), slab(-w / 2, w / 2, 0, h, -d / 2, -d / 2 + rim, "ceramic"),
+        slab(-w / 2, -w / 2 + rim, 0, h, -d / 2 + rim, d / 2 - rim, "ceramic"),
+        slab(w / 2 - rim, w / 2, 0, h, -d / 2 + rim, d / 2 - rim, "ceramic"),
+        slab(-w / 2 + rim, w / 2 - rim, 0, 0.1, -d / 2 + rim, d / 2 - rim, "ceramic"), inner]
+    tap_x = -w / 2 + rim / 2
+    out += [cylinder(0.02, 0.05, "chrome", segments=10, center=(tap_x, h + 0.025, 0)),
+            bar((tap_x, h + 0.045, 0), (tap_x + 0.12, h + 0.035, 0), 0.022, "chrome"),
+            cylinder(0.025, 0.03, "chrome", segments=10, center=(tap_x, h + 0.015, -0.09)),
+            cylinder(0.025, 0.03, "chrome", segments=10, center=(tap_x, h + 0.015, 0.09)),
+            bar((tap_x, h + 0.015, -0.16), (tap_x + 0.02, h + 0.05, -0.22), 0.025, "chrome")]  # hand shower
     return out
 
 
@@ -231,11 +255,28 @@ def trash_can(size: Size, rng: np.random.Generator) -> list[Part]:
 
 
 def laundry_basket(size: Size, rng: np.random.Generator) -> list[Part]:
-    """Open wicker basket with laundry heaped inside."""
+    """A tall hamper widening to the top, woven wicker or perforated plastic, with hand-holds
+    under the rim, a rim band and laundry heaped above it (shirts, towels in several colours)."""
     w, h, d = size
-    mat = tinted("wood_light", pick(rng, ((0.85, 0.72, 0.5), (0.95, 0.95, 0.95), (0.55, 0.65, 0.8))))
-    out = open_box(w, h, d, 0.015, mat)
-    out.append(blob(0.3 * min(w, d), fabric(rng), (0, h * 0.75, 0), rng, scale=(1.2, 0.5, 1.0)))
+    wicker = rng.random() < 0.6
+    body = tinted("wicker", pick(rng, ((1.0, 1.0, 1.0), (0.8, 0.75, 0.7), (0.95, 0.95, 0.92)))) if wicker else \
+        tinted("perforated", pick(rng, ((0.95, 0.95, 0.95), (0.55, 0.7, 0.85), (0.75, 0.75, 0.78))))
+    rim = tinted("wicker", (0.7, 0.6, 0.5)) if wicker else body
+    top = 0.78 * h
+    out = [tapered_tub((0.82 * w, 0.82 * d), (w, d), top, 0.012, body)]
+    out.append(slab(-w / 2, w / 2, top - 0.04, top, -d / 2, -d / 2 + 0.015, rim))
+    out.append(slab(-w / 2, w / 2, top - 0.04, top, d / 2 - 0.015, d / 2, rim))
+    out.append(slab(-w / 2, -w / 2 + 0.015, top - 0.04, top, -d / 2, d / 2, rim))
+    out.append(slab(w / 2 - 0.015, w / 2, top - 0.04, top, -d / 2, d / 2, rim))
+    for sx in (-1, 1):  # hand-holds: dark slots under the rim on both ends
+        out.append(slab(sx * w / 2 - 0.004, sx * w / 2 + 0.004, top - 0.12, top - 0.07, -0.07, 0.07, "plastic_dark"))
+    cols = ((0.95, 0.95, 0.95), (0.3, 0.4, 0.65), (0.8, 0.3, 0.3), (0.4, 0.6, 0.45), (0.9, 0.8, 0.5))
+    for k in range(4):
+        c = tinted("linen" if k % 2 else "knit", pick(rng, cols))
+        cx, cz = rng.uniform(-0.2, 0.2) * w, rng.uniform(-0.2, 0.2) * d
+        r = 0.22 * min(w, d)
+        cy = min(top + (h - top) * (0.05 + 0.22 * k), h - 0.6 * r)
+        out.append(blob(r, c, (cx, cy, cz), rng, scale=(1.5, 0.55, 1.2)))
     return out
 
 

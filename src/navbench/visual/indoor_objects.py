@@ -12,9 +12,11 @@ from collections.abc import Callable
 
 import numpy as np
 
+from navbench.visual import indoor_electronics as el
 from navbench.visual import indoor_fixtures as fx
 from navbench.visual import indoor_furniture as fu
 from navbench.visual import indoor_small as sm
+from navbench.visual import indoor_storage as st
 from navbench.visual.compose import slab
 from navbench.visual.mesh import Part
 
@@ -22,27 +24,27 @@ Builder = Callable[[tuple[float, float, float], np.random.Generator], list[Part]
 
 #: Category label → mesh builder (every label of ``scene.procgen.catalog.CATALOG``).
 INDOOR_BUILDERS: dict[str, Builder] = {
-    "bed": fu.bed, "nightstand": fu.nightstand, "wardrobe": fu.wardrobe, "dresser": fu.dresser,
+    "bed": fu.bed, "nightstand": st.nightstand, "wardrobe": st.wardrobe, "dresser": st.dresser,
     "laundry basket": fx.laundry_basket, "sofa": fu.sofa, "armchair": fu.armchair,
-    "coffee table": fu.coffee_table, "side table": fu.table, "tv stand": fu.tv_stand,
-    "bookshelf": fu.bookshelf, "floor lamp": fx.lamp, "plant": fx.plant, "piano": fx.piano,
-    "cabinet": fu.cabinet, "ottoman": fu.ottoman, "dining table": fu.table, "chair": fu.chair,
-    "sideboard": fu.sideboard, "counter": fx.counter, "fridge": fx.fridge, "oven": fx.oven,
-    "dishwasher": fx.dishwasher, "kitchen island": fu.kitchen_island, "stool": fu.stool,
+    "coffee table": fu.coffee_table, "side table": fu.table, "tv stand": st.tv_stand,
+    "bookshelf": st.bookshelf, "floor lamp": fx.lamp, "plant": fx.plant, "piano": fx.piano,
+    "cabinet": st.cabinet, "ottoman": fu.ottoman, "dining table": fu.table, "chair": fu.chair,
+    "sideboard": st.sideboard, "counter": st.counter, "fridge": fx.fridge, "oven": fx.oven,
+    "dishwasher": fx.dishwasher, "kitchen island": st.kitchen_island, "stool": fu.stool,
     "trash can": fx.trash_can, "washing machine": fx.washing_machine, "toilet": fx.toilet,
     "sink": fx.sink, "bathtub": fx.bathtub, "shower": fx.shower, "towel rack": fx.towel_rack,
-    "desk": fu.desk, "office chair": fu.office_chair, "filing cabinet": fu.filing_cabinet,
-    "shoe rack": fu.shoe_rack, "coat rack": fu.coat_rack, "console table": fu.table,
-    "bench": fu.bench, "pillow": sm.pillow, "lamp": fx.lamp, "alarm clock": sm.alarm_clock,
+    "desk": fu.desk, "office chair": fu.office_chair, "filing cabinet": st.filing_cabinet,
+    "shoe rack": st.shoe_rack, "coat rack": fu.coat_rack, "console table": fu.table,
+    "bench": fu.bench, "pillow": sm.pillow, "lamp": fx.lamp, "alarm clock": el.alarm_clock,
     "book": sm.book, "tissue box": sm.tissue_box, "picture frame": sm.picture_frame, "vase": sm.vase,
-    "jewelry box": sm.jewelry_box, "remote control": sm.remote_control, "mug": sm.mug,
-    "candle": sm.candle, "potted plant": sm.potted_plant, "tv": sm.tv, "speaker": sm.speaker,
-    "game console": sm.game_console, "fruit bowl": sm.fruit_bowl, "plate": sm.plate,
+    "jewelry box": sm.jewelry_box, "remote control": el.remote_control, "mug": sm.mug,
+    "candle": sm.candle, "potted plant": sm.potted_plant, "tv": el.tv, "speaker": el.speaker,
+    "game console": el.game_console, "fruit bowl": sm.fruit_bowl, "plate": sm.plate,
     "microwave": sm.microwave, "toaster": sm.toaster, "coffee machine": sm.coffee_machine,
     "kettle": sm.kettle, "kitchen sink": fx.kitchen_sink, "cutting board": sm.cutting_board,
     "pot": sm.pot, "laundry detergent": sm.laundry_detergent, "soap dispenser": sm.soap_dispenser,
-    "cup": sm.cup, "monitor": sm.monitor, "keyboard": sm.keyboard, "laptop": sm.laptop,
-    "printer": sm.printer,
+    "cup": sm.cup, "monitor": el.monitor, "keyboard": el.keyboard, "laptop": el.laptop,
+    "printer": el.printer,
 }
 
 #: Keywords of foreign labels → a builder (first match wins; checked in order).
@@ -76,7 +78,7 @@ _KEYWORDS: tuple[tuple[str, str], ...] = (
 def _generic(size: tuple[float, float, float], rng: np.random.Generator) -> list[Part]:
     """A bevelled block (unknown objects): a body on a darker base, a lighter top."""
     w, h, d = size
-    c = fu.pick(rng, fu.PAINTED + fu.WOODS)
+    c = fu.pick(rng, ((0.95, 0.95, 0.93), (0.2, 0.22, 0.25), (0.55, 0.65, 0.7), (0.62, 0.42, 0.25)))
     body = fu.tinted("plastic", c)
     base = min(0.04, 0.1 * h)
     return [slab(-w / 2 + 0.01 * w, w / 2 - 0.01 * w, 0, base, -d / 2 + 0.01 * d, d / 2 - 0.01 * d, "plastic_dark"),

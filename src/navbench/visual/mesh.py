@@ -9,7 +9,8 @@ the object's yaw about +Y and translates to the box's bottom centre.
 
 UVs are in texture repeats (1.0 = one tile of the material's texture); box faces get UVs
 proportional to their metric size divided by ``uv_scale`` so that textures keep their
-physical scale across sizes.
+physical scale across sizes, with ``u`` along each face's longer side (wood grain runs along
+``u``: along a plank, up a tall door, across a wide drawer front).
 """
 
 from __future__ import annotations
@@ -95,13 +96,15 @@ def box(size: tuple[float, float, float], material: str, *,
             u_ax, v_ax = v_ax, u_ax
         half = np.array([sx, sy, sz])
         n = len(verts)
+        swap = half[v_ax] > half[u_ax] + 1e-12  # u along the longer side
         for du, dv in ((-1, -1), (1, -1), (1, 1), (-1, 1)):
             p = np.zeros(3)
             p[axis] = sign * half[axis]
             p[u_ax] = du * half[u_ax]
             p[v_ax] = dv * half[v_ax]
             verts.append(c + p)
-            uvs.append(((du + 1) * half[u_ax] / uv_scale, (dv + 1) * half[v_ax] / uv_scale))
+            uv = ((du + 1) * half[u_ax] / uv_scale, (dv + 1) * half[v_ax] / uv_scale)
+            uvs.append(uv[::-1] if swap else uv)
         faces += [(n, n + 1, n + 2), (n, n + 2, n + 3)]
     return Part(np.array(verts), np.array(faces, np.int32), np.array(uvs), material)
 

@@ -1,4 +1,5 @@
-"""Storefront appearance: a shop front on a place's facade with a legible sign, window and door.
+"""Storefront appearance: a shop front set into a place's facade with a legible sign, windows,
+a recessed door, a fascia and an awning.
 
 ``storefront_parts(place, rng, sign=None)`` returns the parts in WORLD coordinates plus the
 sign image keyed by its material key. The shop front is built in a facade frame (x along the
@@ -63,41 +64,71 @@ def _frame(place: Place) -> tuple[np.ndarray, float, np.ndarray, float]:
     return origin, yaw, ex, float(along.max() - along.min())
 
 
-def _face(x0: float, x1: float, y0: float, y1: float, z: float, material: str, t: float = 0.004) -> Part:
-    """A thin panel whose +Z face at ``z`` carries the whole texture once (u to +x, v up).
+def _face(x0: float, x1: float, y0: float, y1: float, z: float, material: str, t: float = 0.004,
+          uv: tuple[float, float, float, float] = (0.0, 0.0, 1.0, 1.0)) -> Part:
+    """A thin panel whose +Z face at ``z`` carries the texture's ``uv`` = (u0, v0, u1, v1)
+    rectangle (the whole texture by default; u to +x, v up).
 
     Closed front and back quads ``t`` apart (a volume, so renderers can compute its hull).
     """
     v = np.array([(x0, y0, z), (x1, y0, z), (x1, y1, z), (x0, y1, z),
                   (x0, y0, z - t), (x1, y0, z - t), (x1, y1, z - t), (x0, y1, z - t)], float)
-    uv = np.array([(0, 0), (1, 0), (1, 1), (0, 1), (0, 0), (1, 0), (1, 1), (0, 1)], float)
+    a, b, c, d = uv
+    uvs = np.array([(a, b), (c, b), (c, d), (a, d), (a, b), (c, b), (c, d), (a, d)], float)
     f = [(0, 1, 2), (0, 2, 3), (4, 6, 5), (4, 7, 6), (0, 4, 5), (0, 5, 1), (1, 5, 6), (1, 6, 2),
          (2, 6, 7), (2, 7, 3), (3, 7, 4), (3, 4, 0)]
-    return Part(v, np.array(f, np.int32), uv, material)
+    return Part(v, np.array(f, np.int32), uvs, material)
 
 
 def _slab(x0: float, x1: float, y0: float, y1: float, z0: float, z1: float, mat: str) -> Part:
     return box((x1 - x0, y1 - y0, z1 - z0), mat, center=((x0 + x1) / 2, (y0 + y1) / 2, (z0 + z1) / 2))
 
 
+#: Heights (m above the entrance level) of the shop front: stall riser top, glazing top, fascia
+#: (bottom, top; a second sign the size of the band sign, for eyes above the robots') and the
+#: cornice top; the awning's mounting height and its projection over the sidewalk.
+RISER = 0.45
+GLAZING_TOP = 2.3
+FASCIA = (2.45, 3.05)
+CORNICE = 3.25
+AWNING_Y = 2.42
+AWNING_OUT = 1.0
+AWNING_DROP = 0.15
+AWNING_VALANCE = 0.2  # its bottom edge 2.07 m up: over people's heads
+#: Depths out of the facade (m): the frame's front (the place footprint's 0.3 m), the glazing,
+#: and the door, recessed behind reveals.
+FRONT_Z = 0.3
+GLASS_Z = 0.1
+DOOR_Z = 0.03
+#: Frame colours of fronts not painted in the category colour.
+FRAME_COLOURS = ((0.12, 0.12, 0.13), (0.16, 0.2, 0.16), (0.12, 0.15, 0.24), (0.9, 0.9, 0.88), (0.35, 0.2, 0.14))
+
+
 def storefront_parts(place: Place, rng: np.random.Generator, sign: Box | None = None
                      ) -> tuple[list[Part], dict[str, np.ndarray]]:
     """The shop front of ``place``: parts in world coordinates and ``{material key: image}``.
 
-    Parts: piers and fascia in a dark frame colour, shop windows on a plinth, a door with a
-    handle in front of the place's entrance point, an awning in the category colour and the
-    sign (an image-textured face on a thin box) in :data:`SIGN_BAND`, across the whole front
-    like lettering on the glazing (it covers the door's upper part). If ``sign`` (the scene's
-    sign collision box) is given, the sign is drawn exactly over its extent along the facade
-    and its height. The texture dict holds the sign image under :func:`sign_material` (a
-    texture for a white, untinted material).
+    A traditional shop front over the whole width of the place, up to a cornice at
+    :data:`CORNICE`: pilasters at both ends and a fascia board carrying the name, a stall
+    riser under large windows set back behind the frame (the shop's lit interior behind
+    them), mullions, the door recessed behind its reveals and a soffit in front of the
+    place's entrance point (the PlaceNav goal) with one handle, the band sign (an
+    image-textured face on a thin box) in :data:`SIGN_BAND` across the glazing where both
+    robots' cameras see it, and a fabric awning over the sidewalk (above head height, plain
+    or striped in the category colour). Below the awning everything stays within the
+    place's 0.3 m footprint. If ``sign`` (the scene's sign collision box) is given, the band
+    sign is drawn exactly over its extent along the facade and its height. The texture dict
+    holds the sign image under :func:`sign_material` (a texture for a white material); the
+    fascia shows the same image.
 
     Raises:
         ValueError: the place has no footprint to build on.
     """
     origin, yaw, ex, width = _frame(place)
     st = sign_style(place.category)
-    frame = tinted("shop_frame", np.array((0.16, 0.16, 0.17)) * rng.uniform(0.7, 1.6))
+    brand = rng.random() < 0.45
+    fc = np.array(st.bg) / 255.0 if brand else np.asarray(FRAME_COLOURS[int(rng.integers(len(FRAME_COLOURS)))])
+    frame = tinted("shop_frame", fc * rng.uniform(0.9, 1.1))
     sx0, sx1 = default_sign_span(width)
     y0, y1 = SIGN_BAND
     if sign is not None:
@@ -111,32 +142,61 @@ def storefront_parts(place: Place, rng: np.random.Generator, sign: Box | None = 
     door_x = min(max(door_x, -width / 2 + 0.3 + DOOR_WIDTH / 2), width / 2 - 0.3 - DOOR_WIDTH / 2)
     door_h = DOOR_HEIGHT
     dx0, dx1 = door_x - DOOR_WIDTH / 2, door_x + DOOR_WIDTH / 2
-    top = y1 + 0.65
+    pil = min(0.3, 0.12 * width)
+    fz = FRONT_Z
     parts = [
-        _slab(-width / 2, -width / 2 + 0.2, 0.0, top, 0.01, 0.12, frame),  # piers
-        _slab(width / 2 - 0.2, width / 2, 0.0, top, 0.01, 0.12, frame),
-        _slab(-width / 2, width / 2, y1 + 0.05, top, 0.01, 0.12, frame),  # fascia above the sign
-        _slab(sx0, sx1, y0 - 0.1, y1 + 0.05, 0.01, 0.09, frame),  # sign backing
-        _slab(-width / 2 + 0.2, width / 2 - 0.2, 0.0, 0.4, 0.01, 0.1, frame),  # plinth under the window
-    ]
-    for wx0, wx1 in ((-width / 2 + 0.2, dx0 - 0.08), (dx1 + 0.08, width / 2 - 0.2)):
-        if wx1 - wx0 > 0.3:  # shop windows either side of the door, mullions every ~1.6 m
-            parts.append(_slab(wx0, wx1, 0.4, y0 - 0.1, 0.02, 0.06, "shop_window"))
-            panes = max(1, int((wx1 - wx0) / 1.6))
-            for k in range(1, panes):
-                x = wx0 + k * (wx1 - wx0) / panes
-                parts.append(_slab(x - 0.03, x + 0.03, 0.4, y0 - 0.1, 0.02, 0.08, frame))
-    parts += [
-        _slab(dx0 - 0.08, dx1 + 0.08, 0.0, door_h + 0.08, 0.01, 0.1, frame),  # door frame
-        _slab(dx0, dx1, 0.0, door_h, 0.02, 0.11, "door_wood" if rng.random() < 0.5 else "shop_window"),
-        _slab(dx1 - 0.15, dx1 - 0.1, 0.88, 1.05, 0.11, 0.15, "chrome"),  # handle
+        _slab(-width / 2, -width / 2 + pil, 0.0, CORNICE, 0.0, fz, frame),  # pilasters
+        _slab(width / 2 - pil, width / 2, 0.0, CORNICE, 0.0, fz, frame),
+        _slab(-width / 2 + pil, width / 2 - pil, GLAZING_TOP, FASCIA[1] + 0.05, 0.0, fz - 0.04, frame),  # fascia board
+        _slab(-width / 2, width / 2, FASCIA[1] + 0.05, CORNICE, 0.0, fz + 0.06, frame),  # cornice (above the awning)
+        _slab(sx0, sx1, y0 - 0.06, y1 + 0.06, GLASS_Z, SIGN_Z[0], frame),  # band sign backing on the glazing
         _slab(sx0 - 0.02, sx1 + 0.02, y0 - 0.02, y1 + 0.02, SIGN_Z[0], SIGN_Z[1] - 0.002,
               tinted("shop_frame", np.array(st.fg) / 255.0)),
         _face(sx0, sx1, y0, y1, SIGN_Z[1], sign_material(place)),
     ]
-    # awning over the whole front, in the sign colour (above the sign: never hides it from below)
-    aw = _slab(-width / 2, width / 2, -0.02, 0.02, 0.0, 0.28, tinted("awning", np.array(st.bg) / 255.0))
-    parts.append(transform(aw, pitch=0.35, offset=(0.0, top - 0.05, 0.02)))
+    fa0, fa1 = -width / 2 + pil + 0.1, width / 2 - pil - 0.1
+    fh = FASCIA[1] - FASCIA[0]
+    fw = min(fa1 - fa0, (sx1 - sx0) * fh / max(y1 - y0, 1e-6))  # the band sign's image, not stretched
+    parts.append(_face(-fw / 2, fw / 2, FASCIA[0], FASCIA[1], fz - 0.035, sign_material(place)))
+    riser = tinted("granite", (0.35, 0.35, 0.36)) if rng.random() < 0.5 else frame
+    inside = "shop_interior"
+    for wx0, wx1 in ((-width / 2 + pil, dx0 - 0.1), (dx1 + 0.1, width / 2 - pil)):
+        if wx1 - wx0 < 0.3:
+            continue
+        parts.append(_slab(wx0, wx1, 0.0, RISER, 0.0, fz - 0.05, riser))  # stall riser
+        parts.append(_slab(wx0, wx1, RISER, RISER + 0.05, 0.0, fz - 0.02, frame))  # sill
+        u0 = float(rng.uniform(0, 0.5))
+        parts.append(_face(wx0, wx1, RISER + 0.05, GLAZING_TOP, GLASS_Z, inside,
+                           uv=(u0, 0.0, u0 + (wx1 - wx0) / 4.0, 1.0)))
+        panes = max(1, int((wx1 - wx0) / 1.4))
+        for k in range(1, panes):
+            x = wx0 + k * (wx1 - wx0) / panes
+            parts.append(_slab(x - 0.035, x + 0.035, RISER, GLAZING_TOP, GLASS_Z, GLASS_Z + 0.06, frame))
+        parts.append(_slab(wx0, wx1, 2.0, 2.05, GLASS_Z, GLASS_Z + 0.05, frame))  # transom bar
+    # the recessed entrance: reveals from the door back to the front, a soffit, the door
+    parts += [
+        _slab(dx0 - 0.1, dx0, 0.0, GLAZING_TOP, DOOR_Z, fz - 0.02, frame),
+        _slab(dx1, dx1 + 0.1, 0.0, GLAZING_TOP, DOOR_Z, fz - 0.02, frame),
+        _slab(dx0, dx1, door_h, GLAZING_TOP, DOOR_Z, fz - 0.02, frame),
+    ]
+    glazed = rng.random() < 0.6
+    if glazed:  # an aluminium-framed glass door showing the shop
+        parts += [_slab(dx0, dx1, 0.0, door_h, DOOR_Z - 0.02, DOOR_Z, frame),
+                  _face(dx0 + 0.1, dx1 - 0.1, 0.15, door_h - 0.12, DOOR_Z + 0.003, inside,
+                        uv=(0.4, 0.1, 0.65, 0.95))]
+    else:
+        parts.append(_slab(dx0, dx1, 0.0, door_h, DOOR_Z - 0.02, DOOR_Z + 0.01, "door_wood"))
+    parts.append(_slab(dx1 - 0.15, dx1 - 0.1, 0.88, 1.05, DOOR_Z + 0.01, DOOR_Z + 0.05, "chrome"))  # handle
+    # awning over the sidewalk, under the fascia: a sloping sheet and a valance at its front
+    colour = max((st.bg, st.fg), key=lambda c: max(c) - min(c))  # the more saturated of the two
+    canvas = tinted("awning_stripes" if rng.random() < 0.5 else "awning", np.array(colour) / 255.0)
+    drop = AWNING_DROP
+    slope = math.atan2(drop, AWNING_OUT)
+    sheet = _slab(-width / 2 + pil, width / 2 - pil, -0.012, 0.012, 0.0, math.hypot(AWNING_OUT, drop), canvas)
+    parts.append(transform(sheet, pitch=slope, offset=(0.0, AWNING_Y, fz)))
+    ay = AWNING_Y - drop
+    parts.append(_slab(-width / 2 + pil, width / 2 - pil, ay - AWNING_VALANCE, ay, fz + AWNING_OUT - 0.012,
+                       fz + AWNING_OUT, canvas))
     world = [transform(p, yaw=yaw, offset=tuple(origin)) for p in parts]
     px_w = max(64, round((sx1 - sx0) * SIGN_PX_PER_M))
     px_h = max(32, round((y1 - y0) * SIGN_PX_PER_M))

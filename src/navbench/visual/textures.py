@@ -25,7 +25,7 @@ from navbench.io import ARRAY_READ_ERRORS
 from navbench.rng import derive
 
 #: Bump when a generator's output changes (invalidates cached images).
-TEXTURE_VERSION = "3"  # 3: red brick redder; brown brick and painted render facades
+TEXTURE_VERSION = "4"  # 4: wood species, laminates, fabrics, floors at real scale; pictures
 
 TextureFn = Callable[[np.random.Generator, int], np.ndarray]
 
@@ -71,54 +71,6 @@ def _rgb(gray: np.ndarray, lo: tuple[float, float, float], hi: tuple[float, floa
 
 
 # --------------------------------------------------------------------------- indoor generators
-def wood(rng: np.random.Generator, size: int) -> np.ndarray:
-    """Wood grain along the image rows (u): stretched noise bands plus rings."""
-    n = fractal(rng, size, 4, 4)
-    v = np.arange(size)[:, None] / size
-    rings = 0.5 + 0.5 * np.sin(2 * np.pi * (v * 10 + 2.5 * n))
-    return _rgb(0.55 * rings + 0.45 * n, (0.45, 0.28, 0.14), (0.78, 0.58, 0.36))
-
-
-def parquet(rng: np.random.Generator, size: int) -> np.ndarray:
-    """Planks 1/8 tile wide with staggered joints and per-plank tone."""
-    grain = fractal(rng, size, 8, 3)
-    rows = np.arange(size) * 8 // size
-    tone = rng.uniform(0.75, 1.1, 8)[rows][:, None]
-    offs = rng.integers(0, size, 8)[rows][:, None]
-    col = (np.arange(size)[None, :] + offs) % size
-    joint = (col < 2) | (np.arange(size)[:, None] % (size // 8) < 1)
-    g = (0.4 + 0.6 * grain) * tone
-    g = np.where(joint, 0.15, g)
-    return _rgb(g, (0.3, 0.18, 0.08), (0.8, 0.6, 0.38))
-
-
-def tile(rng: np.random.Generator, size: int) -> np.ndarray:
-    """Square ceramic tiles (4 per tile side) with grout lines and slight tone variation."""
-    k = 4
-    cell = np.arange(size) * k // size
-    tone = rng.uniform(0.9, 1.0, (k, k))[cell][:, cell]
-    m = np.arange(size) % (size // k)
-    grout = (m[:, None] < 2) | (m[None, :] < 2)
-    g = tone * (0.92 + 0.08 * fractal(rng, size, 8, 2))
-    return _rgb(np.where(grout, 0.55, g), (0.0, 0.0, 0.0), (1.0, 1.0, 1.0))
-
-
-def carpet(rng: np.random.Generator, size: int) -> np.ndarray:
-    """Fine fibre noise."""
-    g = 0.7 * rng.random((size, size)) + 0.3 * fractal(rng, size, 16, 2)
-    return _rgb(g, (0.75, 0.75, 0.75), (1.0, 1.0, 1.0))
-
-
-def stone(rng: np.random.Generator, size: int) -> np.ndarray:
-    """Large stone slabs (2 per side) with veined noise."""
-    n = fractal(rng, size, 4, 5)
-    veins = np.abs(np.sin(2 * np.pi * (3 * n)))
-    m = np.arange(size) % (size // 2)
-    joint = (m[:, None] < 2) | (m[None, :] < 2)
-    g = np.where(joint, 0.3, 0.7 + 0.3 * veins)
-    return _rgb(g, (0.5, 0.5, 0.48), (0.95, 0.94, 0.9))
-
-
 def fabric(rng: np.random.Generator, size: int) -> np.ndarray:
     """Woven fabric: fine warp/weft stripes over soft noise (white base, tinted by material)."""
     x = np.arange(size)
@@ -127,29 +79,40 @@ def fabric(rng: np.random.Generator, size: int) -> np.ndarray:
     return _rgb(g, (0.7, 0.7, 0.7), (1.0, 1.0, 1.0))
 
 
-def leather(rng: np.random.Generator, size: int) -> np.ndarray:
-    """Fine pebbled grain (white base, tinted by material)."""
-    g = fractal(rng, size, 32, 2)
-    return _rgb(g, (0.75, 0.75, 0.75), (1.0, 1.0, 1.0))
-
-
 def paint(rng: np.random.Generator, size: int) -> np.ndarray:
     """Painted plaster: faint low-frequency noise (white base, tinted by material)."""
     return _rgb(fractal(rng, size, 4, 4), (0.9, 0.9, 0.9), (1.0, 1.0, 1.0))
 
 
-def brushed(rng: np.random.Generator, size: int) -> np.ndarray:
-    """Brushed metal: streaks along the rows."""
-    streak = rng.random(size)[:, None] * np.ones((1, size))
-    g = 0.7 * streak + 0.3 * fractal(rng, size, 8, 2)
-    return _rgb(g, (0.8, 0.8, 0.8), (1.0, 1.0, 1.0))
+def _indoor() -> dict[str, TextureFn]:
+    from navbench.visual.decor_textures import DECOR_TEXTURES
+    from navbench.visual.indoor_textures import MATERIAL_TEXTURES
+
+    return {"fabric": fabric, "paint": paint, **MATERIAL_TEXTURES, **DECOR_TEXTURES}
 
 
-#: Indoor texture generators by texture key.
-INDOOR_TEXTURES: dict[str, TextureFn] = {
-    "wood": wood, "parquet": parquet, "tile": tile, "carpet": carpet, "stone": stone,
-    "fabric": fabric, "leather": leather, "paint": paint, "brushed": brushed,
-}
+#: Indoor texture generators by texture key: plaster and a generic weave here, materials at real
+#: scale in ``visual.indoor_textures``, pictures (views, rugs, art, screens, sky) in
+#: ``visual.decor_textures``.
+INDOOR_TEXTURES: dict[str, TextureFn] = _indoor()
+
+
+def tile_metres(key: str) -> float:
+    """Metres of surface one tile of texture ``key`` covers (1.0 when not listed)."""
+    from navbench.visual.indoor_textures import INDOOR_TILE_M
+    from navbench.visual.outdoor_textures import TILE_M
+
+    return TILE_M.get(key) or INDOOR_TILE_M.get(key, 1.0)
+
+
+def px_scale(key: str) -> int:
+    """Factor on the build's ``texture_size`` for texture ``key``: 2 for fine wood grain,
+    parquet and pictures (a 1 m plank course or a rug seen from 1.5 m needs ~2 px per cm)."""
+    from navbench.visual.decor_textures import DECOR_TEXTURES
+    from navbench.visual.indoor_textures import SPECIES
+
+    fine = {*SPECIES, "parquet_oak", "parquet_walnut", "parquet_pale", "herringbone", *DECOR_TEXTURES}
+    return 2 if key in fine else 1
 
 
 def all_generators() -> dict[str, TextureFn]:
