@@ -30,6 +30,16 @@ def building_boxes(bid: str, poly: Polygon, height: float) -> list[Box]:
     """Yawed boxes (``kind="building"``, ``ref=bid``) covering ``poly`` up to ``height`` m."""
     import shapely
 
+    if len(poly.exterior.coords) <= 6 and not poly.interiors:  # (nearly) a rectangle: one box
+        rr = poly.minimum_rotated_rectangle
+        if rr.geom_type == "Polygon" and poly.area >= 0.995 * rr.area:
+            c4 = np.asarray(rr.exterior.coords)[:4]
+            e0 = c4[1] - c4[0]
+            u = e0 / float(np.hypot(*e0))
+            v = np.array([-u[1], u[0]])
+            w = float((c4[2] - c4[1]) @ v)
+            return [frame_box(f"{bid}_0", "building", c4[0], u, v, 0.0, float(np.hypot(*e0)), min(0.0, w),
+                              max(0.0, w), SIDEWALK_Y + height, bid, "building", bottom=SIDEWALK_Y)]
     u, v = _rot(dominant_angle(poly))
     c = np.asarray(poly.exterior.coords)
     q = np.c_[c @ u, c @ v]

@@ -264,28 +264,33 @@ def _block_cells(blocks: list[Polygon], low: BaseGeometry, side: BaseGeometry, a
         if len(xs) < 2 or len(zs) < 2:
             continue
         cx, cz = np.meshgrid((xs[:-1] + xs[1:]) / 2, (zs[:-1] + zs[1:]) / 2)
-        wx = np.broadcast_to(((xs[1:] - xs[:-1]) / 2)[None, :], cx.shape)
-        wz = np.broadcast_to(((zs[1:] - zs[:-1]) / 2)[:, None], cx.shape)
+        hx = np.broadcast_to(((xs[1:] - xs[:-1]) / 2)[None, :], cx.shape)
+        hz = np.broadcast_to(((zs[1:] - zs[:-1]) / 2)[:, None], cx.shape)
         X = cx * u[0] + cz * v[0]
         Z = cx * u[1] + cz * v[1]
         shapely.prepare(blk)
-        grid = np.zeros(cx.shape, np.int8)
         inb = shapely.contains_xy(blk, X, Z)
-        out_a = ~shapely.contains_xy(area, X, Z)
-        cand = inb | out_a
-        if not cand.any():
-            continue
-        r, k = np.nonzero(cand)
-        corners = np.stack([np.stack([(cx[r, k] + sx * wx[r, k]) * u[j] + (cz[r, k] + sz * wz[r, k]) * v[j]
-                                      for j in (0, 1)], axis=-1)
-                            for sx, sz in ((-1, -1), (1, -1), (1, 1), (-1, 1))], axis=1)
-        sq = shapely.polygons(corners)
-        ok = np.ones(len(r), bool)
-        ok[~inb[r, k]] = shapely.intersects(sq[~inb[r, k]], blk)  # straddling the map edge
-        if tree is not None:
-            a, _ = tree.query(sq, predicate="intersects")
-            ok[a] = False
-        rr, kk = r[ok], k[ok]
+        out_a = ~inb & ~shapely.contains_xy(area, X, Z)  # past the map edge: kept if it overlaps the block
+        inner = blk.buffer(-float(np.hypot(hx.max(), hz.max())) - 1e-6, join_style="mitre", mitre_limit=4.0)
+        safe = shapely.contains_xy(inner, X, Z) if not inner.is_empty else np.zeros_like(inb)
+        test = (inb & ~safe) | out_a
+        keep = inb & safe
+        r, k = np.nonzero(test)
+        if len(r):
+            corners = np.stack([np.stack([(cx[r, k] + sx * hx[r, k]) * u[j] + (cz[r, k] + sz * hz[r, k]) * v[j]
+                                          for j in (0, 1)], axis=-1)
+                                for sx, sz in ((-1, -1), (1, -1), (1, 1), (-1, 1))], axis=1)
+            sq = shapely.polygons(corners)
+            ok = np.ones(len(r), bool)
+            edge = out_a[r, k]
+            if edge.any():
+                ok[edge] = shapely.intersects(sq[edge], blk)
+            if tree is not None:
+                a, _ = tree.query(sq, predicate="intersects")
+                ok[a] = False
+            keep[r[ok], k[ok]] = True
+        grid = np.zeros(cx.shape, np.int8)
+        rr, kk = np.nonzero(keep)
         grid[rr, kk] = np.where(shapely.contains_xy(side, X[rr, kk], Z[rr, kk]), 1, 2)
         for cls, a0, b0, a1, b1 in merge_cells(grid, xs, zs):
             name = _CLS[cls]
