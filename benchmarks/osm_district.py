@@ -52,7 +52,8 @@ class Writer:
 
     def __init__(self) -> None:
         self._tmp = tempfile.mkdtemp(prefix="osmgen_")
-        self._f: list[IO[str]] = [open(Path(self._tmp) / f"{k}.xml", "w") for k in ("n", "w", "r")]
+        # three streams open across calls (nodes, ways, relations), closed by close()
+        self._f: list[IO[str]] = [open(Path(self._tmp) / f"{k}.xml", "w") for k in ("n", "w", "r")]  # noqa: SIM115
         self.next_id = 1
         self.nodes = self.ways = self.relations = 0
 

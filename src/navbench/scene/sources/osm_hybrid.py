@@ -64,7 +64,11 @@ class OsmHybridSettings:
     storeys: int = 3
 
 
-def _sites(plan: OsmPlan, ex_width: float) -> list[tuple[int, np.ndarray, np.ndarray, np.ndarray, float, float]]:
+#: A facade site: (building index, edge start, unit along, outward normal, length, distance out to the street).
+_Site = tuple[int, np.ndarray, np.ndarray, np.ndarray, float, float]
+
+
+def _sites(plan: OsmPlan, ex_width: float) -> list[_Site]:
     """Road-facing facade edges: ``(building index, start, unit along, outward normal, length,
     distance to the street)``."""
     import shapely
@@ -75,7 +79,7 @@ def _sites(plan: OsmPlan, ex_width: float) -> list[tuple[int, np.ndarray, np.nda
     shapely.prepare(street)
     bl = [b.poly for b in plan.buildings]
     tree = shapely.STRtree(bl) if bl else None
-    out = []
+    out: list[_Site] = []
     for bi, b in enumerate(plan.buildings):
         p, u, ln, n = _edges(b.poly)
         near = [bl[int(i)] for i in tree.query(b.poly.buffer(EXIT_REACH))] if tree is not None else []
@@ -87,7 +91,7 @@ def _sites(plan: OsmPlan, ex_width: float) -> list[tuple[int, np.ndarray, np.nda
     return out
 
 
-def _fit(site: tuple[int, np.ndarray, np.ndarray, np.ndarray, float, float], ex_xz: np.ndarray, ex_yaw: float,
+def _fit(site: _Site, ex_xz: np.ndarray, ex_yaw: float,
          foot: Polygon, ok_ground: Polygon, t: float, dy: float) -> tuple[HouseTransform, Polygon] | None:
     """The transform putting the exit on the facade (slid along it) with the moved footprint
     on ``ok_ground``, or None."""
@@ -128,7 +132,7 @@ def load_osm_hybrid(path: str | Path, bbox: tuple[float, float, float, float] | 
     sites = _sites(plan, ex.width)
     order = derive(seed, "osm-hybrid", "site").permutation(len(sites))
     ex_xz = np.array([ex.center[0], ex.center[2]])
-    fits = []
+    fits: list[tuple[_Site, HouseTransform, Polygon]] = []
     for k in order:
         site = sites[int(k)]
         got = _fit(site, ex_xz, ex.yaw, foot, ok_ground, cfg.wall_thickness, SIDEWALK_Y - floor_y)
@@ -138,7 +142,7 @@ def load_osm_hybrid(path: str | Path, bbox: tuple[float, float, float, float] | 
         raise ConfigError(f"{path.name}: no road-facing building can hold the house (its footprint must stay "
                           "on raised ground, off roads and water); pass a larger --bbox or a smaller house")
 
-    def shops(f: tuple) -> int:
+    def shops(f: tuple[_Site, HouseTransform, Polygon]) -> int:
         tf, moved = f[1], f[2]
         e = tf.p3(ex.center)
         gone = _removed(plan, moved)
