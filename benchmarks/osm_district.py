@@ -15,7 +15,7 @@ traffic signals at junctions, street lamps, trees, hydrants, benches. ``edge_cas
 geometry real maps contain: a shop 40 m from any building, a bow-tie and a zero-area building, a
 building sharing a node with a road, open ways tagged as areas and an unclosed multipolygon.
 
-Usage: python benchmarks/osm_district.py OUT.osm [--blocks 6] [--seed 0] [--no-shops]
+Usage: python benchmarks/osm_district.py OUT.osm [--blocks 6] [--seed 0] [--no-shops] [--dense]
 """
 
 from __future__ import annotations
@@ -111,10 +111,15 @@ def _rect(c: np.ndarray, u: np.ndarray, v: np.ndarray, a0: float, a1: float, b0:
 
 
 def district(path: str | Path, blocks: int = 6, seed: int = 0, shops: bool = True, edge_cases: bool = True,
-             block: tuple[float, float] = (80.0, 120.0)) -> dict[str, int]:
-    """Write a ``blocks`` x ``blocks`` district to ``path``; returns element counts."""
+             block: tuple[float, float] = (80.0, 120.0), dense: bool = False) -> dict[str, int]:
+    """Write a ``blocks`` x ``blocks`` district to ``path``; returns element counts. ``dense``
+    maps as a dense city centre is mapped (narrow row buildings with detailed outlines, an
+    address node each, sheds and trees in the yards): about 1,000 nodes a block, so a
+    ``--blocks 32`` district holds ≥ 10⁶ nodes on about 10 km²."""
     rng = np.random.default_rng(seed)
     w = Writer()
+    if dense:
+        block = (70.0, 100.0)
     theta = 0.35
     u = np.array([math.cos(theta), math.sin(theta)])
     v = np.array([-u[1], u[0]])
@@ -199,7 +204,7 @@ def district(path: str | Path, blocks: int = 6, seed: int = 0, shops: bool = Tru
         zones[zones == "commercial"] = "residential"
     for i in range(blocks):
         for j in range(blocks):
-            _block(w, rng, P, i, j, str(zones[i, j]), u, v, shops)
+            _block(w, rng, P, i, j, str(zones[i, j]), u, v, shops, dense)
     if edge_cases:
         _edge_cases(w, P, road_nodes, u, v)
     w.close(Path(path))
@@ -207,10 +212,10 @@ def district(path: str | Path, blocks: int = 6, seed: int = 0, shops: bool = Tru
 
 
 def _block(w: Writer, rng: np.random.Generator, P: np.ndarray, i: int, j: int, zone: str, u: np.ndarray,
-           v: np.ndarray, shops: bool) -> None:
+           v: np.ndarray, shops: bool, dense: bool = False) -> None:
     c = (P[i, j] + P[i + 1, j] + P[i, j + 1] + P[i + 1, j + 1]) / 4
-    a = float(np.hypot(*(P[i + 1, j] - P[i, j]))) / 2 - 9.0
-    b = float(np.hypot(*(P[i, j + 1] - P[i, j]))) / 2 - 9.0
+    a = float(np.hypot(*(P[i + 1, j] - P[i, j]))) / 2 - 11.0
+    b = float(np.hypot(*(P[i, j + 1] - P[i, j]))) / 2 - 11.0
     if a < 12 or b < 12:
         return
     lot = _rect(c, u, v, -a, a, -b, b)
@@ -246,22 +251,32 @@ def _block(w: Writer, rng: np.random.Generator, P: np.ndarray, i: int, j: int, z
         front = c + bx * sgn * depth_lim  # the lot edge on this side
         inward = -bx * sgn
         t = -half + 2.0
-        while t < half - 12.0:
-            wd = float(rng.uniform(10.0, 24.0))
+        widths = (6.0, 14.0) if dense else (10.0, 24.0)
+        while t < half - widths[0] - 2.0:
+            wd = float(rng.uniform(*widths))
             wd = min(wd, half - 2.0 - t)
             dp = float(rng.uniform(9.0, min(16.0, depth_lim - 1.0)))
-            inset = float(rng.uniform(0.0, 2.5))
-            _building(w, rng, front + ax * (t + wd / 2) + inward * (inset + dp / 2), ax, inward, wd, dp,
-                      zone, shops)
-            if zone == "residential" and rng.random() < 0.2:
-                q = front + ax * (t + wd + 1.0)
+            inset = 0.0 if dense else float(rng.uniform(0.0, 2.5))
+            bc = front + ax * (t + wd / 2) + inward * (inset + dp / 2)
+            _building(w, rng, bc, ax, inward, wd, dp, zone, shops, dense)
+            if dense:
+                w.node(*bc, {"addr:housenumber": str(int(rng.integers(1, 200))), "addr:street": "Gasse"})
+                if rng.random() < 0.3:
+                    q = bc + inward * (dp / 2 + 4.0)
+                    ring(w, _rect(q, ax, inward, -1.5, 1.5, 0.0, 3.0), {"building": "shed"})
+                if rng.random() < 0.4:
+                    w.node(*(bc + inward * (dp / 2 + 9.0)), {"natural": "tree"})
+            gap = float(rng.uniform(0.0, 3.0))
+            if zone == "residential" and rng.random() < 0.2:  # a driveway in a 4.5 m gap
+                q = front + ax * (t + wd + 2.25)
                 w.way([w.node(*(q - inward * 7.0)), w.node(*(q + inward * 4.0))],
                       {"highway": "service", "service": "driveway"})
-            t += wd + float(rng.uniform(0.0, 3.0))
+                gap = 4.5
+            t += wd + gap
 
 
 def _building(w: Writer, rng: np.random.Generator, c: np.ndarray, ax: np.ndarray, inward: np.ndarray, wd: float,
-              dp: float, zone: str, shops: bool) -> None:
+              dp: float, zone: str, shops: bool, dense: bool = False) -> None:
     tags: dict[str, str] = {"building": rng.choice(["apartments", "yes", "house", "residential", "retail", "commercial"])}
     r = rng.random()
     if r < 0.7:
@@ -273,20 +288,23 @@ def _building(w: Writer, rng: np.random.Generator, c: np.ndarray, ax: np.ndarray
     elif rng.random() < 0.1:
         tags["building:material"] = str(rng.choice(MATERIALS))
     hw, hd = wd / 2, dp / 2
-    shape = rng.random()
+    shape = rng.random() if not dense else 0.8 + 0.16 * rng.random()  # dense: detailed outlines
     if shape < 0.6:
         pts = _rect(c, ax, inward, -hw, hw, -hd, hd)
     elif shape < 0.8:  # L-shape
         pts = np.array([c + a * ax + b * inward for a, b in
                         ((-hw, -hd), (hw, -hd), (hw, 0.0), (0.0, 0.0), (0.0, hd), (-hw, hd))])
     elif shape < 0.96:  # a detailed facade (steps every few metres)
-        k = max(2, int(wd / 4))
-        front = []
+        k = max(2, int(wd / (1.2 if dense else 4.0)))
+        front, back = [], []
         for q in range(k):
             a0, a1 = -hw + q * wd / k, -hw + (q + 1) * wd / k
             off = -hd + (0.4 if q % 2 else 0.0)
             front += [(a0, off), (a1, off)]
-        pts = np.array([c + a * ax + b * inward for a, b in [*front, (hw, hd), (-hw, hd)]])
+            if dense:
+                back += [(-a0, hd - (0.6 if q % 2 else 0.0)), (-a1, hd - (0.6 if q % 2 else 0.0))]
+        back = [(a, b) for a, b in sorted(back, key=lambda p: -p[0])] if dense else [(hw, hd), (-hw, hd)]
+        pts = _dedupe_pts(np.array([c + a * ax + b * inward for a, b in [*front, *back]]))
     elif shape < 0.99 and wd > 14 and dp > 12:  # a courtyard (multipolygon)
         outer, _ = ring(w, _rect(c, ax, inward, -hw, hw, -hd, hd))
         inner, _ = ring(w, _rect(c, ax, inward, -hw * 0.5, hw * 0.5, -hd * 0.4, hd * 0.5))
@@ -303,6 +321,11 @@ def _building(w: Writer, rng: np.random.Generator, c: np.ndarray, ax: np.ndarray
         else:
             w.node(*(c - inward * (hd - 1.5) + ax * rng.uniform(-hw * 0.6, hw * 0.6)), shop)
     ring(w, pts, tags)
+
+
+def _dedupe_pts(pts: np.ndarray) -> np.ndarray:
+    keep = np.r_[True, np.hypot(*np.diff(pts, axis=0).T) > 1e-6]
+    return pts[keep]
 
 
 def _edge_cases(w: Writer, P: np.ndarray, road_nodes: list[tuple[int, np.ndarray, float]], u: np.ndarray,
@@ -335,8 +358,9 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--no-shops", action="store_true")
     ap.add_argument("--no-edge-cases", action="store_true")
+    ap.add_argument("--dense", action="store_true", help="map as a dense city centre (about 1,000 nodes a block)")
     a = ap.parse_args()
-    c = district(a.out, a.blocks, a.seed, shops=not a.no_shops, edge_cases=not a.no_edge_cases)
+    c = district(a.out, a.blocks, a.seed, shops=not a.no_shops, edge_cases=not a.no_edge_cases, dense=a.dense)
     print(f"wrote {a.out}: {c['nodes']} nodes, {c['ways']} ways, {c['relations']} relations")
 
 

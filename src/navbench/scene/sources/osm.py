@@ -158,7 +158,9 @@ def plan_osm(path: str | Path, bbox: tuple[float, float, float, float] | None = 
             continue
         roads.append((r, poly))
         t_roads.append((r.id, poly, _clip_lines(r.pts, area.buffer(r.width)), r.width))
-    road_u = shapely.union_all([p for _, p in roads]) if roads else shapely.Polygon()
+    # a road through a building passage or under a roof runs under the building: it cuts nothing
+    open_air = [p for r, p in roads if not (r.tags.get("tunnel") or r.tags.get("covered") in ("yes", "arcade"))]
+    road_u = shapely.union_all(open_air) if open_air else shapely.Polygon()
     shapely.prepare(road_u)
     buildings: list[Building] = []
     for b in f.buildings:

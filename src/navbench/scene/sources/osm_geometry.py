@@ -124,21 +124,20 @@ def clean_polygon(shell: np.ndarray, holes: Sequence[np.ndarray] = (), issues: I
     shell = dedupe(np.asarray(shell, dtype=float))
     if len(shell) >= 2 and np.hypot(*(shell[0] - shell[-1])) <= 1e-3:
         shell = shell[:-1]
-    if len(shell) < 3 or (abs(polygon_area(shell)) < MIN_AREA and not holes):
+    if len(shell) < 3:
         iss.warn("zero_area")
         return []
     rings = [dedupe(np.asarray(h, dtype=float)) for h in holes]
     rings = [h for h in rings if len(h) >= 3]
     poly = shapely.Polygon(shell, rings)
-    if not poly.is_valid:
-        iss.warn("repaired")
-        parts = polygons_of(shapely.make_valid(poly))
-    else:
-        parts = [poly]
+    repaired = not poly.is_valid
+    parts = polygons_of(shapely.make_valid(poly)) if repaired else [poly]
     parts = [p for p in parts if p.area >= MIN_AREA]
     if not parts:
         iss.warn("zero_area")
         return []
+    if repaired:
+        iss.warn("repaired")
     out = []
     for p in parts:
         q = _cap(p, max_vertices)

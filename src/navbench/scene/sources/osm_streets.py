@@ -13,8 +13,9 @@
   ``highway=crossing`` (or ``crossing=*`` other than ``no``), where a ``footway=crossing`` way
   meets a road, and — only near junctions the map gives no crossing within
   :data:`OSM_CROSSING_REACH` m of — *derived* on every arm of a junction whose road has
-  sidewalks on both sides, just outside the crossing roads (as the procedural city puts them at
-  both ends of every street segment). A crossing node *at* a junction gives the derived set.
+  sidewalks on both sides, just past where both its curbs leave the other roads (as the
+  procedural city puts them at both ends of every street segment). A crossing node *at* a
+  junction gives the derived set.
 """
 
 from __future__ import annotations
@@ -129,6 +130,23 @@ def _is_crossing(tags: dict[str, str]) -> bool:
         tags.get("crossing") in ("traffic_signals", "marked", "zebra", "uncontrolled")
 
 
+def _clear_of(j: Junction, ri: int, d: tuple[float, float], roads: list[Road]) -> float:
+    """Distance (m) along an arm (road ``ri``, direction ``d``) at which both its curbs have
+    left every other road meeting at the junction: for another arm at angle θ and width w_k,
+    ``w_k/2 / sin θ + (w/2) / tan θ`` when θ < 90° (the acute corner), else ``w_k/2``; arms
+    within 10° of straight on (the same street continuing) are not crossed."""
+    w = roads[ri].width
+    out = 0.0
+    for rk, (ex, ez), _ in j.arms:
+        cos = max(-1.0, min(1.0, d[0] * ex + d[1] * ez))
+        theta = math.acos(cos)
+        if theta < math.radians(1.0) or theta > math.radians(170.0):
+            continue  # this arm itself, or the street going straight on
+        wk = roads[rk].width
+        out = max(out, wk / 2 / math.sin(theta) + w / 2 / math.tan(theta) if theta < math.pi / 2 else wk / 2)
+    return min(out, 25.0)
+
+
 def crosswalks(f: Features, juncs: list[Junction], where: dict[int, list[tuple[int, int]]]) -> list[Crosswalk]:
     """Crosswalks of the map (module docstring): OSM crossing nodes and crossing foot ways
     first, then derived ones at junctions without an OSM crossing nearby."""
@@ -191,8 +209,7 @@ def crosswalks(f: Features, juncs: list[Junction], where: dict[int, list[tuple[i
             r = roads[ri]
             if r.highway in NO_DERIVED or min(r.sidewalk) <= 0:
                 continue
-            others = [roads[rj].width for rj, _, _ in j.arms if rj != ri] or [j.max_width]
-            off = max(others) / 2 + CURB_OVERLAP + CROSSWALK_WIDTH / 2 + 0.5
+            off = _clear_of(j, ri, (dx, dz), roads) + CURB_OVERLAP + CROSSWALK_WIDTH / 2 + 0.5
             if avail < off + CROSSWALK_WIDTH:
                 continue
             vi = next(v for rr, v in where[j.node] if rr == ri)
