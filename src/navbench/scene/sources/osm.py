@@ -180,28 +180,18 @@ def plan_osm(path: str | Path, bbox: tuple[float, float, float, float] | None = 
                        [a.poly for a in f.areas if a.cls == "water"], side,
                        [(b.id, b.poly) for b in buildings], cws, s.slab_resolution)
     terrain = build_terrain(inp)
-    assert terrain.raised is not None and terrain.low is not None and terrain.side is not None
-    bld_u = shapely.union_all([b.poly for b in buildings]) if buildings else shapely.Polygon()
-    street = shapely.union_all([terrain.low, terrain.side] + [c.polygon() for c in cws])
-    free = terrain.raised.difference(bld_u)
-    shapely.prepare(free)
-    places = place_storefronts(f.points, buildings, street, terrain.low, free, iss)
+    places = place_storefronts(f.points, buildings, terrain.index, iss)
     return OsmPlan(path, s, f, area, roads, buildings, juncs, cws, terrain, places)
 
 
 def populate_osm(plan: OsmPlan, exclude: list[Polygon] | None = None) -> None:
     """Street furniture and parked vehicles; ``exclude`` polygons stay free of both."""
-    import shapely
 
     s = plan.settings
     t = plan.terrain
-    assert t.raised is not None and t.low is not None
-    taken = [b.poly for b in plan.all_buildings] + list(exclude or [])
-    free = t.raised.difference(shapely.union_all(taken)) if taken else t.raised
-    low = t.low.difference(shapely.union_all(exclude)) if exclude else t.low
-    shapely.prepare(free)
+    idx = t.index.with_blocked([k.poly for k in plan.places.kiosks] + list(exclude or []))
     km2 = plan.area.area / 1e6
-    st = Streetscape(free, low, plan.roads, plan.crosswalks, plan.junctions, t.strips,
+    st = Streetscape(idx, plan.roads, plan.crosswalks, plan.junctions, t.strips,
                      plan.places.clear + list(exclude or []), [(p.entrance[0], p.entrance[2]) for p in plan.places.places],
                      plan.features.areas, plan.features.points)
     furnish_map(st, round(s.objects_per_km2 * km2), round(s.cars_per_km2 * km2),

@@ -42,6 +42,7 @@ from navbench.scene.procgen.urban import FRICTION, PREFERRED, SIDEWALK_Y
 from navbench.scene.sources._common import validated
 from navbench.scene.sources.osm import OsmPlan, OsmSettings, assemble_osm, plan_osm, populate_osm
 from navbench.scene.sources.osm_geometry import polygons_of, ring_xz
+from navbench.scene.sources.osm_index import GroundIndex
 from navbench.scene.sources.osm_places import _edges, _facing
 
 if TYPE_CHECKING:
@@ -69,32 +70,26 @@ _Site = tuple[int, np.ndarray, np.ndarray, np.ndarray, float, float]
 
 
 def _sites(plan: OsmPlan, ex_width: float) -> list[_Site]:
-    """Road-facing facade edges: ``(building index, start, unit along, outward normal, length,
-    distance to the street)``."""
-    import shapely
-
-    t = plan.terrain
-    assert t.low is not None and t.side is not None
-    street = shapely.union_all([t.low, t.side] + [c.polygon() for c in plan.crosswalks])
-    shapely.prepare(street)
-    bl = [b.poly for b in plan.buildings]
-    tree = shapely.STRtree(bl) if bl else None
+    """Road-facing facade edges of the mapped buildings."""
     out: list[_Site] = []
-    for bi, b in enumerate(plan.buildings):
-        p, u, ln, n = _edges(b.poly)
-        near = [bl[int(i)] for i in tree.query(b.poly.buffer(EXIT_REACH))] if tree is not None else []
-        others = shapely.union_all([g for g in near if g is not b.poly]) if near else shapely.Polygon()
-        face = _facing(p, u, ln, n, street, others)
-        for i in range(len(p)):
-            if ln[i] >= ex_width + 2.0 and face[i] <= EXIT_REACH:
-                out.append((bi, p[i], u[i], n[i], float(ln[i]), float(face[i])))
+    edges = [(bi, *_edges(b.poly)) for bi, b in enumerate(plan.buildings)]
+    if not edges:
+        return out
+    P = np.concatenate([e[1] for e in edges])
+    U = np.concatenate([e[2] for e in edges])
+    L = np.concatenate([e[3] for e in edges])
+    N = np.concatenate([e[4] for e in edges])
+    owner = np.concatenate([np.full(len(e[1]), e[0]) for e in edges])
+    face = _facing(P, U, L, N, plan.terrain.index)
+    for i in np.flatnonzero((ex_width + 2.0 <= L) & (face <= EXIT_REACH)):
+        out.append((int(owner[i]), P[i], U[i], N[i], float(L[i]), float(face[i])))
     return out
 
 
-def _fit(site: _Site, ex_xz: np.ndarray, ex_yaw: float,
-         foot: Polygon, ok_ground: Polygon, t: float, dy: float) -> tuple[HouseTransform, Polygon] | None:
+def _fit(site: _Site, ex_xz: np.ndarray, ex_yaw: float, foot: Polygon, idx: GroundIndex, t: float,
+         dy: float) -> tuple[HouseTransform, Polygon] | None:
     """The transform putting the exit on the facade (slid along it) with the moved footprint
-    on ``ok_ground``, or None."""
+    (and its shell) on raised ground inside the map, or None."""
     import shapely
 
     _bi, p, u, n, ln, _face = site
@@ -104,7 +99,7 @@ def _fit(site: _Site, ex_xz: np.ndarray, ex_yaw: float,
         to = p + u * s - n * 2 * t
         tf = HouseTransform(dyaw, (float(ex_xz[0]), float(ex_xz[1])), (float(to[0]), float(to[1])), dy)
         moved = shapely.Polygon(tf.xz(ring))
-        if ok_ground.contains(moved.buffer(t)):
+        if idx.shapes_free(np.array([moved.buffer(t)]), buildings=False)[0]:
             return tf, moved
     return None
 
@@ -125,17 +120,13 @@ def load_osm_hybrid(path: str | Path, bbox: tuple[float, float, float, float] | 
     path = Path(path)
     house, ex, foot, floor_y = load_house(child_seed(seed, "osm-hybrid"), cfg.n_rooms, house)
     plan = plan_osm(path, bbox, dataclasses.replace(cfg.osm, seed=seed))
-    t = plan.terrain
-    assert t.raised is not None
-    ok_ground = t.raised.intersection(plan.area)
-    shapely.prepare(ok_ground)
     sites = _sites(plan, ex.width)
     order = derive(seed, "osm-hybrid", "site").permutation(len(sites))
     ex_xz = np.array([ex.center[0], ex.center[2]])
     fits: list[tuple[_Site, HouseTransform, Polygon]] = []
     for k in order:
         site = sites[int(k)]
-        got = _fit(site, ex_xz, ex.yaw, foot, ok_ground, cfg.wall_thickness, SIDEWALK_Y - floor_y)
+        got = _fit(site, ex_xz, ex.yaw, foot, plan.terrain.index, cfg.wall_thickness, SIDEWALK_Y - floor_y)
         if got is not None:
             fits.append((site, *got))
     if not fits:

@@ -17,6 +17,7 @@ entrance is 1 m out from the facade, the sign box hangs in
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -29,11 +30,11 @@ from navbench.scene.procgen.urban import SIDEWALK_Y
 from navbench.scene.sources import osm_tags as T
 from navbench.scene.sources.osm_features import Building, Point
 from navbench.scene.sources.osm_geometry import Issues
+from navbench.scene.sources.osm_index import GroundIndex
 from navbench.scene.storefront_geometry import sign_box_geometry
 
 if TYPE_CHECKING:
     from shapely.geometry import Polygon
-    from shapely.geometry.base import BaseGeometry
 
 HOST_REACH = 20.0
 MIN_FACADE = 3.0
@@ -72,39 +73,25 @@ def _edges(poly: Polygon) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarra
     return p, u, ln, n
 
 
-def _facing(p: np.ndarray, u: np.ndarray, ln: np.ndarray, n: np.ndarray, street: BaseGeometry,
-            others: BaseGeometry) -> np.ndarray:
-    """Distance (m) from each edge's midpoint straight out to the street (inf: blocked or none)."""
-    import shapely
-
-    ts = np.arange(0.3, FACE_REACH, 0.5)
-    mid = p + u * (ln / 2)[:, None]
-    X = mid[:, None, 0] + n[:, None, 0] * ts[None, :]
-    Z = mid[:, None, 1] + n[:, None, 1] * ts[None, :]
-    hit = shapely.contains_xy(street, X, Z)
-    block = shapely.contains_xy(others, X, Z) if not others.is_empty else np.zeros_like(hit)
-    first_hit = np.where(hit.any(axis=1), np.argmax(hit, axis=1), len(ts))
-    first_block = np.where(block.any(axis=1), np.argmax(block, axis=1), len(ts))
-    ok = (first_hit < len(ts)) & (first_hit < first_block)
-    return np.where(ok, ts[np.minimum(first_hit, len(ts) - 1)], np.inf)
+def _facing(p: np.ndarray, u: np.ndarray, ln: np.ndarray, n: np.ndarray, idx: GroundIndex) -> np.ndarray:
+    """Distance (m) from each edge's midpoint straight out to the street (inf: a building is in
+    the way, or no street within :data:`FACE_REACH` m)."""
+    start = p + u * (ln / 2)[:, None] + n * 0.3
+    street = idx.street.first_hit(start, n, FACE_REACH)
+    block = idx.buildings.first_hit(start, n, FACE_REACH)
+    return np.where(np.isfinite(street) & (street < block), street + 0.3, np.inf)
 
 
-def place_storefronts(points: list[Point], buildings: list[Building], street: BaseGeometry, low: BaseGeometry,
-                      free: BaseGeometry, issues: Issues) -> PlaceResult:
-    """Places for the storefront-like ``points`` and buildings (module docstring).
-
-    Args:
-        street: roads, crosswalks and sidewalks (what a facade must face).
-        low: the low ground (roads, parking lots): a kiosk never stands on it.
-        free: raised ground outside buildings (where a kiosk may stand).
-    """
+def place_storefronts(points: list[Point], buildings: list[Building], idx: GroundIndex, issues: Issues
+                      ) -> PlaceResult:
+    """Places for the storefront-like ``points`` and buildings (module docstring); ``idx``
+    answers where the street, the buildings and the free ground are."""
     import shapely
 
     res = PlaceResult()
     bl_polys = [b.poly for b in buildings]
     tree = shapely.STRtree(bl_polys) if bl_polys else None
     used: dict[tuple[str, int], list[tuple[float, float]]] = {}
-    shapely.prepare(street)
     items: list[tuple[str, dict[str, str], tuple[float, float], int | None]] = []
     for k, b in enumerate(buildings):
         if T.place_kind(b.tags) is not None:
@@ -113,6 +100,7 @@ def place_storefronts(points: list[Point], buildings: list[Building], street: Ba
     for p in points:
         if T.place_kind(p.tags) is not None:
             items.append((f"place_{p.id}", p.tags, p.xz, None))
+    todo: list[tuple[str, str, dict[str, str], tuple[float, float], Building]] = []
     for pid, tags, xz, host in items:
         kind = T.place_kind(tags) or ""
         cat = T.place_category(tags)
@@ -125,17 +113,17 @@ def place_storefronts(points: list[Point], buildings: list[Building], street: Ba
             if len(near):
                 host = int(min(near, key=lambda i: (bl_polys[int(i)].distance(pt), int(i))))
         if host is None:
-            kiosk = _kiosk(pid, xz, low, free, street)
+            kiosk = _kiosk(pid, xz, idx)
             if kiosk is None:
                 issues.warn("place_no_site")
                 continue
             res.kiosks.append(kiosk)
-            bld, others = kiosk, shapely.Polygon()
+            todo.append((pid, cat, tags, xz, kiosk))
         else:
-            bld = buildings[host]
-            others = shapely.union_all([bl_polys[int(i)] for i in tree.query(bld.poly.buffer(FACE_REACH))
-                                        if int(i) != host]) if tree is not None else shapely.Polygon()
-        made = _storefront(pid, cat, tags.get("name") or cat.title(), xz, bld, street, others, used)
+            todo.append((pid, cat, tags, xz, buildings[host]))
+    facades = _facades({b.id: b for *_, b in todo}, idx)
+    for pid, cat, tags, xz, bld in todo:
+        made = _storefront(pid, cat, tags.get("name") or cat.title(), xz, bld, facades[bld.id], used)
         if made is None:
             issues.warn("place_no_room")
             continue
@@ -147,40 +135,55 @@ def place_storefronts(points: list[Point], buildings: list[Building], street: Ba
     return res
 
 
-def _kiosk(pid: str, xz: tuple[float, float], low: BaseGeometry, free: BaseGeometry,
-           street: BaseGeometry) -> Building | None:
-    """A :data:`KIOSK` m kiosk at (or within 10 m of) ``xz`` on free raised ground, turned to
-    face the nearest street; None when there is no room."""
+def _kiosk(pid: str, xz: tuple[float, float], idx: GroundIndex) -> Building | None:
+    """A :data:`KIOSK` m kiosk at ``xz``, else at the nearest point within 10 m (1 m rings, 16
+    directions) where it stands on free ground, turned to face the nearest street; None when
+    there is no room."""
     import shapely
 
-    pt = shapely.Point(xz)
-    site = pt
-    if not free.contains(pt):
-        if free.is_empty or free.distance(pt) > 10.0:
-            return None
-        line = shapely.shortest_line(pt, free)
-        q = np.asarray(line.coords[-1])
-        d = q - np.asarray(xz)
-        ln = float(np.hypot(*d))
-        site = shapely.Point(q + (d / ln if ln > 1e-9 else np.zeros(2)) * KIOSK * 0.75)
-    c = np.asarray(site.coords[0])
-    to = np.asarray(shapely.shortest_line(site, street).coords[-1]) - c if not street.is_empty else np.array([0, -1.0])
-    ln = float(np.hypot(*to))
-    n = to / ln if ln > 1e-9 else np.array([0.0, -1.0])
-    u = np.array([-n[1], n[0]])
+    rings = [(0.0, 0.0)] + [(r * math.cos(a), r * math.sin(a)) for r in range(1, 11)
+                            for a in np.linspace(0, 2 * math.pi, 16, endpoint=False)]
+    cands = np.asarray(xz) + np.asarray(rings)
     h = KIOSK / 2
-    poly = shapely.Polygon([c + a * u + b * n for a, b in ((-h, -h), (h, -h), (h, h), (-h, h))])
-    if not free.buffer(1e-6).contains(poly):
-        return None
-    return Building(f"kiosk_{pid.removeprefix('place_')}", shapely.normalize(poly), 3.0, None, {"building": "kiosk"})
+    for c in cands:
+        if idx.street.tree is None:
+            n = np.array([0.0, -1.0])
+        else:
+            pt = shapely.Point(c)
+            near = idx.street.polys[int(idx.street.tree.nearest(pt))]
+            to = np.asarray(shapely.shortest_line(pt, near).coords[-1]) - c
+            ln = float(np.hypot(*to))
+            n = to / ln if ln > 1e-9 else np.array([0.0, -1.0])
+        u = np.array([-n[1], n[0]])
+        poly = shapely.Polygon([c + a * u + b * n for a, b in ((-h, -h), (h, -h), (h, h), (-h, h))])
+        if idx.shapes_free(np.array([poly]))[0]:
+            return Building(f"kiosk_{pid.removeprefix('place_')}", shapely.normalize(poly), 3.0, None,
+                            {"building": "kiosk"})
+    return None
 
 
-def _storefront(pid: str, cat: str, name: str, xz: tuple[float, float], bld: Building, street: BaseGeometry,
-                others: BaseGeometry, used: dict[tuple[str, int], list[tuple[float, float]]]
-                ) -> tuple[Place, Box, Polygon] | None:
+_Facade = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 
-    p, u, ln, n = _edges(bld.poly)
-    face = _facing(p, u, ln, n, street, others)
+
+def _facades(hosts: dict[str, Building], idx: GroundIndex) -> dict[str, _Facade]:
+    """Edges (start, unit, length, outward normal) and distance out to the street of every
+    host building, tested together."""
+    edges = {bid: _edges(b.poly) for bid, b in hosts.items()}
+    if not edges:
+        return {}
+    cat = [np.concatenate([e[k] for e in edges.values()]) for k in range(4)]
+    face = _facing(cat[0], cat[1], cat[2], cat[3], idx)
+    out: dict[str, _Facade] = {}
+    k = 0
+    for bid, (p, u, ln, n) in edges.items():
+        out[bid] = (p, u, ln, n, face[k:k + len(p)])
+        k += len(p)
+    return out
+
+
+def _storefront(pid: str, cat: str, name: str, xz: tuple[float, float], bld: Building, facade: _Facade,
+                used: dict[tuple[str, int], list[tuple[float, float]]]) -> tuple[Place, Box, Polygon] | None:
+    p, u, ln, n, face = facade
     q = np.asarray(xz)
     rel = q[None, :] - p
     t = np.clip(np.einsum("ij,ij->i", rel, u), 0.0, ln)

@@ -46,12 +46,12 @@ from navbench.scene.procgen.urban import SIDEWALK_Y
 from navbench.scene.sources import osm_tags as T
 from navbench.scene.sources.osm_features import Area, Point, Road
 from navbench.scene.sources.osm_geometry import polygons_of
+from navbench.scene.sources.osm_index import GroundIndex
 from navbench.scene.sources.osm_streets import Junction
 from navbench.scene.sources.osm_terrain import Crosswalk, Strip
 
 if TYPE_CHECKING:
     from shapely.geometry import Polygon
-    from shapely.geometry.base import BaseGeometry
 
 SNAP = 8.0
 MIN_RUN_SIDEWALK = 2.6
@@ -62,11 +62,10 @@ _REGION_ORDER = ("construction", "plaza", "park", "commercial", "residential")
 
 @dataclass
 class Streetscape:
-    """What furnishing reads: free raised ground (outside buildings), the low ground, road
-    polygons by way id, crosswalks, junctions, curb strips, storefront clear zones and entrances."""
+    """What furnishing reads: the ground index (free raised ground, roads, ...), road polygons,
+    crosswalks, junctions, curb strips, storefront clear zones and entrances, areas, points."""
 
-    free: BaseGeometry
-    low: BaseGeometry
+    index: GroundIndex
     roads: list[tuple[Road, Polygon]]
     crosswalks: list[Crosswalk]
     junctions: list[Junction]
@@ -88,14 +87,19 @@ def _runs(st: Streetscape) -> list[LineRun]:
         runs.append(LineRun("residential", s.a0, s.a1, [], s.p.copy(), s.u.copy(), s.n.copy()))
     if not runs:
         return []
-    # taken: furniture zone not free ground (0.5 m steps)
-    for r in runs:
-        ts = np.arange(r.lo, r.hi, 0.5)
-        pts = np.concatenate([r.origin + ts[:, None] * r.along + r.inward * v for v in (0.1, 0.8, 1.6)])
-        ok = shapely.contains_xy(st.free, pts[:, 0], pts[:, 1]).reshape(3, -1).all(axis=0)
-        for t, good in zip(ts, ok, strict=True):
-            if not good:
-                r.taken.append((float(t) - 0.25, float(t) + 0.75))
+    # taken: furniture zone not free ground (0.5 m steps), tested for every run at once
+    steps = [np.arange(r.lo, r.hi, 0.5) for r in runs]
+    owner = np.repeat(np.arange(len(runs)), [len(t) for t in steps])
+    ts = np.concatenate(steps)
+    org = np.array([r.origin for r in runs])[owner]
+    alo = np.array([r.along for r in runs])[owner]
+    inw = np.array([r.inward for r in runs])[owner]
+    ok = np.ones(len(ts), bool)
+    for v in (0.1, 0.8, 1.6):
+        p = org + ts[:, None] * alo + inw * v
+        ok &= st.index.free(p[:, 0], p[:, 1])
+    for i in np.flatnonzero(~ok):
+        runs[int(owner[i])].taken.append((float(ts[i]) - 0.25, float(ts[i]) + 0.75))
     blockers = list(st.clear) + [cw.polygon().buffer(1.0) for cw in st.crosswalks]
     if blockers:
         zone = shapely.polygons(np.stack([np.array([r.origin + r.lo * r.along, r.origin + r.hi * r.along,
@@ -119,13 +123,13 @@ def _region_of(st: Streetscape, runs: list[LineRun]) -> None:
     ranked = [a for a in st.areas if a.region is not None]
     tree = shapely.STRtree([a.poly for a in ranked]) if ranked else None
     ent = np.asarray(st.entrances, float).reshape(-1, 2)
+    etree = shapely.STRtree(shapely.points(ent)) if len(ent) else None
     for r in runs:
         mid = r.origin + (r.lo + r.hi) / 2 * r.along
         behind = mid + r.inward * 6.0
-        if len(ent):
-            rel = ent - mid
-            d = np.hypot(rel[:, 0], rel[:, 1])
-            if ((d <= SHOP_SIDE) & (rel @ r.inward > 0)).any():
+        if etree is not None:
+            near = etree.query(shapely.Point(mid), predicate="dwithin", distance=SHOP_SIDE)
+            if len(near) and ((ent[near] - mid) @ r.inward > 0).any():
                 r.region = "commercial"
                 continue
         found = set()
@@ -138,12 +142,20 @@ def _region_of(st: Streetscape, runs: list[LineRun]) -> None:
 
 
 def _lots(st: Streetscape) -> list[_Lot]:
+    """Park, plaza and construction areas: their free ground, 1 m in from its edge."""
+    import shapely
+
+    idx = st.index
     out = []
     for a in st.areas:
         if a.region not in ("park", "plaza", "construction"):
             continue
-        shape = a.poly.intersection(st.free).buffer(-1.0)
-        for g in polygons_of(shape):
+        shape = a.poly.intersection(shapely.box(*idx.area))
+        for tree in (idx.low, idx.water, idx.buildings, idx.blocked):
+            near = tree.near(shape)
+            if near:
+                shape = shape.difference(shapely.union_all(near))
+        for g in polygons_of(shape.buffer(-1.0)):
             if g.area >= 60.0:
                 out.append(_Lot(g.bounds, a.region, None, g))
     return out
@@ -170,32 +182,50 @@ def mapped_furniture(st: Streetscape, out: Placed) -> list[tuple[float, float]]:
     """Objects for the map's street furniture nodes; returns their XZ positions."""
     import shapely
 
-    shapely.prepare(st.free)
+    idx = st.index
     got: list[tuple[float, float]] = []
+    cells: dict[tuple[int, int], list[tuple[float, float]]] = {}  # objects by 1 m cell
+    road_polys = [p for _, p in st.roads]
+    rtree = shapely.STRtree(road_polys) if road_polys else None
+    # where a node that stands on a road or in a building may move: 0.5 m rings out to SNAP
+    rings = np.array([(0.0, 0.0)] + [(r * math.cos(a), r * math.sin(a)) for r in np.arange(0.5, SNAP + 0.01, 0.5)
+                                     for a in np.linspace(0, 2 * math.pi, 24, endpoint=False)])
     for p in st.points:
         label = T.furniture_label(p.tags)
         if label is None:
             continue
         size = CATALOG[label]
-        pt = shapely.Point(p.xz)
-        q = np.asarray(p.xz, float)
-        if not st.free.contains(pt):
-            if st.free.is_empty or st.free.distance(pt) > SNAP:
-                st.counts["furniture_dropped"] += 1
-                continue
-            e = np.asarray(shapely.shortest_line(pt, st.free).coords[-1])
-            d = e - q
-            ln = float(np.hypot(*d))
-            q = e + (d / ln if ln > 1e-9 else 0.0) * (0.4 + max(size[0], size[2]) / 2)
-        fp = shapely.Polygon(box_corners_xz((q[0], 0.0, q[1]), size, 0.0))
-        if not st.free.contains(fp) or any(math.hypot(q[0] - x, q[1] - z) < 1.0 for x, z in got):
+        cand = np.asarray(p.xz, float) + rings
+        fps = shapely.polygons(np.stack([box_corners_xz((x, 0.0, z), size, 0.0) for x, z in cand[:1]]))
+        q = None
+        if idx.shapes_free(fps)[0]:
+            q = cand[0]
+        else:
+            free = np.flatnonzero(idx.free(cand[:, 0], cand[:, 1]))
+            if len(free):
+                fps = shapely.polygons(np.stack([box_corners_xz((cand[i, 0], 0.0, cand[i, 1]), size, 0.0)
+                                                 for i in free]))
+                ok = free[idx.shapes_free(fps)]
+                if len(ok):
+                    q = cand[ok[0]]
+        if q is None:
             st.counts["furniture_dropped"] += 1
             continue
-        to = np.asarray(shapely.shortest_line(shapely.Point(q), st.low).coords[-1]) - q if not st.low.is_empty \
-            else np.array([0.0, -1.0])
-        yaw = yaw_of_direction(float(to[0]), float(to[1])) if float(np.hypot(*to)) > 1e-9 else 0.0
+        cell = (math.floor(q[0]), math.floor(q[1]))
+        near = [xz for i in (-1, 0, 1) for k in (-1, 0, 1) for xz in cells.get((cell[0] + i, cell[1] + k), ())]
+        if any(math.hypot(q[0] - x, q[1] - z) < 1.0 for x, z in near):
+            st.counts["furniture_dropped"] += 1
+            continue
+        yaw = 0.0
+        if rtree is not None:  # face the nearest road
+            qp = shapely.Point(q)
+            road = road_polys[int(rtree.nearest(qp))]
+            to = np.asarray(shapely.shortest_line(qp, road).coords[-1]) - q
+            if float(np.hypot(*to)) > 1e-9:
+                yaw = yaw_of_direction(float(to[0]), float(to[1]))
         _add(out, f"osm_{p.id}", label, (float(q[0]), SIDEWALK_Y + size[1] / 2, float(q[1])), size, yaw)
         got.append((float(q[0]), float(q[1])))
+        cells.setdefault(cell, []).append((float(q[0]), float(q[1])))
         st.counts["furniture_mapped"] += 1
     return got
 
@@ -208,22 +238,27 @@ def furnish_map(st: Streetscape, n_objects: int, n_cars: int, rng_objects: np.ra
 
     runs = _runs(st)
     got = mapped_furniture(st, out)
-    for r in runs:
-        for x, z in got:
-            rel = np.array([x, z]) - r.origin
-            t, v = float(rel @ r.along), float(rel @ r.inward)
-            if r.lo - 1 <= t <= r.hi + 1 and -0.5 <= v <= 2.0:
-                r.taken.append((t - 1.0, t + 1.0))
+    if got and runs:
+        g = np.asarray(got)
+        tree = shapely.STRtree(shapely.points(g))
+        zones = shapely.polygons(np.stack([np.array([r.origin + (r.lo - 1) * r.along - 0.5 * r.inward,
+                                                     r.origin + (r.hi + 1) * r.along - 0.5 * r.inward,
+                                                     r.origin + (r.hi + 1) * r.along + 2.0 * r.inward,
+                                                     r.origin + (r.lo - 1) * r.along + 2.0 * r.inward])
+                                           for r in runs]))
+        a, b = tree.query(zones, predicate="intersects")
+        for ri, gi in zip(a, b, strict=True):
+            r = runs[int(ri)]
+            t = float((g[gi] - r.origin) @ r.along)
+            r.taken.append((t - 1.0, t + 1.0))
     _region_of(st, runs)
     for k, r in enumerate(runs):
         out.regions[f"run_{k}"] = r.region
     lots = _lots(st)
     for k, lt in enumerate(lots):
         out.regions[f"lot_{k}"] = lt.region
-    free = st.free
-
     def spot_ok(x: float, z: float) -> bool:
-        return bool(shapely.contains_xy(free, x, z))
+        return bool(st.index.free(np.array([x]), np.array([z]))[0])
 
     furnish(runs, lots, _sites(st, runs), max(0, n_objects - len(got)), rng_objects, out,
             group_fraction=group_fraction, group_spacing=group_spacing, spot_ok=spot_ok)
@@ -245,6 +280,7 @@ def park(st: Streetscape, n: int, rng: np.random.Generator, out: Placed) -> None
         if p.tags.get("highway") == "bus_stop" or p.tags.get("public_transport") == "platform":
             zones.append(NoParking(p.xz[0], p.xz[1], BUS_STOP_CLEAR, "bus stop"))
     out.no_parking[:] = zones
+    zxy = np.array([[z.x, z.z, z.half, i] for i, z in enumerate(zones)]).reshape(-1, 4)
     cw_polys = [cw.polygon() for cw in st.crosswalks]
     cw_tree = shapely.STRtree(cw_polys) if cw_polys else None
     cfg = ParkingSettings()
@@ -270,6 +306,8 @@ def park(st: Streetscape, n: int, rng: np.random.Generator, out: Placed) -> None
             if ln < 2 * cfg.crosswalk_clear + 4.5:
                 continue
             u = (b - a) / ln
+            near = zxy[np.hypot(*(zxy[:, :2] - (a + b) / 2).T) <= ln / 2 + zxy[:, 2] + 10.0] if len(zxy) else zxy
+            seg_zones = [zones[int(i)] for i in near[:, 3]]
             v = np.array([-u[1], u[0]])
             for side in (1.0, -1.0):
                 origin = a + side * (road.width / 2) * v
@@ -280,8 +318,8 @@ def park(st: Streetscape, n: int, rng: np.random.Generator, out: Placed) -> None
                     q = origin + c * u + n_in * off
                     return float(q[0]), float(q[1])
 
-                park_curb(at, (float(u[0]), float(u[1])), (float(-n_in[1]), float(n_in[0])), 0.0, ln, zones, rng,
-                          cfg, spots, ok)
+                park_curb(at, (float(u[0]), float(u[1])), (float(-n_in[1]), float(n_in[0])), 0.0, ln, seg_zones,
+                          rng, cfg, spots, ok)
     add_vehicles(spots, n, rng, out)
 
 

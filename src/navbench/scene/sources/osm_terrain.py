@@ -42,6 +42,7 @@ from navbench.scene.procgen.urban import (
     SLAB_BOTTOM,
 )
 from navbench.scene.sources.osm_geometry import ring_xz
+from navbench.scene.sources.osm_index import GroundIndex
 
 if TYPE_CHECKING:
     from shapely.geometry import Polygon
@@ -115,16 +116,12 @@ class TerrainInput:
 
 @dataclass
 class Terrain:
-    """Surfaces and boxes, plus the regions the furnishing steps read."""
+    """Surfaces and boxes, the curb strips, and the index the later steps test ground with."""
 
+    index: GroundIndex
     surfaces: list[Surface] = field(default_factory=list)
     boxes: list[Box] = field(default_factory=list)
     strips: list[Strip] = field(default_factory=list)
-    low: BaseGeometry | None = None
-    water: BaseGeometry | None = None
-    raised: BaseGeometry | None = None
-    side: BaseGeometry | None = None
-    buildings: BaseGeometry | None = None
 
 
 def frame_rect(p: np.ndarray, u: np.ndarray, a0: float, a1: float, b0: float, b1: float,
