@@ -166,3 +166,15 @@ def test_the_real_extract(tmp_path: Path) -> None:
     assert widths == [3.25, 6.5]  # service (1 lane) and unclassified (2 lanes)
     assert sum(1 for f in s.surfaces if f.cls == "building") >= 3
     assert any(o.id.startswith("car_") for o in s.objects) and len(s.meta["groups"]) >= 1
+
+
+def test_mapped_furniture_does_not_crowd_out_the_groups(tmp_path: Path) -> None:
+    """A street whose trees alone exceed the object budget (1000 per km² of the 160 m window:
+    26) still gets contextual groups: mapped furniture stands in for singles only."""
+    o = town()
+    for k in range(40):
+        o.node(-98.0 + 5.0 * k, -5.0, {"natural": "tree"})  # the north sidewalk of Main St
+    s = load_osm(o.write(tmp_path / "trees.osm"), bbox(-HALF, -HALF, HALF, HALF))
+    assert s.meta["furniture"]["furniture_mapped"] > round(1000 * (2 * HALF / 1000) ** 2)
+    members = sum(len(v) for v in s.meta["groups"].values())
+    assert len(s.meta["groups"]) >= 2 and members <= round(0.4 * 26)

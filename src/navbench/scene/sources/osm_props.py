@@ -13,8 +13,9 @@ machinery (:func:`navbench.scene.procgen.props.furnish`, :func:`~navbench.scene.
   when a storefront is on that side within :data:`SHOP_SIDE` m, else the region type of the
   area behind it (construction, plaza, park, commercial landuse), else ``residential``.
 - Lots: park, plaza and construction areas (their free raised interior, 1 m in from its edge).
-- Contextual groups, corner signs at junction ends of runs, singles: ``furnish``; members of
-  different groups are ≥ ``group_spacing`` m apart (NavVerse App. 7.4).
+- Contextual groups (``group_fraction`` of the object budget whatever the map already has:
+  mapped furniture counts against the singles), corner signs at junction ends of runs, singles:
+  ``furnish``; members of different groups are ≥ ``group_spacing`` m apart (NavVerse App. 7.4).
 - Parked vehicles in the curb lane of each road segment where ``parking`` allows (right-hand
   traffic), 4 m clear of the segment ends, never within a junction (half the widest road + 5 m),
   on or next to a crosswalk, at a mapped bus stop (:data:`BUS_STOP_CLEAR`), overlapping another
@@ -260,8 +261,12 @@ def furnish_map(st: Streetscape, n_objects: int, n_cars: int, rng_objects: np.ra
     def spot_ok(x: float, z: float) -> bool:
         return bool(st.index.free(np.array([x]), np.array([z]))[0])
 
-    furnish(runs, lots, _sites(st, runs), max(0, n_objects - len(got)), rng_objects, out,
-            group_fraction=group_fraction, group_spacing=group_spacing, spot_ok=spot_ok)
+    # mapped furniture stands in for singles, never for the contextual groups: a densely mapped
+    # street (trees, lamps) keeps its round(group_fraction * n_objects) group members
+    groups = round(group_fraction * n_objects)
+    rest = max(n_objects - len(got), groups)
+    furnish(runs, lots, _sites(st, runs), rest, rng_objects, out,
+            group_fraction=groups / rest if rest else 0.0, group_spacing=group_spacing, spot_ok=spot_ok)
     park(st, n_cars, rng_cars, out)
 
 
