@@ -169,14 +169,29 @@ def test_xml_needs_no_osmium(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
     assert len(buildings(s)) == 1
 
 
-def test_element_limits_are_clear_errors(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize(("limit", "text"), [("MAX_NODES", "at most 1 nodes"), ("MAX_WAYS", "at most 1 ways"),
+                                             ("MAX_RELATIONS", "at most 1 multipolygon")])
+def test_element_limits_are_clear_errors(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                         capsys: pytest.CaptureFixture[str], limit: str, text: str) -> None:
+    import navbench.cli.outdoor  # noqa: F401  (registers the commands)
+    from navbench.cli import main
     from navbench.scene.sources import osm_parse
 
     o = Osm()
     street(o)
-    monkeypatch.setattr(osm_parse, "MAX_NODES", 1)
-    with pytest.raises(SceneFormatError, match="at most 1 nodes"):
+    o.way([(-HALF, 20.0), (HALF, 20.0)], {"highway": "residential"})
+    w = o.rect(-30, 30, -10, 50, {"building": "yes"})
+    o.relation([(w, "outer")], {"type": "multipolygon", "building": "yes"})
+    o.relation([(w, "outer")], {"type": "multipolygon", "landuse": "grass"})
+    monkeypatch.setattr(osm_parse, limit, 1)
+    with pytest.raises(SceneFormatError, match=text):
         load(o, tmp_path)
+    # the CLI: one line naming the file and the limit, exit status 2
+    with pytest.raises(SystemExit) as e:
+        main(["scenes", "import-osm", str(tmp_path / "map.osm"), "-o", str(tmp_path / "s.json")])
+    err = capsys.readouterr().err.strip()
+    assert e.value.code == 2 and len(err.splitlines()) == 1 and "map.osm" in err and text in err
+    assert not (tmp_path / "s.json").exists()
 
 
 def test_bbox_window_keeps_only_nearby_nodes(tmp_path: Path) -> None:
