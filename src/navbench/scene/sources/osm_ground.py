@@ -29,6 +29,10 @@ if TYPE_CHECKING:
 
 #: Side (m) of the terrain tiles.
 TILE = 400.0
+#: Surface outlines are snapped to this grid (m) with valid output: a sliver left by the
+#: differences of roads, sidewalks and buildings could otherwise cross itself once the scene
+#: is saved (coordinates rounded to 1 µm) and break every later union of the surfaces.
+SURFACE_GRID = 1e-3
 
 
 def tiles(bounds: tuple[float, float, float, float], size: float, cell: float) -> list[tuple[float, float, float, float]]:
@@ -71,7 +75,7 @@ def _road_boxes(inp: TerrainInput, t: Terrain, area: Polygon) -> None:
     import shapely
 
     for wid, poly, lines, width in inp.roads:
-        pieces = [g for g in polygons_of(poly.intersection(area)) if g.area >= 0.01]
+        pieces = [g for g in polygons_of(on_grid(poly.intersection(area))) if g.area >= 0.01]
         ids = [(f"road_{wid}" if k == 0 else f"road_{wid}_{k}", g) for k, g in enumerate(pieces)]
         for sid, g in ids:
             t.surfaces.append(_surface(sid, "road", g, ROAD_Y))
@@ -92,6 +96,13 @@ def _road_boxes(inp: TerrainInput, t: Terrain, area: Polygon) -> None:
         along = np.array([-across[1], across[0]])
         t.boxes.append(frame_box(cw.id, "crosswalk", np.array(cw.centre), across, along, -cw.length / 2,
                                  cw.length / 2, -cw.width / 2, cw.width / 2, SIDEWALK_Y, cw.id, "crosswalk"))
+
+
+def on_grid(geom: BaseGeometry) -> BaseGeometry:
+    """``geom`` snapped to :data:`SURFACE_GRID`, valid (collapsed spikes and slivers dropped)."""
+    import shapely
+
+    return shapely.set_precision(geom, SURFACE_GRID)
 
 
 def _union_near(tree: _Tree, box: BaseGeometry) -> BaseGeometry:
@@ -116,7 +127,7 @@ def build_terrain(inp: TerrainInput) -> Terrain:
         [r for r in idx.roads.near(p)]))) if g.area > 0.01] if inp.parking else [])
 
     def add(prefix: str, cls: str, geom: BaseGeometry, y: float, bucket: str) -> None:
-        for k, g in enumerate(g for g in polygons_of(geom) if g.area >= 0.01):
+        for k, g in enumerate(g for g in polygons_of(on_grid(geom)) if g.area >= 0.01):
             sid = prefix if k == 0 else f"{prefix}_{k}"
             t.surfaces.append(_surface(sid, cls, g, y))  # type: ignore[arg-type]
             refs[bucket].append((sid, g))
@@ -177,4 +188,4 @@ def _assign_refs(boxes: list[Box], refs: dict[str, list[tuple[str, Polygon]]]) -
             boxes[i] = dataclasses.replace(boxes[i], ref=items[int(h)][0])
 
 
-__all__ = ["TILE", "build_terrain", "tiles"]
+__all__ = ["SURFACE_GRID", "TILE", "build_terrain", "on_grid", "tiles"]
