@@ -6,7 +6,10 @@ Runs every case in one process through ``navbench.cli.main`` and classifies it:
 - ``traceback``: an exception other than a ``NavbenchError`` escaped;
 - ``silent``: bad input accepted (exit 0, or the fault recorded as something else);
 - ``escape``: a file was written outside the output folder;
-- ``false_reject``: valid input refused.
+- ``false_reject``: valid input refused;
+- ``unclear``: rejected in one line, but the line quotes a bare exception (``got 'AssertionError: '``)
+  instead of saying in words what failed;
+- ``memory``: accepted, but past the memory budget (``hostile_assets.RSS_BUDGET_MB``).
 
 Usage (compare a checkout against another one)::
 
@@ -15,7 +18,11 @@ Usage (compare a checkout against another one)::
 
 Prints one line per case and the counts; ``--json FILE`` writes them. Takes ~1–2 min on 2 cores.
 The importer and repair cases (``importer_cases``, ``repair_cases``) are the ones the importer
-fuzzing (``tests/hardening/test_fuzz_importers.py``) found.
+fuzzing (``tests/hardening/test_fuzz_importers.py``) found; ``limit_cases`` (JSON limits in every
+importer), ``hostile_datasets`` (``dataset check`` on malformed datasets, ``score`` on malformed
+branch goals, trajectory ``.npz``, deep TOML, report titles, huge predictions), ``hostile_results``
+(row-level database damage and ``results repair``) and ``hostile_assets`` (mesh side files outside
+the mesh's folder, texture bombs) add the cases of the hardening round after them.
 """
 
 from __future__ import annotations
@@ -27,6 +34,7 @@ import gzip
 import io
 import json
 import os
+import re
 import shutil
 import sqlite3
 import sys
@@ -38,7 +46,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from hostile_importers import importer_cases, repair_cases  # the script's own folder
+from hostile_assets import side_file_cases, texture_bomb_cases  # the script's own folder
+from hostile_datasets import dataset_check_cases, misc_cases, score_cases
+from hostile_importers import importer_cases, limit_cases, repair_cases
+from hostile_results import repair_damage_cases
 
 AGENTS = '''
 import math
@@ -72,6 +83,10 @@ class Stopper(Agent):
     def act(self, obs):
         return DiscreteAction("stop")
 '''
+
+
+#: An error line that quotes an exception instead of saying what failed ("got 'IndexError: ...'").
+BARE_EXCEPTION = re.compile(r"got [\"']?[A-Z]\w*(Error|Exception)\b")
 
 
 def run_cli(argv: list[str]) -> tuple[str, int | None, str]:
@@ -119,6 +134,8 @@ class Campaign:
             verdict = "clean" if code == 2 else ("silent" if code == 0 else "traceback")
             if code == 0 and check is not None and check():
                 verdict = "clean"
+            if verdict == "clean" and code == 2 and BARE_EXCEPTION.search(err):
+                verdict = "unclear"
         else:
             verdict = "clean" if code == 0 else "false_reject"
             if code == 0 and check is not None and not check():
@@ -426,6 +443,9 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--json", type=Path, help="write the per-case verdicts and counts here")
     ap.add_argument("--keep", action="store_true", help="keep the work folder")
+    ap.add_argument("--only", type=lambda t: t.split(","), help="comma-separated case groups to run "
+                    "(scenes, datasets, agents, results, repair, importers, config, http, limits, check, "
+                    "score, misc, repair_damage, side_files, texture_bombs); default: all")
     args = ap.parse_args()
     root = Path(tempfile.mkdtemp(prefix="navbench-hostile-"))
     os.chdir(root)
@@ -442,15 +462,27 @@ def main() -> None:
         assert code == 0, err
         ds = root / "ds"
         (root / "pred_ok.json").write_text("{}")
+        _, code, err = run_cli(["evaluate", str(ds), "-a", "oracle-path", "--task", "conditional",
+                                   "--split", "val", "-o", str(root / "runs" / "base_op")])
+        assert code == 0, err
         c = Campaign(root)
-        scene_cases(c, base)
-        dataset_cases(c, ds, scene_file)
-        agent_cases(c, ds)
-        results_cases(c)
-        repair_cases(c)
-        importer_cases(c)
-        config_cases(c, scene_file)
-        http_cases(c)
+        run = root / "runs" / "base_op"
+        groups: dict[str, Callable[[], None]] = {
+            "scenes": lambda: scene_cases(c, base), "datasets": lambda: dataset_cases(c, ds, scene_file),
+            "agents": lambda: agent_cases(c, ds), "results": lambda: results_cases(c),
+            "repair": lambda: repair_cases(c), "importers": lambda: importer_cases(c),
+            "config": lambda: config_cases(c, scene_file), "http": lambda: http_cases(c),
+            "limits": lambda: limit_cases(c), "check": lambda: dataset_check_cases(c, ds),
+            "score": lambda: score_cases(c, ds), "misc": lambda: misc_cases(c, ds, scene_file, run),
+            "repair_damage": lambda: repair_damage_cases(c, run), "side_files": lambda: side_file_cases(c),
+            "texture_bombs": lambda: texture_bomb_cases(c),
+        }
+        unknown = set(args.only or ()) - set(groups)
+        if unknown:
+            raise SystemExit(f"--only: unknown groups {sorted(unknown)}; groups: {', '.join(groups)}")
+        for name, fn in groups.items():
+            if not args.only or name in args.only:
+                fn()
         counts = Counter(v for _, v, _ in c.rows)
         print("counts:", dict(sorted(counts.items())), f"(of {len(c.rows)} cases)")
         if args.json:

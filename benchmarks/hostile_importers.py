@@ -6,6 +6,7 @@ results database with one unreadable page in the middle (the cases the importer 
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
@@ -19,6 +20,19 @@ class Campaign(Protocol):
 
     def case(self, name: str, argv: list[str], *, expect: str = "reject",
              check: Callable[[], bool] | None = None, writes: tuple[str, ...] = ()) -> None: ...
+
+
+def realdata(rel: str) -> Path | None:
+    """A file of the shared real-data folder (``$NAVBENCH_REALDATA``, else ``shared/realdata`` in a
+    folder above this script), or None when it is not there (its cases are then skipped)."""
+    import os
+
+    roots = [Path(os.environ["NAVBENCH_REALDATA"])] if "NAVBENCH_REALDATA" in os.environ else []
+    roots += [p / "shared" / "realdata" for p in Path(__file__).resolve().parents]
+    found = next((r / rel for r in roots if (r / rel).is_file()), None)
+    if found is None:
+        print(f"   (skipped: no realdata/{rel})")
+    return found
 
 
 def _glb_box(path: Path, extents: tuple[float, float, float], rgb: tuple[int, int, int] | None = None,
@@ -135,8 +149,8 @@ def importer_cases(c: Campaign) -> None:
     _glb_box(hm / "abc.semantic.glb", (0.4, 0.6, 0.8), (255, 0, 16), 256)
     c.case("import hm3d semantic glb face index 256", ["scenes", "import", str(hm / "abc.semantic.txt"),
                                                        "-o", str(c.root / "o" / "hm3d.json")])
-    house = Path(__file__).resolve().parents[2] / "shared" / "realdata" / "procthor" / "house_0.json"
-    if house.is_file():
+    house = realdata("procthor/house_0.json")
+    if house is not None:
         doc = json.loads(house.read_text())
         doc["doors"] = True
         p = c.root / "imp_procthor" / "house_doors.json"
@@ -174,3 +188,91 @@ def repair_cases(c: Campaign) -> None:
             return "79" in r.finished_episode_ids(r.resolve_run(None))
     c.case("results db middle page: results repair", ["results", "repair", str(run)], expect="accept",
            check=kept_last, writes=(str(run),))
+
+
+def _deep(n: int) -> str:
+    return "[" * n + "]" * n
+
+
+def limit_cases(c: Campaign) -> None:
+    """Deep nesting and 400–5,000-digit integers in every JSON-reading importer (the README's
+    limits: nesting ≤ 64, integers ≤ 30 digits), and oversized ids in HM3D / MP3D / Gibson."""
+    import numpy as np
+
+    inst, sem, ds = "scenes/apt.scene_instance.json", "scenes/apt.semantic_config.json", "d.scene_dataset_config.json"
+
+    def text_edit(rel: str, fn: Callable[[str], str]) -> Callable[[Path], None]:
+        def edit(root: Path) -> None:
+            (root / rel).write_text(fn((root / rel).read_text()))
+        return edit
+
+    for rel, tag in ((inst, "instance"), (sem, "semantic"), (ds, "dataset"), ("objects/table.object_config.json", "object"),
+                     ("stages/room.stage_config.json", "stage")):
+        _habitat_case(c, f"{tag}_deep_5000", text_edit(rel, lambda t: t[:-1] + ', "x": ' + _deep(5000) + "}"))
+        _habitat_case(c, f"{tag}_deep_100", text_edit(rel, lambda t: t[:-1] + ', "x": ' + _deep(100) + "}"))
+        for digits in (400, 5000):
+            _habitat_case(c, f"{tag}_int_{digits}", text_edit(rel, lambda t, n=digits: t[:-1] + ', "x": ' + "9" * n + "}"))
+    _habitat_case(c, "translation_int_5000",
+                  text_edit(inst, lambda t: t.replace('"translation": [1.0', '"translation": [' + "9" * 5000, 1)))
+
+    house = realdata("procthor/house_0.json")
+    if house is not None:
+        text = house.read_text().strip()
+        folder = c.root / "imp_procthor_limits"
+        folder.mkdir()
+        variants = {
+            "deep_5000": text[:-1] + ', "x": ' + _deep(5000) + "}",
+            "deep_100": text[:-1] + ', "x": ' + _deep(100) + "}",
+            "int_400": text[:-1] + ', "x": ' + "9" * 400 + "}",
+            "int_5000": text[:-1] + ', "x": ' + "9" * 5000 + "}",
+            "coordinate_int_5000": re.sub(r'"x": -?[0-9.]+', '"x": ' + "9" * 5000, text, count=1),
+        }
+        for name, t in variants.items():
+            p = folder / f"house_{name}.json"
+            p.write_text(t)
+            c.case(f"import procthor {name}", ["scenes", "import", str(p), "--asset-fallback",
+                                               "-o", str(c.root / "o" / f"pt_{name}.json")])
+            pl = folder / f"houses_{name}.jsonl"
+            pl.write_text(t.replace("\n", " ") + "\n")
+            c.case(f"import procthor jsonl {name}", ["scenes", "import", str(pl), "--asset-fallback",
+                                                     "-o", str(c.root / "o" / f"ptl_{name}.json")])
+        for name, t in (("deep_5000", "{\"x\": " + _deep(5000) + "}"), ("int_5000", "[" + "9" * 5000 + "]")):
+            a = folder / f"assets_{name}.json"
+            a.write_text(t)
+            c.case(f"import procthor assets {name}", ["scenes", "import", str(house), "--assets", str(a),
+                                                      "-o", str(c.root / "o" / f"pta_{name}.json")])
+
+    hm = c.root / "imp_hm3d_limits"
+    hm.mkdir()
+    _glb_box(hm / "abc.semantic.glb", (0.4, 0.6, 0.8), (255, 0, 16))
+    for name, line in (("id_5000_digits", "9" * 5000 + ',FF0010,"toilet",0'),
+                       ("region_5000_digits", '1,FF0010,"toilet",' + "9" * 5000),
+                       ("id_400_digits", "9" * 400 + ',FF0010,"toilet",0')):
+        (hm / "abc.semantic.txt").write_text(f"HM3D Semantic Annotations\n{line}\n")
+        c.case(f"import hm3d {name}", ["scenes", "import", str(hm / "abc.semantic.txt"), "--semantic-mesh",
+                                       str(hm / "abc.semantic.glb"), "-o", str(c.root / "o" / f"hm_{name}.json")])
+
+    mp = c.root / "imp_mp3d_limits"
+    mp.mkdir()
+    (mp / "big.house").write_text("ASCII 1.1\nH name label 0 0 0 0 0 " + "9" * 5000 + " 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n")
+    c.case("import mp3d header int 5000 digits", ["scenes", "import", str(mp / "big.house"),
+                                                  "-o", str(c.root / "o" / "mp_big.json")])
+
+    def gibson(name: str, out: dict[str, object]) -> None:
+        p = c.root / "imp_gibson_limits" / name / "3DSceneGraph_G.npz"
+        p.parent.mkdir(parents=True)
+        np.savez(p, output=out)
+        c.case(f"import gibson {name}", ["scenes", "import", str(p), "-o", str(c.root / "o" / f"gl_{name}.json")])
+
+    deep: object = []
+    for _ in range(300):  # deeper than the 64 levels of the JSON limit; pickle itself recurses
+        deep = [deep]
+    room = {"id": 1, "scene_category": "kitchen", "location": np.array([2.0, 2.0, 1.5]),
+            "size": np.array([4.0, 4.0, 3.0])}
+    gibson("room_deep_300", {"building": {"name": "G"}, "room": {1: {**room, "extra": deep}}, "object": {}})
+    gibson("room_key_5001_digits", {"building": {"name": "G"}, "room": {10 ** 5000: room}, "object": {}})
+    gibson("room_floor_5001_digits", {"building": {"name": "G"}, "room": {1: {**room, "floor_number": 10 ** 5000}},
+                                      "object": {}})
+    gibson("object_parent_5001_digits", {"building": {"name": "G"}, "room": {1: room}, "object": {
+        1: {"class_": "chair", "location": np.array([2.0, 2.0, 0.5]), "size": np.array([0.5, 0.5, 1.0]),
+            "parent_room": 10 ** 5000}}})

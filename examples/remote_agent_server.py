@@ -1,16 +1,25 @@
 """Reference remote-agent server for navbench (standard library + numpy only).
 
-Wrap your model (NaVid, NaVILA, UniNaVid, ...) by editing ``MyAgent``, run
+Wrap your model (NaVid, NaVILA, UniNaVid, ...) by editing ``MyAgent`` and ``INFO``, run
 
     python examples/remote_agent_server.py --port 8765
 
-and evaluate it with ``navbench evaluate DATASET --agent http://127.0.0.1:8765``.
+and evaluate it with ``navbench evaluate DATASET --agent http://127.0.0.1:8765`` (any
+``--workers``: each evaluation worker gets its own ``MyAgent``).
 
-Protocol: ``POST /reset`` {"task": {"episode_id", "kind", "action_space", "instruction",
-"goal_category", "success_distance"}} -> {"ok": true}; ``POST /act`` {"observation": {"pose":
-[x, y, z, yaw], "time", "rgb": {"b64", "dtype", "shape"}, "depth": {...}, ...}} -> one of
-{"action": 0..3 | "STOP" | "MOVE_FORWARD" | "TURN_LEFT" | "TURN_RIGHT"},
-{"waypoints": [[x, z, yaw], ...]}, {"velocity": [vx, vy, omega]}, {"stop": true}.
+Protocol (version 2):
+
+- ``GET /info`` -> ``INFO``: the action space and the images the agent needs (``sensors``:
+  any of "rgb", "depth", "semantic"); the evaluator renders exactly those. A server without
+  ``/info`` gets rgb + depth and the ``discrete`` action space.
+- ``POST /reset`` {"task": {"episode_id", "kind", "action_space", "instruction",
+  "goal_category", "success_distance"}, "session": id or absent} -> {"ok": true, "session": id}.
+  Without a session it opens one: a new agent instance for that evaluation worker.
+- ``POST /act`` {"session": id, "observation": {"pose": [x, y, z, yaw], "time", "rgb": {"b64",
+  "dtype", "shape"}, "depth": {...}, ...}} -> one of {"action": 0..3 | "STOP" | "MOVE_FORWARD" |
+  "TURN_LEFT" | "TURN_RIGHT"}, {"waypoints": [[x, z, yaw], ...]}, {"velocity": [vx, vy, omega]},
+  {"stop": true}.
+- ``POST /close`` {"session": id} -> {"ok": true}: the worker is done with its agent.
 """
 
 from __future__ import annotations
@@ -18,9 +27,17 @@ from __future__ import annotations
 import argparse
 import base64
 import json
+import threading
+import uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import numpy as np
+
+#: What the agent needs: ask only for the images your model reads (each one costs rendering
+#: time and bandwidth); e.g. ["depth"] for this depth-steering example.
+INFO = {"name": "my-agent", "action_space": "discrete", "sensors": ["rgb", "depth"]}
+#: Sessions served at once (one MyAgent each); more are refused with HTTP 429.
+MAX_SESSIONS = 8
 
 
 def decode_image(d: dict) -> np.ndarray:
@@ -50,9 +67,11 @@ class MyAgent:
         return {"action": "MOVE_FORWARD"}
 
 
-class Handler(BaseHTTPRequestHandler):
-    agent = MyAgent()
+SESSIONS: dict[str, MyAgent] = {}
+LOCK = threading.Lock()
 
+
+class Handler(BaseHTTPRequestHandler):
     def _send(self, code: int, body: dict) -> None:
         data = json.dumps(body).encode()
         self.send_response(code)
@@ -61,13 +80,34 @@ class Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(data)
 
+    def do_GET(self) -> None:
+        if self.path == "/info":
+            self._send(200, INFO)
+        else:
+            self._send(404, {"error": "unknown route"})
+
     def do_POST(self) -> None:
         body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))))
-        if self.path == "/reset":
-            self.agent.reset(body["task"])
-            self._send(200, {"ok": True})
+        sid = body.get("session")
+        with LOCK:
+            agent = SESSIONS.get(sid)
+            if self.path == "/reset" and agent is None:
+                if len(SESSIONS) >= MAX_SESSIONS:
+                    self._send(429, {"error": f"too many sessions (limit {MAX_SESSIONS})"})
+                    return
+                sid, agent = uuid.uuid4().hex, MyAgent()
+                SESSIONS[sid] = agent
+            if self.path == "/close":
+                SESSIONS.pop(sid, None)
+                self._send(200, {"ok": True})
+                return
+        if agent is None:
+            self._send(409, {"error": f"unknown session {sid!r}: POST /reset first"})
+        elif self.path == "/reset":
+            agent.reset(body["task"])
+            self._send(200, {"ok": True, "session": sid})
         elif self.path == "/act":
-            self._send(200, self.agent.act(body["observation"]))
+            self._send(200, agent.act(body["observation"]))
         else:
             self._send(404, {"error": "unknown route"})
 

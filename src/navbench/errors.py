@@ -63,3 +63,29 @@ class MissingDependencyError(NavbenchError):
 class InterruptedRunError(NavbenchError):
     """A run was stopped by Ctrl-C (or SIGTERM); the message says what was saved and how to
     resume. The CLI exits with status 130 for it."""
+
+
+def in_words(e: BaseException) -> str:
+    """What a Python exception raised while reading a file means, in words, for the ``got`` of
+    a :class:`FormatError` (a class name such as ``KeyError: 'x'`` or ``AssertionError: ''``
+    tells a user nothing)."""
+    text = str(e).strip().splitlines()[0][:120] if str(e).strip() else ""
+    if isinstance(e, KeyError):
+        return f"no field {text}" if text else "a missing field"
+    if isinstance(e, IndexError):
+        return f"a list too short or an index out of range ({text or 'no detail'})"
+    if isinstance(e, (TypeError, AttributeError)):
+        return f"a value of the wrong type ({text or 'no detail'})"
+    if isinstance(e, UnicodeDecodeError):
+        return "text that is not UTF-8"
+    if isinstance(e, RecursionError):
+        return "too deeply nested data"
+    if isinstance(e, (ValueError, ArithmeticError)):
+        return f"a value out of range or unparsable ({text or 'no detail'})"
+    if isinstance(e, FileNotFoundError):
+        return f"a missing file ({e.filename or text or '?'})"
+    if isinstance(e, (EOFError, MemoryError)):
+        return "truncated or oversized data"
+    if isinstance(e, SyntaxError):
+        return "a header that is not a Python literal"
+    return text or "unreadable data"

@@ -7,7 +7,13 @@ repeats) or a function ``request_json -> step``. A step is:
 - a ``str``: reply with that assistant text (usage: prompt 100 + 10 per image, completion 7);
 - ``("status", code)``: an HTTP error (``("status", 429, "0")`` adds ``Retry-After: 0``);
 - ``("sleep", seconds, text)``: wait, then reply with ``text`` (for timeouts);
-- ``("raw", bytes)``: a 200 reply with that body (malformed JSON...).
+- ``("raw", bytes)``: a 200 reply with that body (malformed JSON...);
+- ``("stream", n, declare)``: a 200 reply whose content is ``n`` bytes of ``a``, written 1 MiB
+  at a time from one buffer (the fake never holds it whole), with a ``Content-Length`` when
+  ``declare``, else ended by closing the connection; ``sent`` counts the bytes written;
+- ``("trickle", seconds, n)``: a 200 status and headers, then one body byte every ``seconds``
+  (``n`` bytes), ended by closing the connection;
+- ``("trickle_headers", seconds, n)``: the status line, then one header byte every ``seconds``.
 
 Every request is recorded (``requests``: parsed body, ``headers``), with the number in flight
 at its start (``max_in_flight``); a request stops being in flight just before its reply is
@@ -20,6 +26,7 @@ import contextlib
 import json
 import threading
 import time
+import urllib.parse
 from collections.abc import Callable, Sequence
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -43,6 +50,8 @@ class FakeOpenAI:
         self.requests: list[dict[str, Any]] = []
         self.headers: list[dict[str, str]] = []
         self.in_flight = self.max_in_flight = 0
+        self.sent = 0  # body bytes written by "stream" steps
+        self.paths: list[str] = []  # request targets as sent (absolute through a proxy)
         self._lock = threading.Lock()
         fake = self
 
@@ -57,6 +66,7 @@ class FakeOpenAI:
                     k = len(fake.requests)
                     fake.requests.append(body)
                     fake.headers.append(dict(self.headers.items()))
+                    fake.paths.append(self.path)
                     fake.in_flight += 1
                     fake.max_in_flight = max(fake.max_in_flight, fake.in_flight)
                 done = [False]
@@ -89,8 +99,14 @@ class FakeOpenAI:
     def _answer(self, h: BaseHTTPRequestHandler, body: dict[str, Any], k: int,
                 release: Callable[[], None]) -> None:
         step = self._step(body, k)
-        if h.path != "/v1/chat/completions":
+        if urllib.parse.urlsplit(h.path).path != "/v1/chat/completions":
             step = ("status", 404)
+        if isinstance(step, tuple) and step[0] in ("stream", "trickle", "trickle_headers"):
+            release()
+            with contextlib.suppress(OSError):  # the client gives up before the end
+                self._slow(h, step)
+            h.close_connection = True
+            return
         if isinstance(step, tuple) and step[0] == "sleep":
             time.sleep(step[1])
             step = step[2]
@@ -115,6 +131,40 @@ class FakeOpenAI:
         release()
         with contextlib.suppress(OSError):  # the client gave up (timeout test)
             h.wfile.write(data)
+
+    def _slow(self, h: BaseHTTPRequestHandler, step: tuple[Any, ...]) -> None:
+        """The ``stream`` / ``trickle`` / ``trickle_headers`` replies (see module docs)."""
+        kind = step[0]
+        if kind == "trickle_headers":
+            h.wfile.write(b"HTTP/1.0 200 OK\r\n")
+            for _ in range(int(step[2])):
+                h.wfile.write(b"X")
+                h.wfile.flush()
+                time.sleep(step[1])
+            return
+        h.send_response(200)
+        h.send_header("Content-Type", "application/json")
+        head = b'{"choices": [{"index": 0, "message": {"role": "assistant", "content": "'
+        tail = b'"}}], "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}}'
+        if kind == "stream" and step[2]:
+            h.send_header("Content-Length", str(len(head) + int(step[1]) + len(tail)))
+        h.end_headers()
+        if kind == "trickle":
+            for _ in range(int(step[2])):
+                h.wfile.write(b" ")
+                h.wfile.flush()
+                time.sleep(step[1])
+            return
+        block = b"a" * (1 << 20)
+        h.wfile.write(head)
+        left = int(step[1])
+        while left > 0:
+            n = min(left, len(block))
+            h.wfile.write(block if n == len(block) else block[:n])
+            with self._lock:
+                self.sent += n
+            left -= n
+        h.wfile.write(tail)
 
     def __enter__(self) -> FakeOpenAI:
         self.thread.start()

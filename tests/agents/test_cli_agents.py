@@ -66,7 +66,7 @@ class _StubServer:
 
     made: ClassVar[list[Any]] = []
 
-    def __init__(self, agent: Any, host: str, port: int) -> None:
+    def __init__(self, agent: Any, host: str, port: int, **kw: Any) -> None:
         self.agent, self.url = agent, f"http://{host}:{port}"
         _StubServer.made.append(self)
         self.closed = False

@@ -12,7 +12,7 @@ import pytest
 
 from navbench.agents import AGENT_ERROR, Agent, load_agent, run_episode
 from navbench.agents.baselines import ForwardAgent
-from navbench.agents.remote import RemoteAgent
+from navbench.agents.remote import RemoteAgent, RemoteAgentError
 from navbench.agents.server import AgentServer
 from navbench.episodes import Episode, Goal
 from navbench.sim import SPOT, SimSettings, Simulator
@@ -96,8 +96,12 @@ def test_hanging_and_dead_servers_fail_episode_and_run_continues(sim: Simulator)
     assert time.monotonic() - t < 2.5
     hang.shutdown()
     hang.server_close()
-    # A crashed server (nothing listening): connection refused, after retries.
-    o = run_episode(sim, RemoteAgent(url, timeout_s=0.3, retries=2, backoff_s=0.01), _ep("d"))
+    # A crashed server (nothing listening): connection refused, after retries. (Declared here:
+    # a client built without declarations asks GET /info, and fails at load instead.)
+    with pytest.raises(RemoteAgentError, match="/info failed after 1 attempt"):
+        RemoteAgent(url, timeout_s=0.3, retries=0)
+    o = run_episode(sim, RemoteAgent(url, timeout_s=0.3, retries=2, backoff_s=0.01,
+                                     action_space="discrete", sensors=()), _ep("d"))
     assert o.label == AGENT_ERROR and "/reset" in o.error and "3 attempt(s)" in o.error
     # The run goes on: the next episode with a healthy agent completes normally.
     o = run_episode(sim, ForwardAgent(seed=0, forward_steps=2), _ep("next"))
@@ -113,3 +117,116 @@ def test_agent_exception_in_server_is_http_500(sim: Simulator) -> None:
         srv.shutdown()
         srv.server_close()
     assert o.label == AGENT_ERROR and "HTTP 500" in o.error and "model exploded" in o.error
+
+
+class _Counter(Agent):
+    """Answers ``forward`` until its own step count reaches 3, then ``stop``."""
+
+    action_space = "discrete"
+
+    def reset(self, task):
+        self.n = 0
+
+    def act(self, observation):
+        self.n += 1
+        return DiscreteAction("stop" if self.n >= 3 else "forward")
+
+
+class _Depth(Agent):
+    action_space = "velocity"
+    needs_render = True
+    needs_rgb = False
+
+
+def _task(eid: str = "e0"):
+    from navbench.agents.base import Task
+
+    return Task(eid, "vln", "discrete")
+
+
+def test_each_client_has_its_own_agent_and_the_session_limit_is_clear() -> None:
+    srv = AgentServer(_Counter(), "127.0.0.1", 0, max_sessions=2)
+    srv.start()
+    try:
+        a, b = (RemoteAgent(srv.url, retries=0) for _ in range(2))
+        a.reset(_task("1"))
+        b.reset(_task("2"))
+        assert a.session and b.session and a.session != b.session and len(srv.sessions) == 2
+        # interleaved steps: each counts its own (a shared agent would stop b on its 2nd step)
+        kinds = [(x.act({}).kind) for x in (a, b, a, b, a, b)]
+        assert kinds == ["forward", "forward", "forward", "forward", "stop", "stop"]
+        c = RemoteAgent(srv.url, retries=2)
+        with pytest.raises(RemoteAgentError, match="after 1 attempt") as ei:  # 429: not retried
+            c.reset(_task("3"))
+        assert "HTTP 429" in str(ei.value) and "too many sessions: 2 open, the limit is 2" in str(ei.value)
+        assert "--max-sessions" in str(ei.value)
+        a.close()
+        assert a.session is None and len(srv.sessions) == 1
+        c.reset(_task("3"))  # a slot is free again
+        assert c.act({}).kind == "forward"
+        # a request naming no session or an unknown one is refused, not served by someone's agent
+        with pytest.raises(RemoteAgentError, match=r"HTTP 400.*missing 'session'"):
+            a.act({})
+        a.session = "nope"
+        with pytest.raises(RemoteAgentError, match=r"HTTP 409.*unknown session 'nope'"):
+            a.act({})
+    finally:
+        srv.shutdown()
+        srv.server_close()
+
+
+def test_info_says_what_the_agent_needs() -> None:
+    srv = AgentServer(_Depth(), "127.0.0.1", 0)
+    srv.start()
+    try:
+        info = srv.info()
+        assert (info["action_space"], info["sensors"], info["protocol"]) == ("velocity", ["depth"], 2)
+        r = RemoteAgent(srv.url)
+        assert (r.action_space, r.images, r.needs_render, r.needs_rgb) == ("velocity", ("depth",), True, False)
+        forced = RemoteAgent(srv.url, action_space="waypoint", sensors=["rgb"])  # arguments win
+        assert (forced.action_space, forced.images, forced.info) == ("waypoint", ("rgb",), {})
+        blind = AgentServer(ForwardAgent(), "127.0.0.1", 0)
+        assert blind.info()["sensors"] == [] and blind.info()["action_space"] == "discrete"
+        blind.server_close()
+    finally:
+        srv.shutdown()
+        srv.server_close()
+    with pytest.raises(Exception, match="sensors: unknown \\['lidar'\\]"):
+        RemoteAgent("http://127.0.0.1:9", sensors=["lidar"], action_space="discrete")
+
+
+def test_only_the_images_asked_for_are_sent() -> None:
+    got: list[list[str]] = []
+
+    class Echo(BaseHTTPRequestHandler):
+        def log_message(self, *a):
+            pass
+
+        def do_GET(self):
+            self._send({"sensors": ["depth"], "action_space": "discrete"})
+
+        def do_POST(self):
+            body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+            if self.path == "/act":
+                got.append(sorted(body["observation"]))
+            self._send({"action": "STOP"} if self.path == "/act" else {"ok": True})
+
+        def _send(self, reply):
+            data = json.dumps(reply).encode()
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+    hs = ThreadingHTTPServer(("127.0.0.1", 0), Echo)
+    threading.Thread(target=hs.serve_forever, daemon=True).start()
+    try:
+        r = RemoteAgent(f"http://127.0.0.1:{hs.server_address[1]}", retries=0)
+        r.reset(_task())
+        assert r.session is None  # a server without sessions: requests carry none
+        r.act({"pose": np.zeros(4), "rgb": np.zeros((2, 2, 3), np.uint8),
+               "depth": np.ones((2, 2), np.float32)})
+    finally:
+        hs.shutdown()
+        hs.server_close()
+    assert got == [["depth", "pose"]]

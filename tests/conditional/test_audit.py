@@ -71,7 +71,8 @@ def test_direction_ambiguity_needs_the_scene() -> None:
     room = Room("r", "kitchen", ((0, 0), (6, 0), (6, -6), (0, -6)))
     sink = SceneObject("s", "sink", (3.0, 0.5, -3.0), "r")
     near_stool = SceneObject("a", "stool", (3.0, 0.5, -5.0), "r")  # due north of the sink
-    other = SceneObject("b", "stool", (4.2, 0.5, -4.5), "r")  # bearing 51° from the sink: ±45° of 90°
+    # bearing 68.2° from the sink: 21.8° from north, inside the sector + 10° margin of "north of"
+    other = SceneObject("b", "stool", (3.8, 0.5, -5.0), "r")
     scene = Scene("s", "indoor", "t", (room,), (sink, near_stool, other))
     ref = ObjectRef("stool", "kitchen", Qualifier("north of", "sink", "s"), "a", "r")
     i = _inst("simple", "If there is a sink in the kitchen, go to the stool north of the sink in "
@@ -79,7 +80,7 @@ def test_direction_ambiguity_needs_the_scene() -> None:
               If(Presence("sink", "kitchen"), Go(ref), Go(ObjectRef("sink", "kitchen", None, "s", "r"))))
     row = audit_instructions([i], {"s": scene})["simple"]
     assert row["direction_qualified"] == 1 and row["ambiguous_qualifiers"] == 1
-    far = SceneObject("b", "stool", (5.0, 0.5, -3.2), "r")  # bearing 5.7°: outside ±45° of north
+    far = SceneObject("b", "stool", (5.0, 0.5, -3.2), "r")  # bearing 5.7°: 84° from north, surely not
     row = audit_instructions([i], {"s": Scene("s", "indoor", "t", (room,), (sink, near_stool, far))})
     assert row["simple"]["ambiguous_qualifiers"] == 0
 

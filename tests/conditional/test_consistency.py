@@ -2,14 +2,13 @@
 
 The checker below walks the program tree and the raw scene objects itself (no sampler, audit or
 consistency code): per branch it collects what the enclosing conditions and earlier visits
-state, then flags references to objects declared absent, conditions already decided, direction
-qualifiers with another same-label object within ±45°, and text without scope markers.
+state, then flags references to objects declared absent, conditions already decided, qualified
+targets a person could not resolve (``recount.py``'s margin rule), and text without scope markers.
 Truths and references are re-evaluated from raw objects by ``oracle.py``.
 """
 
 from __future__ import annotations
 
-import math
 import re
 from collections import Counter
 from pathlib import Path
@@ -28,7 +27,8 @@ from navbench.tasks.conditional import (
     parse,
 )
 from tests.conditional import sources
-from tests.conditional.oracle import condition_truths, matches, room_id_of
+from tests.conditional.oracle import condition_truths, matches
+from tests.conditional.recount import qualifier_undecidable
 
 COMPASS = ["east", "north-east", "north", "north-west", "west", "south-west", "south", "south-east"]
 
@@ -158,25 +158,14 @@ def _refs(p) -> list:
     return _refs(p.then) + _refs(p.else_)
 
 
-def ambiguous_directions(scene, inst: Instruction) -> int:
-    """Direction-qualified targets with another same-label object within ±45° (raw objects)."""
+def ambiguous_qualifiers(scene, inst: Instruction) -> int:
+    """Qualified targets a person could not resolve (the recount's own margin rule, raw objects)."""
     n = 0
     for r in _refs(inst.program):
         q = r.qualifier
-        if q is None or q.predicate not in {f"{d} of" for d in COMPASS}:
-            continue
-        rid = room_id_of(scene, r.room, r.room_hint)
-        objs = [o for o in scene.objects if o.room_id == rid]
-        (anchor,) = [o for o in objs if o.label == q.anchor]
-        stated = 45.0 * COMPASS.index(q.predicate[:-3])
-        for o in objs:
-            if o.label != r.label or o.id == r.object_id:
-                continue
-            dx, dz = o.center[0] - anchor.center[0], o.center[2] - anchor.center[2]
-            bearing = math.degrees(math.atan2(-dz, dx)) % 360.0
-            if abs((bearing - stated + 180.0) % 360.0 - 180.0) <= 45.0 or math.hypot(dx, dz) < 1e-9:
-                n += 1
-                break
+        if q is not None:
+            n += qualifier_undecidable(scene, scene.object_index[r.object_id], q.predicate,
+                                       scene.object_index[q.anchor_id])
     return n
 
 
@@ -195,7 +184,7 @@ def check_all(scenes: list, insts: list[Instruction]) -> None:
         for r in _refs(inst.program):
             q = None if r.qualifier is None else (r.qualifier.predicate, r.qualifier.anchor)
             assert matches(scene, r.label, r.room, q, r.room_hint) == [r.object_id], (inst.text, r)
-        assert ambiguous_directions(scene, inst) == 0, inst.text
+        assert ambiguous_qualifiers(scene, inst) == 0, inst.text
         assert parse(inst.text) == inst.program, inst.text
         text = inst.text.lower()
         assert not STACKED.search(text), inst.text

@@ -13,7 +13,10 @@ from navbench.scene.procgen.indoor import generate_house
 
 
 def test_mix_and_subgoals_hold_after_drops(tmp_path: Path) -> None:
-    scenes = [generate_house(s) for s in (11, 12, 13, 14)]
+    # house 13 (4 rooms, a small Turtlebot island) is left out: with decidable qualifiers and
+    # visible targets only, it has 10 approachable targets, too few for a nested chain's four
+    # targets 2 m apart (the README's "where the scenes can host every category")
+    scenes = [generate_house(s) for s in (11, 12, 14, 15)]
     out = tmp_path / "ds"
     build_dataset(scenes, out, tasks=["conditional"], split="train=0.5,eval=0.5", seed=2,
                   settings=DatasetSettings(episodes_per_scene=24))

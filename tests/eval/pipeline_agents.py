@@ -9,6 +9,7 @@ from typing import Any, ClassVar
 
 from navbench.agents.base import Agent, Task
 from navbench.agents.baselines import RandomAgent
+from navbench.agents.oracle import FirstBranchAgent
 from navbench.sim.actions import Action, DiscreteAction, StopAction
 
 
@@ -75,3 +76,116 @@ class DiscreteSpinner(Agent):
 
     def act(self, observation: Mapping[str, Any]) -> Action:
         return DiscreteAction("left")
+
+
+class PacedTurns(Agent):
+    """Turns left ``turns`` times, then stops, sleeping ``$NAVBENCH_TEST_PAUSE`` wall-clock
+    seconds per action: an episode of a known wall-clock length (turns × pause)."""
+
+    name: ClassVar[str] = "paced-turns"
+    action_space = "discrete"
+
+    def __init__(self, turns: int = 6) -> None:
+        self.turns, self.steps = int(turns), 0
+        self.pause = float(os.environ.get("NAVBENCH_TEST_PAUSE", "0"))
+
+    def reset(self, task: Task) -> None:
+        self.steps = 0
+
+    def act(self, observation: Mapping[str, Any]) -> Action:
+        time.sleep(self.pause)
+        self.steps += 1
+        return DiscreteAction("left") if self.steps <= self.turns else StopAction()
+
+
+def die(how: str) -> None:
+    """End this process as a crashing agent would: ``exit`` (``os._exit``), ``kill`` (SIGKILL),
+    ``segv`` (a null-pointer read), ``hang`` (a sleep the in-worker deadline cannot interrupt:
+    SIGALRM blocked, so only the runner's kill ends it)."""
+    import ctypes
+    import signal
+
+    if how == "exit":
+        os._exit(3)
+    if how == "kill":
+        os.kill(os.getpid(), signal.SIGKILL)
+    if how == "segv":
+        ctypes.string_at(0)
+    if how == "hang":
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})
+        time.sleep(3600)
+    raise ValueError(f"die: unknown way {how!r}")
+
+
+class _CrashOnFailure:
+    """Kills its own process instead of stopping where the stop would fail (the goal farther
+    than τ, Euclidean, from the pose); ``how="none"`` is the same policy without crashes."""
+
+    how = "none"
+
+    def _stop_or_die(self, action: Action, observation: Mapping[str, Any], task: Task) -> Action:
+        if isinstance(action, StopAction) and self.how != "none":
+            import numpy as np
+
+            goals = np.asarray(task.privileged["goals"], float).reshape(-1, 3)
+            pose = np.asarray(observation["pose"], float)
+            d = float(np.min(np.hypot(goals[:, 0] - pose[0], goals[:, 2] - pose[2])))
+            if task.success_distance is None or d > task.success_distance:
+                die(self.how)
+        return action
+
+
+class WalkThenStop(_CrashOnFailure, Agent):
+    """Walks ``forward`` discrete steps and stops (dies first when that stop would fail)."""
+
+    name: ClassVar[str] = "walk-then-stop"
+    action_space = "discrete"
+    privileged = frozenset({"goals"})
+
+    def __init__(self, forward: int = 2, how: str = "none") -> None:
+        self.forward, self.how = int(forward), str(how)
+        self.steps = 0
+
+    def reset(self, task: Task) -> None:
+        self.task, self.steps = task, 0
+
+    def act(self, observation: Mapping[str, Any]) -> Action:
+        self.steps += 1
+        a: Action = DiscreteAction("forward") if self.steps <= self.forward else StopAction()
+        return self._stop_or_die(a, observation, self.task)
+
+
+class FirstBranchCrasher(_CrashOnFailure, FirstBranchAgent):
+    """``first-branch`` that dies where its stop would fail (``how``), else stops."""
+
+    name: ClassVar[str] = "first-branch-crasher"
+    privileged = FirstBranchAgent.privileged | {"goals"}
+
+    def __init__(self, how: str = "none", **kw: float) -> None:
+        super().__init__(**kw)
+        self.how = str(how)
+
+    def act(self, observation: Mapping[str, Any]) -> Action:
+        return self._stop_or_die(super().act(observation), observation, self._task)
+
+
+class StepCounter(Agent):
+    """Counts its own steps in the episode: three ``forward``, one ``left``, and so on, then
+    ``stop`` on step ``stop_at``. Blind (no images). Two episodes sharing one instance would
+    interleave their counts and stop early."""
+
+    name: ClassVar[str] = "step-counter"
+    action_space = "discrete"
+
+    def __init__(self, stop_at: int = 30) -> None:
+        self.stop_at, self.count = int(stop_at), 0
+
+    def reset(self, task: Task) -> None:
+        self.count = 0
+
+    def act(self, observation: Mapping[str, Any]) -> Action:
+        self.count += 1
+        if self.count >= self.stop_at:
+            return StopAction()
+        return DiscreteAction("left" if self.count % 4 == 0 else "forward")
+

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from navbench.errors import NavbenchError
-from navbench.eval import AGENT_ERROR, EpisodeResult, LocalExecutor, ShardBook, ShardSpec
+from navbench.eval import AGENT_CRASH, EpisodeResult, LocalExecutor, ShardBook, ShardSpec
 
 from .workers import expected
 
@@ -57,7 +57,7 @@ def test_killed_worker_is_retried_once_and_then_recorded(tmp_path: Path) -> None
     out = _collect(LocalExecutor(workers=2), _shards(kw, {"a": [1, 2, 4], "b": [5, 7, 9]}))
     assert sorted(out, key=int) == ["1", "2", "4", "5", "7", "9"]
     assert out["2"].label == "success"  # the retry succeeded
-    assert out["5"].label == AGENT_ERROR
+    assert out["5"].label == AGENT_CRASH
     assert out["5"].error == "worker died (crashed); 2 attempt(s)"
     assert out["7"].label == "success" and out["9"].label == "timeout"  # the shard went on
 
@@ -66,7 +66,7 @@ def test_hard_timeout_kills_a_worker_deaf_to_its_deadline() -> None:
     # 1.0 s + 0.5 s grace: wide enough that a healthy episode on a loaded machine is not killed
     ex = LocalExecutor(workers=1, grace_s=0.5, max_retries=0)
     out = _collect(ex, _shards({"deaf_hang_ids": ["2"]}, {"a": [1, 2, 4]}), timeout=1.0)
-    assert [out[k].label for k in ("1", "2", "4")] == ["success", AGENT_ERROR, "success"]
+    assert [out[k].label for k in ("1", "2", "4")] == ["success", AGENT_CRASH, "success"]
     assert (
         out["2"].error == "worker died (unresponsive for 1.5 s, killed by the runner); 1 attempt(s)"
     )
@@ -88,7 +88,8 @@ def test_shard_book_retry_policy() -> None:
     assert results == [] and retry.episode_ids == ("2", "3")
     k2 = book.start(retry)
     results, retry = book.died(k2, "y")
-    assert [(r.episode_id, r.error) for r in results] == [("2", "worker died (y); 2 attempt(s)")]
+    assert [(r.episode_id, r.label, r.error) for r in results] == [
+        ("2", AGENT_CRASH, "worker died (y); 2 attempt(s)")]
     assert retry.episode_ids == ("3",)
 
 

@@ -112,3 +112,42 @@ def test_shards_hold_their_cpu_so_no_more_run_than_cpus(tmp_path: Path) -> None:
         running += d
         peak = max(peak, running)
     assert peak <= 2, f"{peak} shards ran at once on 2 CPUs"
+
+
+@pytest.mark.slow
+def test_two_node_cluster_with_token_auth_matches_local_workers(cond_dataset: Path,
+                                                                 tmp_path: Path) -> None:
+    """A head and a worker node with token authentication on (Ray ≥ 2.52's default), in a
+    process of its own: the evaluation equals the local workers' rows, and drivers without the
+    head's token are told so (not "start a head") within seconds."""
+    import json
+    import os
+    import secrets
+    import sys
+
+    from navbench.eval.pipeline import EvalSettings, evaluate
+
+    pytest.importorskip("ray")
+    agent = "tests.eval.pipeline_agents:StepCounter"
+    evaluate(cond_dataset, agent, tmp_path / "local", EvalSettings(), workers=2, progress=False)
+    with ResultsDB(tmp_path / "local") as db:
+        db.export(db.resolve_run(None), "csv", tmp_path / "local.csv", timings=False)
+    root = Path(__file__).resolve().parents[2]
+    (tmp_path / "home").mkdir()  # no ~/.ray/auth_token: the token comes from the environment only
+    env = {**os.environ, "HOME": str(tmp_path / "home"), "RAY_AUTH_MODE": "token",
+           "RAY_AUTH_TOKEN": secrets.token_hex(32),
+           "PYTHONPATH": os.pathsep.join([str(root), os.environ.get("PYTHONPATH", "")])}
+    env.pop("RAY_AUTH_TOKEN_PATH", None)
+    out = subprocess.run([sys.executable, str(root / "tests" / "eval" / "ray_auth_cluster.py"),
+                          str(tmp_path / "ray"), str(cond_dataset), agent],
+                         env=env, cwd=root, capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stderr[-3000:]
+    res = json.loads(out.stdout.strip().splitlines()[-1])
+    assert res["completed"] == 12
+    assert (tmp_path / "ray" / "results.csv").read_bytes() == (tmp_path / "local.csv").read_bytes()
+    d = res["drivers"]
+    assert d["disabled"].startswith("error") and "RAY_AUTH_MODE=disabled here" in d["disabled"]
+    assert "refused this process's token (from RAY_AUTH_TOKEN)" in d["wrong"]
+    assert "uses token authentication and this process has no token" in d["none"]
+    assert "ray get-auth-token" in d["none"] and "start one with" not in d["none"]
+    assert d["unset_mode"] == "connected 2"

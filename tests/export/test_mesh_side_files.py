@@ -86,11 +86,19 @@ def test_copied_side_files_keep_a_moved_folder_loadable(tmp_path: Path) -> None:
     _check_picture(_view(tmp_path / "b/scene.json"))
 
 
-def test_asset_outside_the_mesh_folder_cannot_be_copied(tmp_path: Path) -> None:
+def test_asset_outside_the_mesh_folder_is_refused_at_import_and_at_copy(tmp_path: Path) -> None:
+    from dataclasses import replace
+
     (tmp_path / "m").mkdir()
     obj = _obj_room(tmp_path / "m", image="../floor.png")
+    with pytest.raises(SceneFormatError, match=r"field 'room.mtl: map_Kd': expected a file inside the "
+                                               r"mesh's folder.*got '\.\./floor.png'"):
+        import_scene(obj)
+    scene = import_scene(_obj_room(tmp_path / "ok"))  # the same rule when a scene is copied
+    outside = (tmp_path / "floor.png").resolve()
+    mesh = replace(scene.meshes[0], assets=((str(outside), sha256_file(outside)),))
     with pytest.raises(ConfigError, match="outside the mesh's folder"):
-        copy_side_files(import_scene(obj), tmp_path / "out")
+        copy_side_files(replace(scene, meshes=(mesh,)), tmp_path / "out")
 
 
 def test_dataset_build_copies_side_files_beside_its_scenes(tmp_path: Path) -> None:

@@ -113,7 +113,7 @@ def test_bad_meshes_are_one_line_errors(tmp_path: Path, capsys: pytest.CaptureFi
     flat = trimesh.Trimesh(np.array([[0, 0, 0], [1, 0, 0], [2, 0, 0]], float), [[0, 1, 2]], process=False)
     flat.export(tmp_path / "flat.obj")
     (tmp_path / "broken.glb").write_bytes(b"glTF\x02\0\0\0garbage")
-    for name, expect in (("huge.glb", "metres"), ("flat.obj", "non-zero area"), ("broken.glb", "readable mesh")):
+    for name, expect in (("huge.glb", "metres"), ("flat.obj", "non-zero area"), ("broken.glb", "a GLB file")):
         with pytest.raises(SystemExit) as e:
             main(["scenes", "import", str(tmp_path / name), "-o", str(tmp_path / f"{name}.json")])
         assert e.value.code == 2

@@ -1,4 +1,8 @@
-"""``navbench dataset check`` on a freshly built dataset and on hand-edited copies of it."""
+"""``navbench dataset check`` on a freshly built dataset, on hand-edited copies of it, and fuzzed
+(hypothesis): structural and byte mutations of the episode file and the manifest never trace
+back, and certainly-invalid edits (non-unit quaternions, malformed branch goals and subgoals,
+programs that do not parse, non-boolean truths, a manifest whose files miss a task) are always
+flagged."""
 
 from __future__ import annotations
 
@@ -11,6 +15,7 @@ import pytest
 
 from navbench.cli import main
 from navbench.episodes.check import check_dataset
+from navbench.errors import NavbenchError
 
 COND = Path("conditional") / "val" / "val.json.gz"
 
@@ -89,3 +94,184 @@ def test_a_nan_in_an_episode_file_reads_as_one_plain_problem(dataset: Path, tmp_
     rep = check_dataset(d)
     assert [str(p) for p in rep.problems or []] == [
         f"{d / COND}: <file>: expected strict JSON (no NaN)"]
+
+
+# ------------------------------------------- ground truth, quaternions and the manifest vs files
+
+def _first_go_target(p: dict) -> dict:
+    while p["op"] != "go":
+        p = p["then"] if p["op"] == "if" else p["steps"][0]
+    return p["target"]
+
+
+def _another_goal(e: dict) -> None:
+    nb = e["info"]["navbench"]
+    stack, ids = [nb["program"]], []
+    while stack:
+        n = stack.pop()
+        if n["op"] == "go":
+            ids.append(n["target"]["object_id"])
+        else:
+            stack.extend(n.get("steps") or [n["then"], n["else"]])
+    nb["goal_object_id"] = next(i for i in ids if i != nb["goal_object_id"])
+
+
+@pytest.mark.parametrize(("edit", "expect"), [
+    (lambda e: e.__setitem__("start_rotation", [0.0, 0.0, 0.0, 0.0]), "a unit quaternion"),
+    (lambda e: e.__setitem__("start_rotation", [0.0, 0.0, 0.0, 2.0]), "norm 2"),
+    (lambda e: e["info"]["navbench"].__setitem__("branch_goals", ["x"]), "info.navbench.branch_goals[0]"),
+    (lambda e: e["info"]["navbench"].__setitem__("branch_goals", [{"position": [1.0, 2.0]}]),
+     "branch_goals[0].position"),
+    (lambda e: e["info"]["navbench"].__setitem__("subgoals", [{"object_id": "obj_1"}]), "subgoals[0].position"),
+    (lambda e: e["info"]["navbench"].__setitem__("program", {"foo": 1}), "info.navbench.program.op"),
+    (lambda e: _first_go_target(e["info"]["navbench"]["program"]).__setitem__("object_id", "obj_999"),
+     "object 'obj_999'"),
+    (_another_goal, "info.navbench.goal_object_id: the program's branch ends at"),
+    (lambda e: e["info"]["navbench"].__setitem__("truths", {}), "info.navbench.truths: expected true/false"),
+    (lambda e: e["info"]["navbench"].__setitem__("branch_path", ["then"] * 5), "info.navbench.branch_path"),
+    (lambda e: e.pop("instruction"), "the instruction text"),
+    (lambda e: e["goals"][0].__setitem__("colour", "red"), "goals[0].colour"),
+])
+def test_ground_truth_edits_are_found(dataset: Path, tmp_path: Path, edit, expect: str) -> None:
+    d = _edited(dataset, tmp_path, edit)
+    rep = check_dataset(d)
+    assert not rep.ok and any(expect in str(p) for p in rep.problems), rep.problems
+
+
+def _manifest_edit(dataset: Path, tmp_path: Path, edit) -> Path:
+    d = tmp_path / "ds"
+    shutil.copytree(dataset, d)
+    m = json.loads((d / "manifest.json").read_text())
+    edit(m)
+    (d / "manifest.json").write_text(json.dumps(m))
+    return d
+
+
+@pytest.mark.parametrize(("edit", "expect"), [
+    (lambda m: m["files"].pop("objectnav"), "files.objectnav.val.episodes: a path"),
+    (lambda m: m["files"]["conditional"]["val"].pop("gt"), "files.conditional.val.gt"),
+    (lambda m: m["tasks"].append("placenav"), "files.placenav.val.episodes"),
+    (lambda m: m["counts"]["conditional"]["val"].__setitem__("total", 99), "the manifest says 99"),
+    (lambda m: m["splits"]["val"].append("ghost"), "scene 'ghost' is not in 'scenes'"),
+])
+def test_the_manifest_against_its_files(dataset: Path, tmp_path: Path, edit, expect: str) -> None:
+    rep = check_dataset(_manifest_edit(dataset, tmp_path, edit))
+    assert not rep.ok and any(expect in str(p) for p in rep.problems), rep.problems
+
+
+# ------------------------------------------------------------------------- fuzz (hypothesis)
+
+@pytest.fixture(scope="module")
+def fuzz_ds(dataset: Path, tmp_path_factory: pytest.TempPathFactory):
+    """A copy of the dataset whose conditional episode file each example overwrites, and its
+    scenes and navmeshes read once."""
+    from navbench.episodes.loader import load_dataset
+
+    d = tmp_path_factory.mktemp("fuzz") / "ds"
+    shutil.copytree(dataset, d)
+    ds = load_dataset(d)
+    loaded = {sid: (ds.scene(sid), ds.navmesh(sid)) for sid in ds.manifest.scenes}
+    return d, loaded, (d / COND).read_bytes(), (d / "manifest.json").read_bytes()
+
+
+def _check_with(fuzz_ds, episodes: bytes | None = None, manifest: bytes | None = None):
+    d, loaded, cond, mf = fuzz_ds
+    try:
+        (d / COND).write_bytes(episodes if episodes is not None else cond)
+        (d / "manifest.json").write_bytes(manifest if manifest is not None else mf)
+        return check_dataset(d, loaded=loaded)
+    finally:
+        (d / COND).write_bytes(cond)
+        (d / "manifest.json").write_bytes(mf)
+
+
+def _fuzz_tests():
+    from hypothesis import strategies as st
+
+    from tests.hardening.fuzz_support import (
+        JSON,
+        mutate_bytes,
+        mutate_tree,
+        outcome,
+        properties,
+        tree_paths,
+    )
+
+    def robust_tree(fuzz_ds, data) -> None:
+        base = json.loads(gzip.decompress(fuzz_ds[2]))
+        doc = mutate_tree(data, base, list(tree_paths(base)))
+        outcome(_check_with, fuzz_ds, gzip.compress(json.dumps(doc).encode()))
+
+    def robust_bytes(fuzz_ds, data) -> None:
+        which = data.draw(st.sampled_from(["episodes", "manifest"]))
+        if which == "episodes":
+            raw = gzip.compress(mutate_bytes(data, gzip.decompress(fuzz_ds[2])))
+            outcome(_check_with, fuzz_ds, raw)
+        else:
+            outcome(_check_with, fuzz_ds, None, mutate_bytes(data, fuzz_ds[3]))
+
+    bad_point = st.one_of(st.text(max_size=3), st.lists(st.floats(-9, 9), min_size=0, max_size=2),
+                          st.fixed_dictionaries({"position": st.text(max_size=3)}),
+                          st.fixed_dictionaries({"object_id": st.text(max_size=3)}))
+
+    def strict(fuzz_ds, data) -> None:
+        base = json.loads(gzip.decompress(fuzz_ds[2]))
+        e = base["episodes"][data.draw(st.integers(0, len(base["episodes"]) - 1))]
+        nb = e["info"]["navbench"]
+        kind = data.draw(st.sampled_from(["quaternion", "branch_goals", "subgoals", "program", "truths",
+                                          "manifest"]))
+        manifest = None
+        if kind == "quaternion":
+            q = data.draw(st.lists(st.floats(-3, 3), min_size=4, max_size=4).filter(
+                lambda q: abs(sum(c * c for c in q) ** 0.5 - 1) > 0.05))
+            e["start_rotation"] = q
+        elif kind in ("branch_goals", "subgoals"):
+            nb[kind] = [*nb.get(kind, []), data.draw(bad_point)]
+        elif kind == "program":
+            from navbench.errors import FormatError
+            from navbench.tasks.conditional import program_from_dict
+
+            def invalid(p) -> bool:
+                try:
+                    program_from_dict(p)
+                except FormatError:
+                    return True
+                return False
+            nb["program"] = data.draw(st.dictionaries(st.sampled_from(["op", "then", "else", "target", "x"]),
+                                                      JSON, max_size=4).filter(invalid))
+        elif kind == "truths":
+            nb["truths"] = {**nb["truths"], "c0": data.draw(st.one_of(st.none(), st.integers(), st.text(max_size=2)))}
+        else:
+            m = json.loads(fuzz_ds[3])
+            task = data.draw(st.sampled_from(sorted(m["files"])))
+            m["files"].pop(task)
+            manifest = json.dumps(m).encode()
+        episodes = gzip.compress(json.dumps(base).encode())
+        try:
+            rep = _check_with(fuzz_ds, episodes, manifest)
+        except NavbenchError:
+            return  # refused outright: flagged too
+        assert not rep.ok, f"{kind}: not flagged"
+
+    def bound(body):
+        def run(data) -> None:
+            body(_FUZZ_DS[0], data)
+        return run
+
+    out = {}
+    for name, body in (("robust_tree", robust_tree), ("robust_bytes", robust_bytes), ("strict", strict)):
+        fast, slow = properties(bound(body), fast_share=0.5)
+        out[f"test_fuzz_dataset_{name}"] = fast
+        out[f"test_fuzz_dataset_{name}_slow"] = slow
+    return out
+
+
+_FUZZ_DS: list = []
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _fuzz_ds_for_properties(fuzz_ds):
+    _FUZZ_DS[:] = [fuzz_ds]
+
+
+globals().update(_fuzz_tests())

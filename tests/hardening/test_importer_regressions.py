@@ -125,8 +125,10 @@ def test_gibson_npy_header_that_is_not_a_literal(tmp_path: Path, header: bytes) 
     p = tmp_path / "3DSceneGraph_H.npz"
     with zipfile.ZipFile(p, "w") as z:  # a valid CRC: numpy itself parses the damaged header
         z.writestr("output.npy", _npy(header, b"\x80\x02N."))
-    with pytest.raises(SceneFormatError, match=r"field 'output.npy \(header\)'.*TokenError"):
+    with pytest.raises(SceneFormatError, match=r"field 'output.npy \(header\)'.*got 'a header that is not a "
+                                               r"Python literal'") as ei:
         import_scene(p, "gibson")  # was tokenize.TokenError
+    assert "TokenError" not in str(ei.value) and "SyntaxError" not in str(ei.value)
 
 
 def _graph_file(tmp_path: Path, edit: Callable[[dict[str, Any]], None] | None = None) -> Path:
@@ -223,5 +225,6 @@ def test_hm3d_face_index_out_of_range(tmp_path: Path) -> None:
     glb = tmp_path / "abc.semantic.glb"
     trimesh.Scene([_box((0.4, 0.6, 0.8), (1.0, 2.0, 0.4), (255, 0, 16))]).export(glb)
     _point_first_index_at(glb, 256)  # the first triangle names vertex 256 of 8
-    with pytest.raises(SceneFormatError, match=r"^abc\.semantic\.glb: field '<mesh>.*IndexError"):
+    with pytest.raises(SceneFormatError, match=r"^abc\.semantic\.glb: field '<mesh> geometry 0 faces': "
+                                               r"expected triangles indexing its 8 vertices"):
         import_scene(tmp_path / "abc.semantic.txt", "hm3d")  # was IndexError

@@ -43,11 +43,23 @@ def test_evaluate_refuses_a_file_as_its_run_folder(tmp_path: Path,
 
 def test_corrupt_file_outside_a_run_folder_names_itself_in_the_repair_hint(tmp_path: Path) -> None:
     bad = tmp_path / "mine.sqlite"
-    bad.write_text("not a database at all" * 10)
+    with ResultsDB(bad) as db:
+        db.get_or_create_run("a", "h", {}, 0, "v")
+    raw = bytearray(bad.read_bytes())
+    raw[:100] = bytes(100)  # a damaged header: repair rebuilds it, so the hint sends the user there
+    bad.write_bytes(bytes(raw))
     with pytest.raises(CorruptDatabaseError) as ei:
         ResultsDB(bad)
     # the hint names the file (before: its folder, i.e. FOLDER/results.sqlite, another file)
     assert str(ei.value).endswith(f"navbench results repair {bad}")
+
+
+def test_a_file_repair_cannot_salvage_is_not_sent_to_repair(tmp_path: Path) -> None:
+    bad = tmp_path / "mine.sqlite"
+    bad.write_text("not a database at all" * 10)
+    with pytest.raises(CorruptDatabaseError) as ei:
+        ResultsDB(bad)
+    assert "results repair cannot help" in str(ei.value) and "move the file away" in str(ei.value)
 
 
 def test_unknown_friction_class_is_refused(capsys: pytest.CaptureFixture[str],

@@ -160,7 +160,9 @@ def test_geodesic_distances_given_by_caller():
     # a wall forces a longer way round: geodesic d_t given per step by the caller
     m = compute_episode_metrics(Trajectory("e", xs(0, 3, 3.8)), facts(), goal_distances=[8.0, 3.0, 0.4])
     assert m["dtg_kind"] == "geodesic" and m["ne"] == 0.4 and m["success"] == 1.0
-    assert m["soft_success"] == pytest.approx(1 - 0.4 / 8.0)
+    # habitat-lab's SoftSPL: one start distance, L = 4 (the file's), not d[0] = 8 of the caller
+    assert m["soft_success"] == pytest.approx(1 - 0.4 / 4.0)
+    assert m["soft_spl"] == pytest.approx((1 - 0.4 / 4.0) * 4.0 / 4.0)  # P = 3.8 < L
     with pytest.raises(ValueError):
         compute_episode_metrics(Trajectory("e", xs(0, 3)), facts(), goal_distances=[1.0])
 

@@ -80,11 +80,18 @@ def test_r2r_hand_computed(files):
     assert r["2"]["termination"] == "timeout"
     # ep 3: stopped at the start, d = 3 = τ → fails with VLN-CE's strict '<'
     assert r["3"]["success"] == 0.0 and r["3"]["spl"] == 0.0 and r["3"]["oracle_success"] == 0.0
+    # ep 5 has no prediction: a failed episode (SR 0, SPL 0, SDTW 0; L = 1 m), no NE or nDTW
+    assert r["5"]["termination"] == "no_prediction" and r["5"]["geodesic_length"] == 1.0
+    assert (r["5"]["success"], r["5"]["spl"], r["5"]["sdtw"], r["5"]["ne"]) == (0.0, 0.0, 0.0, None)
     s = res.summary["metrics"]
-    assert s["success"]["mean"] == pytest.approx(1 / 3) and s["spl"]["mean"] == pytest.approx(1 / 3)
-    assert s["ne"]["mean"] == pytest.approx(3.0)
+    assert s["success"]["mean"] == pytest.approx(1 / 4) and s["spl"]["mean"] == pytest.approx(1 / 4)
+    assert s["ne"]["mean"] == pytest.approx(3.0) and s["ne"]["n"] == 3
     assert s["ndtw"]["mean"] == pytest.approx((math.exp(-2 / 9) + math.exp(-5 / 6) + math.exp(-3 / 6)) / 3)
     assert res.missing == ["5"] and res.unmatched == ["99"]
+    assert res.terminations["no_prediction"] == 1
+    skipped = score_episodes(read_r2r(ep), read_predictions(pr), fmt="r2r", gt=_gt(ep), missing="skip")
+    assert skipped.summary["metrics"]["success"]["mean"] == pytest.approx(1 / 3)
+    assert [row["episode_id"] for row in skipped.rows] == ["1", "2", "3"]
     inclusive = score_episodes(read_r2r(ep), read_predictions(pr), strict=False)
     assert {row["episode_id"]: row["success"] for row in inclusive.rows}["3"] == 1.0
 
@@ -110,7 +117,8 @@ def test_unreachable_flagged_via_geodesic(files):
 
     res = score_episodes(read_r2r(ep), read_predictions(pr), geodesic=geo)
     assert res.unreachable == ["2"]
-    assert res.summary["unreachable"] == 1 and res.summary["metrics"]["success"]["n"] == 2
+    # 1 and 3 scored, 5 (no prediction) a failure, 2 excluded
+    assert res.summary["unreachable"] == 1 and res.summary["metrics"]["success"]["n"] == 3
     assert res.settings["distance_to_goal"] == "geodesic"
 
 
@@ -150,17 +158,22 @@ def test_cli_score_writes_json_and_csv(files, tmp_path):
     assert res.exit_code == 0, res.output
     assert "Euclidean" in res.output and "success" in res.output
     doc = json.loads((out / "metrics.json").read_text())
-    assert doc["summary"]["metrics"]["success"]["mean"] == pytest.approx(1 / 3)
+    assert doc["summary"]["metrics"]["success"]["mean"] == pytest.approx(1 / 4)  # 5: no prediction
+    assert "without a prediction (scored as failures: SR 0, SPL 0): 1" in " ".join(res.output.split())
     # a VLN-CE file: VLN-CE's defaults (τ = 3.0 m, d < τ, fastdtw) and τ printed
     assert doc["settings"]["comparison"] == "<" and doc["settings"]["dtw_method"] == "fastdtw"
     assert doc["settings"]["tau"] == 3.0 and "τ = 3 m" in res.output
     with open(out / "per_episode.csv") as f:
         rows = list(csv.DictReader(f))
-    assert [r["episode_id"] for r in rows] == ["1", "2", "3"] and rows[0]["spl"] == "1.0"
+    assert [r["episode_id"] for r in rows] == ["1", "2", "3", "5"] and rows[0]["spl"] == "1.0"
     assert rows[1]["spl"] == "0.0" and rows[0]["bsa"] == ""  # plain R2R: no BSA
     res = CliRunner().invoke(app, ["score", "--episodes", str(ep), "--predictions", str(pr),
-                                   "--inclusive", "--dtw", "fastdtw"])
+                                   "--inclusive", "--dtw", "fastdtw", "--missing", "skip",
+                                   "--out", str(tmp_path / "skip")])
     assert res.exit_code == 0, res.output
+    assert "(left out of every mean: --missing skip): 1" in " ".join(res.output.split())
+    doc = json.loads((tmp_path / "skip" / "metrics.json").read_text())
+    assert doc["summary"]["episodes"] == 3
 
 
 def test_conditional_episode_facts_from_info():

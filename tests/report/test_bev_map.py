@@ -72,8 +72,8 @@ def test_legend_stays_off_the_map_and_inside_the_figure() -> None:
 
 
 def test_labels_do_not_overlap_and_rooms_come_first() -> None:
-    """Two objects on the same spot: only the larger one is named; room names are drawn, but
-    not one wider than its (0.2 m) room."""
+    """Two objects on the same spot: the larger one is named there, the other beside it with a
+    leader line; room names are drawn, but not one wider than its (0.2 m) room."""
     base = two_room_scene()
     crowd = (SceneObject("c0", "chair", (2.0, 0.4, -3.0), "r0", size=(0.5, 0.8, 0.5)),
              SceneObject("c1", "desk", (2.0, 0.4, -3.0), "r0", size=(1.2, 0.8, 0.6)))
@@ -83,7 +83,10 @@ def test_labels_do_not_overlap_and_rooms_come_first() -> None:
     ax = fig.axes[0]
     texts = {t.get_text(): t for t in ax.texts}
     assert {"kitchen\nr0", "living room\nr1", "desk", "exit"} <= set(texts)
-    assert "chair" not in texts and "closet\nr9" not in texts
+    assert "closet\nr9" not in texts
+    assert tuple(texts["desk"].get_position()) == (2.0, -3.0)
+    assert tuple(texts["chair"].get_position()) != (2.0, -3.0)
+    assert [ln.get_xydata()[0].tolist() for ln in ax.lines if ln.get_gid() == "c0"] == [[2.0, -3.0]]
     boxes = [t.get_window_extent() for t in ax.texts]
     assert not any(a.overlaps(b) for a, b in itertools.combinations(boxes, 2))
 

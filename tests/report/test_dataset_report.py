@@ -36,6 +36,11 @@ def test_report_mixes_tasks_whose_episode_ids_overlap(tmp_path: Path) -> None:
     md = (tmp_path / "rep" / "report.md").read_text()
     assert html.is_file()
     # the conditional run: SR 50 % of 2; the objectnav run: 100 % of 2 — rows were not merged
-    assert "50.0 (2)" in md and "100.0 (2)" in md
+    # Wilson intervals: 1 of 2 → [9.5, 90.5]; 2 of 2 → [1 − (z²/2)/(1 + z²/2), 1] = [34.2, 100.0]
+    assert "50.0 [9.5, 90.5] (2)" in md and "100.0 [34.2, 100.0] (2)" in md
     figs = {p.name for p in (tmp_path / "rep" / "figures").iterdir()}
     assert f"bev_conditional-{cond[0]}.png" in figs and f"bev_objectnav-{obj[0]}.png" in figs
+    # the failed conditional episode got a page (ids kept apart per task), linked from the report
+    page = tmp_path / "rep" / "episodes" / f"conditional-oracle-goal-conditional-{cond[1]}.html"
+    assert page.is_file() and f'href="episodes/{page.name}"' in html.read_text()
+    assert [p.name for p in (tmp_path / "rep" / "episodes").iterdir()] == [page.name]

@@ -68,9 +68,16 @@ def test_safety_markdown_cells() -> None:
     md = table_markdown(safety_table(ROWS))
     lines = {ln.split(" | ")[0].lstrip("| "): ln for ln in md.splitlines() if ln.startswith("| ")}
     a = [c.strip() for c in lines["a"].strip("| ").split(" | ")]
-    # run, then indoor CE CR ADO NSR SoftSPL, outdoor ..., all ...; CR/NSR/SoftSPL in percent
-    assert a[1:6] == ["2.00 (2)", "50.0 (2)", "0.30 (2)", "50.0 (2)", "40.0 (2)"]
-    assert a[6:11] == ["1.25 (2)", "0.0 (1)", "1.00 (1)", "100.0 (2)", "30.0 (2)"]
+    # run, then indoor CE CR ADO NSR SoftSPL, outdoor ..., all ...; CR/NSR/SoftSPL in percent.
+    # Two values x < y: the bootstrap means are x, (x+y)/2, y with chances 1/4, 1/2, 1/4, so the
+    # 2.5% and 97.5% quantiles are x and y. CR (binary) has Wilson intervals: 1 of 2 →
+    # 0.5 ± z/(1 + z²/2)·sqrt(1/8 + z²/16) = [9.5, 90.5]; 0 of 1 → [0, z²/(1 + z²)] = [0, 79.3].
+    assert a[1:6] == ["2.00 [1.00, 3.00] (2)", "50.0 [9.5, 90.5] (2)", "0.30 [0.20, 0.40] (2)",
+                      "50.0 [0.0, 100.0] (2)", "40.0 [20.0, 60.0] (2)"]
+    # one value: no bootstrap interval (ADO); NSR 1, 1: a zero-width interval
+    assert a[6:11] == ["1.25 [0.50, 2.00] (2)", "0.0 [0.0, 79.3] (1)", "1.00 (1)",
+                       "100.0 [100.0, 100.0] (2)", "30.0 [10.0, 50.0] (2)"]
+    assert a[12] == "33.3 [6.1, 79.2] (3)"  # Wilson 1 of 3, by hand: 0.427 ∓ 0.365
     b = [c.strip() for c in lines["b"].strip("| ").split(" | ")]
     assert b[6:11] == ["–"] * 5
 

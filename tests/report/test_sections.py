@@ -5,7 +5,8 @@ from __future__ import annotations
 import math
 
 from navbench.report.html import table_csv
-from navbench.report.sections import condvln_oracle_gap_table, report_sections, split_by_task
+from navbench.report.paired import condvln_oracle_gap_table
+from navbench.report.sections import report_sections, split_by_task
 
 
 def _row(eid: str, task: str, s: float, **kw) -> dict:
@@ -28,8 +29,8 @@ def test_tasks_are_never_pooled_and_names_lose_the_task_suffix() -> None:
     assert "condvln_table2" not in keys["objectnav"] and "branch_confusion" not in keys["objectnav"]
     assert "condvln_oracle_gap" in keys["conditional"] and "condvln_oracle_gap" not in keys["conditional_oracle"]
     overall = table_csv(secs["objectnav"].tables[0])
-    assert overall.splitlines()[0].startswith("run,episodes,episodes n,excluded,excluded n,SR,SR n")
-    assert "BSA" not in overall and "oracle-path,2,2,0,0,0.5,2" in overall  # counts as integers
+    assert overall.splitlines()[0].startswith("run,episodes,episodes n,excluded,excluded n,crashed,crashed n,SR,SR n")
+    assert "BSA" not in overall and "oracle-path,2,2,0,0,0,0,0.5,2" in overall  # counts as integers
     assert all(t.note.startswith("How to read:") and "n excluded" in t.note
                for t in secs["objectnav"].tables if not t.skipped)
 
@@ -42,8 +43,9 @@ def test_condvln_oracle_gap_by_hand() -> None:
                   _row("conditional_oracle-9", "conditional_oracle", 0.0)]}
     t = condvln_oracle_gap_table(cond, lin, metrics=("success",))
     assert t.values is not None and t.counts is not None
-    # paired on ids 1, 2 (task prefixes dropped): conditional 0.5, oracle-linear 1.0, gap 0.5
-    assert list(t.values.iloc[0]) == [0.5, 1.0, 0.5] and list(t.counts.iloc[0]) == [2, 2, 2]
+    # paired on ids 1, 2 (task prefixes dropped): conditional 0.5, oracle-linear 1.0, gap 0.5;
+    # McNemar: one discordant pair (b = 0, c = 1) → p = min(1, 2 · 1/2) = 1
+    assert list(t.values.iloc[0]) == [0.5, 1.0, 0.5, 1.0] and list(t.counts.iloc[0]) == [2, 2, 2, 2]
     assert condvln_oracle_gap_table(cond, {"other": lin["sg"]}).skipped
 
 
@@ -52,7 +54,7 @@ def test_unreachable_episodes_are_counted_in_every_table() -> None:
                                                 "success": None, "spl": None}]}
     sec = report_sections(rows)[0]
     overall = table_csv(sec.tables[0]).splitlines()
-    assert overall[1].startswith("a,2,2,1,1,1.0,1")  # 2 episodes, 1 excluded, SR 1.0 over 1
+    assert overall[1].startswith("a,2,2,1,1,0,0,1.0,1")  # 2 episodes, 1 excluded, 0 crashed, SR 1.0 over 1
     assert all("n excluded (unreachable goal): a 1" in t.note for t in sec.tables if not t.skipped)
 
 

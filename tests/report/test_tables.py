@@ -8,13 +8,13 @@ import numpy as np
 import pytest
 
 from navbench.report.build import stage_fields, with_episode_fields
+from navbench.report.paired import oracle_gap_table
 from navbench.report.tables import (
     Table,
     branch_confusion_table,
     condvln_sources_table,
     condvln_sweep_table,
     difficulty_table,
-    oracle_gap_table,
     overall_table,
     stage_table,
     task_scene_table,

@@ -26,6 +26,7 @@ BUILTINS: dict[str, str] = {
     "oracle-goal": "navbench.agents.oracle:OracleGoalAgent",
     "first-branch": "navbench.agents.oracle:FirstBranchAgent",
     "oracle-branch": "navbench.agents.oracle:OracleBranchAgent",
+    "blind-prior": "navbench.agents.blind:BlindPriorAgent",
     "oracle-branch-grounded": "navbench.agents.scene_graph_agent:GroundedOracleBranchAgent",
     "scene-graph": "navbench.agents.scene_graph_agent:SceneGraphAgent",
     "vlm": "navbench.agents.llm.vlm:VLMAgent",

@@ -21,6 +21,44 @@ from navbench.sim.actions import Action, DiscreteAction, StopAction, VelocityAct
 
 _IMAGES = ("rgb", "depth", "semantic")
 _DTYPES = ("uint8", "int32", "float32", "float64", "uint16")
+#: Images a remote agent may ask for in ``GET /info`` ``"sensors"``.
+WIRE_SENSORS: tuple[str, ...] = _IMAGES
+#: What an agent that does not say (no ``/info``, or no ``"sensors"`` in it) receives.
+DEFAULT_WIRE_SENSORS: tuple[str, ...] = ("rgb", "depth")
+
+
+def wire_sensors(agent: object) -> list[str]:
+    """The images ``agent`` needs, by their wire names (``GET /info`` ``"sensors"``): ``rgb``
+    and ``depth`` when it needs rendering (``needs_render`` or an extra sensor; no ``rgb`` when
+    ``needs_rgb`` is false), ``semantic`` when it lists that sensor."""
+    extra = set(getattr(agent, "sensors", ()) or ())
+    out = []
+    if getattr(agent, "needs_render", False) or extra:
+        if getattr(agent, "needs_rgb", True):
+            out.append("rgb")
+        out.append("depth")
+    if "semantic" in extra:
+        out.append("semantic")
+    return out
+
+
+def decode_info(d: object, where: str = "GET /info") -> tuple[str | None, tuple[str, ...] | None]:
+    """``(action_space, sensors)`` an agent declares in its ``/info`` reply; ``None`` for what
+    it leaves out. Raises :class:`ConfigError` naming the field when a value is not valid."""
+    if not isinstance(d, Mapping):
+        raise ConfigError(f"{where}: expected a JSON object, got {type(d).__name__}")
+    space = d.get("action_space")
+    if space is not None and space not in ACTION_SPACES:
+        raise ConfigError(f"{where}: action_space: expected one of {ACTION_SPACES}, got {space!r}")
+    sensors = d.get("sensors")
+    if sensors is None:
+        return space, None
+    if not isinstance(sensors, list) or not all(isinstance(x, str) for x in sensors):
+        raise ConfigError(f"{where}: sensors: expected a list of {list(WIRE_SENSORS)}, got {sensors!r}")
+    bad = sorted(set(sensors) - set(WIRE_SENSORS))
+    if bad:
+        raise ConfigError(f"{where}: sensors: unknown {bad}; expected some of {list(WIRE_SENSORS)}")
+    return space, tuple(x for x in WIRE_SENSORS if x in sensors)
 
 
 def encode_array(a: np.ndarray) -> JSONObject:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Annotated
 
 import typer
@@ -16,6 +15,7 @@ app.add_typer(agents_app, name="agents")
 
 def _kwargs(pairs: list[str]) -> dict[str, object]:
     from navbench.errors import ConfigError
+    from navbench.io import loads_json
 
     out: dict[str, object] = {}
     for p in pairs:
@@ -23,8 +23,8 @@ def _kwargs(pairs: list[str]) -> dict[str, object]:
         if not sep or not key:
             raise ConfigError(f"--arg: expected KEY=VALUE, got {p!r}")
         try:
-            out[key] = json.loads(val)
-        except json.JSONDecodeError:
+            out[key] = loads_json(val)
+        except ValueError:  # not JSON (or past the JSON limits): the text itself
             out[key] = val
     return out
 
@@ -61,19 +61,29 @@ def serve_agent_cmd(
     port: int = typer.Option(8765, help="TCP port."),
     arg: Annotated[list[str] | None, typer.Option(
         "--arg", help="Constructor argument KEY=VALUE (JSON value); repeatable.")] = None,
+    max_sessions: Annotated[int, typer.Option(
+        "--max-sessions", min=1,
+        help="Evaluation sessions served at once, each with its own agent instance (one per "
+             "evaluate worker); more are refused with HTTP 429.")] = 8,
+    session_idle: Annotated[float, typer.Option(
+        "--session-idle", help="Seconds without a request after which a session may be closed "
+                               "to make room for a new one.")] = 900.0,
 ) -> None:
-    """Serve an agent over navbench's remote-agent HTTP protocol (POST /reset, POST /act)."""
+    """Serve an agent over navbench's remote-agent HTTP protocol (GET /info, POST /reset, /act,
+    /close); every evaluation session (each evaluate worker) gets its own agent instance."""
     from navbench.agents.loading import load_agent
     from navbench.agents.server import AgentServer
 
-    a = load_agent(agent, **_kwargs(arg or []))
+    kwargs = _kwargs(arg or [])
+    a = load_agent(agent, **kwargs)
     if getattr(a, "privileged", None):
         from navbench.errors import ConfigError
 
         raise ConfigError(f"agent {agent!r} needs privileged facts {sorted(a.privileged)}, "
                           "which the remote protocol never sends")
-    srv = AgentServer(a, host, port)
-    typer.echo(f"serving {agent} on {srv.url} (Ctrl-C to stop)")
+    srv = AgentServer(a, host, port, factory=lambda: load_agent(agent, **kwargs),
+                      max_sessions=max_sessions, session_idle_s=session_idle)
+    typer.echo(f"serving {agent} on {srv.url}, at most {max_sessions} sessions (Ctrl-C to stop)")
     try:
         srv.serve_forever()
     except KeyboardInterrupt:

@@ -31,14 +31,20 @@ def build_cmd(
     refine_key_env: Annotated[str | None, typer.Option("--refine-key-env", help="Route VLN: environment variable holding the API key.")] = None,
     habitat_scenes: Annotated[Path | None, typer.Option("--habitat-scenes", help="Folder written by `navbench scenes export --format habitat`: episode scene_id = <prefix>/stages/<id>.glb.")] = None,
     habitat_prefix: Annotated[str | None, typer.Option("--habitat-prefix", help="scene_id prefix with --habitat-scenes, relative to habitat-lab's SCENES_DIR [default: the folder's name].")] = None,
+    p_relation: Annotated[float, typer.Option("--p-relation", help="Conditional: share of relation conditions (else object presence).")] = 0.3,
+    p_cross_room: Annotated[float, typer.Option("--p-cross-room", help="Conditional: share of draws across rooms (else one room).")] = 0.5,
+    p_subgoal: Annotated[float, typer.Option("--p-subgoal", help="Conditional: share of instructions that start with a subgoal.")] = 0.4,
+    evidence: Annotated[str, typer.Option("--evidence", help="Conditional: evidence observability kept: any | on_route | off_route.")] = "any",
+    horizon: Annotated[str | None, typer.Option("--horizon", help="Conditional: allowed horizons (navigation segments), comma list, e.g. 1,2 [default: any].")] = None,
+    min_size: Annotated[float | None, typer.Option("--min-size", help="Conditional: smallest visible size (m) of a referenced object [default: what the embodiment's camera resolves at 1.5 m, 0.165 m].")] = None,
 ) -> None:
     """Generate episodes for every scene and write a VLN-CE / habitat dataset directory."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
     from navbench.episodes.conditional import ConditionalEpisodeSettings
     from navbench.episodes.dataset import DatasetSettings, build_dataset
+    from navbench.episodes.instruction_controls import InstructionControls
     from navbench.episodes.route import RouteEpisodeSettings
     from navbench.errors import ConfigError
+    from navbench.progress import ProgressReporter
     from navbench.tasks.route_refine import RefineSettings
 
     if (refine_url is None) != (refine_model is None):
@@ -49,8 +55,17 @@ def build_cmd(
         raise ConfigError(f"--verify-embodiment: expected spot or turtlebot, got {verify_embodiment!r}")
     refine = RefineSettings(refine_url, refine_model, refine_key_env) if refine_url and refine_model else None
     cats = tuple(c.strip() for c in categories.split(",") if c.strip()) if categories else None
+    if evidence not in ("any", "on_route", "off_route"):
+        raise ConfigError(f"--evidence: expected any, on_route or off_route, got {evidence!r}")
+    try:
+        horizons = None if horizon is None else tuple(int(h) for h in horizon.split(",") if h.strip())
+    except ValueError:
+        raise ConfigError(f"--horizon: expected a comma list of integers >= 1, got {horizon!r}") from None
+    controls = InstructionControls(p_relation=p_relation, p_cross_room=p_cross_room, p_subgoal=p_subgoal,
+                                   evidence=None if evidence == "any" else evidence, horizons=horizons,
+                                   min_reference_size=min_size)
     settings = DatasetSettings(
-        episodes_per_scene=episodes_per_scene, categories=cats,
+        episodes_per_scene=episodes_per_scene, categories=cats, instructions=controls,
         conditional=ConditionalEpisodeSettings(success_distance=success_distance, start_facing=start_facing),
         route=RouteEpisodeSettings(refine=refine), verify=verify, verify_embodiment=verify_embodiment,
         embodiment=None if embodiment == "none" else embodiment,
@@ -64,12 +79,10 @@ def build_cmd(
         scene_ids = habitat_scene_ids(habitat_scenes, [s.id for s in load_scenes(scenes)], habitat_prefix)
     elif habitat_prefix is not None:
         raise ConfigError("--habitat-prefix: only with --habitat-scenes")
-    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                  TimeElapsedColumn(), transient=True) as prog:
-        bar = prog.add_task("scenes", total=None)
+    with ProgressReporter("building dataset", unit="scenes") as prog:
         m = build_dataset(scenes, out, tasks=task_list, split=split_by_scene, seed=seed,
                           workers=workers, settings=settings, overwrite=force, scene_ids=scene_ids,
-                          progress=lambda done, total: prog.update(bar, completed=done, total=total))
+                          progress=lambda done, total: prog.update(done, total=total))
     empty = []
     for task, per in m.counts.items():
         dropped = sum(n for d in m.dropped.get(task, {}).values() for n in d.values())
@@ -87,6 +100,65 @@ def build_cmd(
     if empty and len(empty) == len(m.counts):
         raise ConfigError(f"{out}: the dataset holds no episode; do the scenes have rooms, "
                           "objects and places the tasks can use?")
+
+
+#: Short column headers of ``dataset audit`` (the JSON keeps the full names).
+_AUDIT_HEADERS = {
+    "episodes": "eps", "presence": "pres", "presence_blind": "pres\nblind",
+    "presence_majority": "pres\nmajor", "relation": "rel", "relation_blind": "rel\nblind",
+    "relation_majority": "rel\nmajor", "branch_blind": "branch\nblind", "branch_chance": "branch\nchance",
+    "evaluated_relations": "eval\nrel", "relations_in_margin": "rel in\nmargin",
+    "qualified": "qual", "qualifiers_in_margin": "qual in\nmargin", "truth_mismatches": "truth\ndiff",
+    "references": "refs", "small_references": "small\nrefs", "median_target_m": "target\nmedian m",
+    "outside_references": "outside\nrefs",
+}
+
+
+@dataset_app.command("audit")
+def audit_cmd(
+    dataset: Annotated[Path, typer.Argument(help="Dataset directory (with manifest.json) holding conditional episodes.")],
+    prior_split: Annotated[str, typer.Option("--prior-split", help="Split whose scenes the blind prior is fitted on (all scenes, leave-one-scene-out, when the dataset has none).")] = "train",
+    splits: Annotated[str | None, typer.Option("--splits", help="Comma list of splits to audit [default: all but the prior's].")] = None,
+    json_out: Annotated[Path | None, typer.Option("--json", help="Also write the audit as JSON.")] = None,
+    prior_out: Annotated[Path | None, typer.Option("--prior-out", help="Also write the fitted blind prior (for the blind-prior agent's prior=FILE).")] = None,
+) -> None:
+    """Perception audit of conditional episodes, per category and per source: blind-prior
+    accuracy on presence and relation conditions vs the majority class, blind branch choice vs
+    chance, relation conditions and qualifiers inside the decidability margins, recorded truths
+    that differ from the scene, small and misplaced references; then per source the objects
+    outside their room."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from navbench.episodes.conditional_audit import audit_dataset
+    from navbench.io import write_json
+    from navbench.tasks.conditional.perception_audit import AUDIT_KEYS
+
+    which = tuple(x.strip() for x in splits.split(",") if x.strip()) if splits else None
+    a = audit_dataset(dataset, prior_split, which)
+    prior = a["prior"]
+    console = Console(width=200)
+    t = Table(title=f"{dataset} ({', '.join(a['audited_splits'])}): blind prior {prior['rule']} "
+                    f"({prior['scenes']} scenes); smallest reference {a['min_reference_size']} m")
+    t.add_column("group", no_wrap=True)
+    for k in AUDIT_KEYS:
+        t.add_column(_AUDIT_HEADERS.get(k, k), justify="right")
+    for g, row in a["groups"].items():
+        t.add_row(g, *("-" if row[k] is None else f"{row[k]:.3f}" if isinstance(row[k], float)
+                       else str(row[k]) for k in AUDIT_KEYS))
+    console.print(t)
+    st = Table(title="scene objects per source")
+    for col in ("source", "scenes", "objects", "outside room", "small"):
+        st.add_column(col, justify="left" if col == "source" else "right")
+    for src, f in a["scenes"].items():
+        st.add_row(src, *(str(f[k]) for k in ("scenes", "objects", "outside_room", "small")))
+    console.print(st)
+    if json_out is not None:
+        write_json(json_out, a)
+    if prior_out is not None:
+        from navbench.episodes.conditional_audit import fit_blind_prior
+
+        write_json(prior_out, fit_blind_prior(dataset, prior_split).to_json())
 
 
 @dataset_app.command("stats")

@@ -44,12 +44,15 @@ class DemoRun:
         task: dataset task folder.
         scene_kinds: only episodes of these scene kinds (``None``: all).
         per_scene: at most this many episodes per scene (``None``: all), for slow agents.
+        dataset_arg: pass the dataset folder as the agent's ``dataset`` argument (the
+            blind prior's statistics).
     """
 
     agent: str
     task: str
     scene_kinds: tuple[str, ...] | None = None
     per_scene: int | None = None
+    dataset_arg: bool = False
 
 
 #: The evaluations of ``navbench demo`` (extend here; names missing from BUILTINS are skipped).
@@ -59,6 +62,8 @@ DEMO_RUNS: tuple[DemoRun, ...] = (
     DemoRun("oracle-branch", "conditional"),
     DemoRun("oracle-path", "conditional"),
     DemoRun("first-branch", "conditional"),
+    # the blind baseline (statistics of the dataset's other scenes, leave-one-scene-out here)
+    DemoRun("blind-prior", "conditional", dataset_arg=True),
     # the perception agents render: a few indoor episodes per house keep the demo short
     DemoRun("scene-graph", "conditional", scene_kinds=("indoor",), per_scene=2),
     DemoRun("oracle-branch-grounded", "conditional", scene_kinds=("indoor",), per_scene=2),
@@ -131,16 +136,18 @@ def build_demo_dataset(scenes: Path, out: Path, suite: DemoSuite, workers: int) 
     """The demo dataset (all tasks, every scene in ``eval``); reused when it exists."""
     from navbench.episodes.dataset import DatasetSettings, build_dataset
     from navbench.episodes.loader import load_dataset
+    from navbench.progress import ProgressReporter
 
     if (out / "manifest.json").is_file():
         return load_dataset(out)
-    build_dataset(scenes, out, tasks=("conditional", "objectnav", "placenav", "route"), split="eval=1.0",
-                  seed=suite.seed, workers=workers,
-                  settings=DatasetSettings(
-                      episodes_per_scene=suite.episodes_per_scene,
-                      embodiment=DEMO_EMBODIMENTS["default"],
-                      embodiment_by_kind={k: v for k, v in DEMO_EMBODIMENTS.items() if k != "default"}),
-                  overwrite=True)
+    with ProgressReporter("building dataset", unit="scenes") as prog:
+        build_dataset(scenes, out, tasks=("conditional", "objectnav", "placenav", "route"), split="eval=1.0",
+                      seed=suite.seed, workers=workers,
+                      settings=DatasetSettings(
+                          episodes_per_scene=suite.episodes_per_scene,
+                          embodiment=DEMO_EMBODIMENTS["default"],
+                          embodiment_by_kind={k: v for k, v in DEMO_EMBODIMENTS.items() if k != "default"}),
+                      overwrite=True, progress=lambda done, total: prog.update(done, total=total))
     return load_dataset(out)
 
 
@@ -187,21 +194,26 @@ def write_demo_report(ds: Dataset, runs: list[tuple[DemoRun, Path]], out: Path) 
 
     rows: dict[str, list[JSONObject]] = {}
     traj: dict[str, JSONObject] = {}
+    records: dict[str, dict] = {}
     episodes = []
     for task in dict.fromkeys(r.task for r, _ in runs):
         folders = [p for r, p in runs if r.task == task]
-        got_rows, got_traj = read_runs(folders)
+        got_records: dict[str, dict] = {}
+        got_rows, got_traj = read_runs(folders, got_records)
         for agent, rs in got_rows.items():
             rows.setdefault(agent, []).extend(
                 {**r, "episode_id": f"{task}-{r['episode_id']}"} for r in rs)
             traj.setdefault(agent, {}).update(
                 {f"{task}-{k}": v for k, v in got_traj.get(agent, {}).items()})
+            records.setdefault(agent, {}).update(
+                {f"{task}-{k}": v for k, v in got_records.get(agent, {}).items()})
         episodes += [dataclasses.replace(e, episode_id=f"{task}-{e.episode_id}")
                      for e in ds.episodes(task, "eval")]
     scenes = load_scenes_for(episodes, [ds.root])
     oracle = ORACLE if ORACLE in rows else None
     return build_report_from_rows(rows, out, scenes, traj, episodes=episodes, oracle=oracle,
-                                  title="navbench demo", meta={"dataset": str(ds.root)})
+                                  title="navbench demo", meta={"dataset": str(ds.root)},
+                                  records=records)
 
 
 @app.command("demo")
@@ -250,7 +262,8 @@ def demo_cmd(
             continue
         folder = out / "runs" / run.task / run.agent
         settings = EvalSettings(task=run.task, split="eval", episodes=sel, seed=suite.seed,
-                                width=suite.image_size[0], height=suite.image_size[1])
+                                width=suite.image_size[0], height=suite.image_size[1],
+                                agent_kwargs={"dataset": str(ds.root)} if run.dataset_arg else {})
         t = time.perf_counter()
         s = evaluate(ds.root, run.agent, folder, settings, workers=workers)
         ran += s.completed

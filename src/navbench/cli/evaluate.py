@@ -20,7 +20,7 @@ _RunId = Annotated[
 @results_app.command("export")
 def export_cmd(
     run: _Run,
-    fmt: Annotated[str, typer.Option("--format", "-f", help="csv | parquet | json")] = "csv",
+    fmt: Annotated[str, typer.Option("--format", "-f", help="csv | parquet | json | latex")] = "csv",
     out: Annotated[
         Path | None,
         typer.Option("--out", "-o", help="Output file [default: RUN/results.<format>]."),
@@ -36,19 +36,33 @@ def export_cmd(
     """Export the episodes of a run, one row per episode sorted by episode id.
 
     Columns: run_id, episode_id, scene_id, label, error, one column per metric, sim_time_s,
-    wall_time_s, extra (JSON). The json format nests metrics and adds the run's settings.
+    wall_time_s, extra (JSON). The json format nests metrics and adds the run's settings. The
+    latex format writes the report's tables of the run (booktabs, 95% intervals, paired tests)
+    as one document that compiles with pdflatex.
     """
     from navbench.errors import ConfigError
     from navbench.eval.db import DB_NAME, EXPORT_FORMATS, ResultsDB
 
+    if fmt == "latex":
+        from navbench.report.export import export_latex
+
+        path = export_latex([run], out or Path(run if run.suffix != ".sqlite" else run.parent)
+                            / (Path(DB_NAME).stem + ".tex"), run_id=run_id)
+        typer.echo(f"wrote the report tables to {path}")
+        return
     if fmt not in EXPORT_FORMATS:
-        raise ConfigError(f"--format: expected one of {', '.join(EXPORT_FORMATS)}, got {fmt!r}")
+        raise ConfigError(f"--format: expected one of {', '.join(EXPORT_FORMATS)}, latex, "
+                          f"got {fmt!r}")
     with ResultsDB(run, create=False) as db:
         rid = db.resolve_run(run_id)
         target = out or db.path.with_name(Path(DB_NAME).stem + "." + fmt)
         db.export(rid, fmt, target, timings=timings)
         n = len(db.finished_episode_ids(rid))
+        held = [q for q in db.quarantined(rid) if q["what"] == "episode"]
     typer.echo(f"wrote {n} episodes of {rid} to {target}")
+    if held:
+        typer.echo(f"  left out: {len(held)} quarantined episode(s) (unreadable rows moved aside by "
+                   f"results repair; listed by: navbench results show {run})")
 
 
 @results_app.command("show")
@@ -71,13 +85,15 @@ def show_cmd(run: _Run) -> None:
             typer.echo(
                 "  labels: " + (", ".join(f"{k} {v}" for k, v in sorted(counts.items())) or "-")
             )
+            for q in db.quarantined(r["run_id"]):  # rows results repair moved aside
+                typer.echo(f"  quarantined {q['what']} {q['episode_id'] or ''}: {q['reason']} "
+                           f"({q['quarantined']}; left out of export, report and scoring)")
 
 
 def _agent_args(items: list[str] | None) -> dict[str, object]:
     """``["k=v", ...]`` → kwargs; values parsed as JSON when they parse (numbers, true, lists)."""
-    import json
-
     from navbench.errors import ConfigError
+    from navbench.io import loads_json
 
     out: dict[str, object] = {}
     for item in items or []:
@@ -85,8 +101,8 @@ def _agent_args(items: list[str] | None) -> dict[str, object]:
         if not sep or not key.strip().isidentifier():
             raise ConfigError(f"--agent-arg: expected NAME=VALUE (e.g. clearance=0.5), got {item!r}")
         try:
-            out[key.strip()] = json.loads(value)
-        except json.JSONDecodeError:
+            out[key.strip()] = loads_json(value)
+        except ValueError:  # not JSON (or past the JSON limits): the text itself
             out[key.strip()] = value
     return out
 
@@ -180,12 +196,31 @@ def _echo_errors(run: Path, run_id: str, limit: int = 3) -> None:
 
 @results_app.command("repair")
 def repair_cmd(run: _Run) -> None:
-    """Salvage a damaged results database: keep every readable episode, move the damaged file to
-    results.sqlite.corrupt; re-run the same evaluate command to redo the lost episodes."""
+    """Repair a damaged results database: keep every readable episode (also behind damaged
+    pages), move rows with unreadable metrics or trajectories to a quarantine table, rebuild a
+    damaged header, reattach episodes whose run row is gone; the damaged file stays as
+    results.sqlite.corrupt. A healthy database is left untouched. Re-run the same evaluate
+    command to redo lost and quarantined episodes."""
     from navbench.eval.db_repair import repair
 
     r = repair(run)
-    state = "all rows were readable" if r["complete"] else "some rows were unreadable and are lost"
+    if r["healthy"]:
+        typer.echo(f"{r['path']}: healthy (integrity check passed, every row readable): nothing to "
+                   f"repair, the file is unchanged ({r['runs']} run(s), {r['episodes']} episode(s)).")
+        return
+    done = []
+    if r["header_rebuilt"]:
+        done.append("rebuilt the damaged file header")
+    if r["reattached"]:
+        done.append(f"reattached the episodes of {len(r['reattached'])} run(s) whose run row was gone "
+                    f"({', '.join(r['reattached'])})")
+    if r["quarantined"]:
+        plural = {"episode": "episodes", "trajectory": "trajectories", "run": "runs"}
+        kinds = ", ".join(f"{n} {k if n == 1 else plural.get(k, k)}" for k, n in sorted(r["quarantined"].items()))
+        done.append(f"quarantined {kinds} with unreadable data (kept in the quarantine table, "
+                    f"listed by 'navbench results show {run}', left out of export and report)")
+    lost = (f"{r['unreadable']} row(s) were unreadable and are lost" if r["unreadable"] else
+            "some rows behind damaged pages may be lost" if not r["complete"] else "no readable row was lost")
     typer.echo(f"{r['path']}: kept {r['runs']} run(s), {r['episodes']} episode(s), "
-               f"{r['trajectories']} trajectory(ies); {state}; the damaged file is {r['backup']}. "
-               "Re-run the same 'navbench evaluate' command to redo missing episodes.")
+               f"{r['trajectories']} trajectory(ies); {'; '.join([*done, lost])}; the damaged file is "
+               f"{r['backup']}. Re-run the same 'navbench evaluate' command to redo missing episodes.")

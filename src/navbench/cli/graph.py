@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -17,18 +16,16 @@ if TYPE_CHECKING:
 
 def _settings(config: Path | None) -> GraphSettings:
     from navbench.graph import GraphSettings
+    from navbench.io import TOMLLimitError, describe_read_error, read_toml
 
     if config is None:
         return GraphSettings()
-    if sys.version_info >= (3, 11):
-        import tomllib
-    else:  # Python 3.10: the same parser, as a package
-        import tomli as tomllib
-
     try:
-        doc = tomllib.loads(config.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
-        raise ConfigError(f"{config}: cannot read TOML ({e})") from None
+        doc = read_toml(config)
+    except TOMLLimitError as e:  # says what was expected: valid TOML, nesting, integer length
+        raise ConfigError(f"{config}: cannot read TOML: expected {e}") from None
+    except OSError as e:
+        raise ConfigError(f"{config}: cannot read TOML ({describe_read_error(e)})") from None
     return GraphSettings.from_dict(doc.get("graph", {}), str(config))
 
 

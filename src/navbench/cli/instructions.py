@@ -36,7 +36,8 @@ def generate(
     p_relation: Annotated[float, typer.Option("--p-relation", help="Share of relation conditions.")] = 0.3,
     p_cross_room: Annotated[float, typer.Option("--p-cross-room", help="Share of cross-room draws.")] = 0.5,
 ) -> None:
-    """Generate conditional instructions (CondVLN §3.1.4) for every scene in a folder."""
+    """Generate conditional instructions (CondVLN §3.1.4) for every scene in a folder; presence
+    distractors are balanced over the folder's scenes (their label / room-type statistics)."""
     from rich.progress import Progress
 
     from navbench.scene import load
@@ -44,20 +45,23 @@ def generate(
         InstructionSettings,
         SamplingError,
         generate_instructions,
+        room_label_stats,
         write_instructions,
     )
 
     cats = [c.strip() for c in categories.split(",") if c.strip()] or None
     ist = InstructionSettings(p_relation=p_relation, p_cross_room=p_cross_room)
     files = _scene_files(scenes)
+    loaded = [load(f) for f in files]
+    stats = room_label_stats(loaded, ist.min_reference_size)
     insts = []
     skipped: list[str] = []
     with Progress(disable=False) as prog:
         task = prog.add_task("instructions", total=len(files))
-        for f in files:
+        for f, sc in zip(files, loaded, strict=True):
             try:
-                insts += generate_instructions(load(f), per_scene, seed, cats,
-                                               instruction_settings=ist)
+                insts += generate_instructions(sc, per_scene, seed, cats, instruction_settings=ist,
+                                               label_stats=stats)
             except SamplingError as e:
                 skipped.append(f"{f}: {e}")
             prog.advance(task)
@@ -68,22 +72,29 @@ def generate(
 
 
 @instructions_app.command("parse")
-def parse_cmd(text: Annotated[str, typer.Argument(help="Instruction text.")]) -> None:
+def parse_cmd(
+    text: Annotated[str, typer.Argument(help="Instruction text.")],
+    vocabulary: Annotated[Path | None, typer.Option(
+        "--vocabulary",
+        help="Accepted labels: a scene JSON (its object and room labels) or a text file, one "
+             "label a line, 'word = label' for a synonym, '#' comments.")] = None,
+) -> None:
     """Parse an instruction into its program (JSON) or fail with the offending fragment."""
     from navbench.io import dumps_json
-    from navbench.tasks.conditional import parse, program_to_dict
+    from navbench.tasks.conditional import parse, program_to_dict, read_vocabulary
 
-    typer.echo(dumps_json(program_to_dict(parse(text))), nl=False)
+    vocab = None if vocabulary is None else read_vocabulary(vocabulary)
+    typer.echo(dumps_json(program_to_dict(parse(text, vocab))), nl=False)
 
 
 @instructions_app.command("audit")
 def audit_cmd(
     file: Annotated[Path, typer.Argument(help="Instructions JSON lines file (instructions generate).")],
     scenes: Annotated[Path | None, typer.Option(
-        "--scenes", help="Folder of the scenes (for the ±45° direction-qualifier check).")] = None,
+        "--scenes", help="Folder of the scenes (for the qualifier margin check).")] = None,
     json_out: Annotated[Path | None, typer.Option("--json", help="Also write the census as JSON.")] = None,
 ) -> None:
-    """Consistency census per category: absent targets, dead conditions, ambiguous direction
+    """Consistency census per category: absent targets, dead conditions, unresolvable
     qualifiers, scope markers, connective variety, subgoals, parser round trip (issue 16)."""
     from rich.console import Console
     from rich.table import Table

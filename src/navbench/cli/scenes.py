@@ -7,7 +7,6 @@ seed and the parsed options), so a new procedural kind is one function and one d
 from __future__ import annotations
 
 import re
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -84,9 +83,8 @@ def generate(
     pictures: Annotated[bool, typer.Option("--pictures", help="Also write <id>/scene.png.")] = False,
 ) -> None:
     """Generate procedural scenes: OUT/<scene_id>/scene.json and OUT/index.json."""
-    from rich.progress import Progress
-
     from navbench.io import write_json
+    from navbench.progress import ProgressReporter
     from navbench.scene.io import save
 
     if kind not in GENERATORS:
@@ -97,8 +95,7 @@ def generate(
     entries: list[JSONObject] = []
     params: JSONObject = {}
     version = ""
-    with Progress(disable=not sys.stderr.isatty()) as progress:
-        task = progress.add_task(f"generating {kind} scenes", total=count)
+    with ProgressReporter(f"generating {kind} scenes", count, unit="scenes") as progress:
         for i in range(count):
             s = seed + i
             scene, params, version = GENERATORS[kind](s, room_range)
@@ -113,7 +110,7 @@ def generate(
             entries.append({"id": scene.id, "kind": scene.kind, "path": rel, "picture": pic,
                             "seed": s, "n_rooms": len(scene.rooms),
                             "n_objects": len(scene.objects)})
-            progress.advance(task)
+            progress.update(advance=1)
     write_json(out / "index.json", {
         "schema": INDEX_SCHEMA, "kind": kind, "seed": seed, "count": count,
         "generator_version": version, "parameters": params, "scenes": entries,
@@ -128,6 +125,9 @@ def show(
     dpi: Annotated[int, typer.Option("--dpi", min=20, max=600, help="Pixels per inch.")] = 100,
     size: Annotated[float, typer.Option("--size", min=2.0, max=40.0, help="Picture side (inches).")] = 10.0,
     labels: Annotated[bool, typer.Option("--labels/--no-labels", help="Write room and object labels.")] = True,
+    instruction: Annotated[str | None, typer.Option(
+        "--instruction", help="A conditional instruction: the objects it refers to are labelled "
+                              "in bold dark red, always (with a leader line where crowded).")] = None,
 ) -> None:
     """Draw a bird's-eye view (rooms, walls, doors, objects, north arrow) to a PNG."""
     from navbench.report.bev import save_scene_png
@@ -135,6 +135,14 @@ def show(
 
     scene = load(scene_path)
     target = out if out is not None else scene_path.with_suffix(".png")
-    save_scene_png(scene, target, dpi=dpi, size=size, labels=labels)
+    referenced = None
+    if instruction is not None:
+        from navbench.report.bev_labels import referenced_objects
+        from navbench.tasks.conditional import Vocabulary, parse
+
+        words = frozenset({o.label for o in scene.objects} | {r.label for r in scene.rooms})
+        referenced = referenced_objects(scene, parse(instruction, Vocabulary(words)))
+    save_scene_png(scene, target, dpi=dpi, size=size, labels=labels, referenced=referenced)
     px = round(size * dpi)
-    typer.echo(f"wrote {target} ({px} x {px} px)")
+    refs = "" if referenced is None else f", {len(referenced)} referenced objects labelled"
+    typer.echo(f"wrote {target} ({px} x {px} px{refs})")

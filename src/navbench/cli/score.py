@@ -73,6 +73,7 @@ def score(
                       "exact for navbench datasets, fastdtw otherwise].")] = None,
     navmeshes: Annotated[Path | None, typer.Option("--navmeshes", help="Folder of <scene>.npz navmeshes (default: DATASET/navmeshes).")] = None,
     out: Annotated[Path | None, typer.Option("--out", help="Write metrics.json and per_episode.csv here.")] = None,
+    missing: Annotated[str, typer.Option("--missing", help="Episodes without a prediction: fail (count each as a failed episode: SR 0, SPL 0, as evaluate counts a crashed agent) | skip (leave them out of every mean).")] = "fail",
 ) -> None:
     """Score a run: SR, OSR, SPL, NE, nDTW, SDTW, BSA, CSR, ... with counts per metric."""
     from rich.console import Console
@@ -93,6 +94,8 @@ def score(
         raise ConfigError(f"--dtw: expected exact or fastdtw, got {dtw!r}")
     if tau is not None and tau <= 0:
         raise ConfigError(f"--tau: expected a positive distance in metres, got {tau}")
+    if missing not in ("fail", "skip"):
+        raise ConfigError(f"--missing: expected fail or skip, got {missing!r}")
     if tau is not None and episode_tau:
         raise ConfigError("--tau and --episode-tau: give one of them")
     console = Console()
@@ -122,6 +125,8 @@ def score(
         eps, preds, fmt=real_fmt, tau=use_tau, strict=strict,
         dtw_method=method, geodesic=geo, gt=gt,  # type: ignore[arg-type]
         start_length=None if geo is None else geo.start_length,
+        off_mesh=None if geo is None else geo.off_navmesh,
+        missing="fail" if missing == "fail" else "skip",
     )
     if geo is None:
         result.notes.append("no navmeshes: Euclidean distance to goal")
@@ -134,7 +139,8 @@ def score(
     console.print(f"success: d {st['comparison']} τ, τ = {tau_txt} ({'each episode' + chr(39) + 's own' if use_tau is None else 'given'}); "
                   f"nDTW: {method} DTW against {'the _gt locations' if gt is not None else 'the dense reference path'}; "
                   f"distance to goal: {st['distance_to_goal']}")
-    table = Table(title=f"{ep_file.name}: {len(result.rows)} scored episodes ({real_fmt})")
+    table = Table(title=f"{ep_file.name}: {len(result.rows)} scored episodes ({real_fmt}"
+                        f"{f', {len(result.missing)} without a prediction' if result.missing and missing == 'fail' else ''})")
     for col in ("metric", "mean", "n", "excluded"):
         table.add_column(col, justify="left" if col == "metric" else "right")
     n_all = s["episodes"]
@@ -146,14 +152,19 @@ def score(
     if undefined:
         console.print("not defined for these episodes: " + ", ".join(undefined))
     console.print(f"excluded = unreachable goals ({s['unreachable']}) + episodes where the metric "
-                  "does not apply")
+                  "does not apply" + (" or that have no trajectory" if result.missing and missing == "fail" else ""))
     console.print("terminations: " + ", ".join(f"{k}={v}" for k, v in result.terminations.items()))
     bc = result.branch_confusion
     console.print(f"ended at: correct goal={bc['correct']}, other branch goal={bc['other_branch']}, elsewhere={bc['elsewhere']}")
+    if "stop_off_navmesh" in st:
+        console.print(f"stop points off the navmesh: {st['stop_off_navmesh']} (scored where they are: "
+                      "the way through the nearest navigable point, never less than the straight line)")
     if result.unreachable:
         console.print(f"[red]unreachable goals[/] (excluded from means): {len(result.unreachable)}: {', '.join(result.unreachable[:10])}")
     if result.missing:
-        console.print(f"[yellow]episodes without a prediction[/] (not scored): {len(result.missing)}")
+        how = ("scored as failures: SR 0, SPL 0" if missing == "fail"
+               else "left out of every mean: --missing skip")
+        console.print(f"[yellow]episodes without a prediction[/] ({how}): {len(result.missing)}")
     if result.unmatched:
         console.print(f"[yellow]predictions matching no episode[/]: {len(result.unmatched)}")
     if out is not None:

@@ -3,9 +3,15 @@
 Checks, collecting every problem instead of stopping at the first:
 
 - **format**: ``manifest.json``, every scene file, navmesh and episode / GT file loads with the
-  readers' validation (field types, finite numbers, τ, safe paths inside the dataset);
-  episode scene references resolve to a scene of the manifest, and an episode's ``scene_id``
-  (the file habitat-lab loads) is that scene's file;
+  readers' validation (field types, finite numbers, unit start quaternions, τ, subgoal and
+  branch-goal points, program trees, safe paths inside the dataset); episode scene references
+  resolve to a scene of the manifest, and an episode's ``scene_id`` (the file habitat-lab
+  loads) is that scene's file;
+- **manifest against the files** (:func:`manifest_problems`): every task × split the manifest
+  lists has its files, its counts match the episodes read, its splits name its scenes, and
+  every R2R episode has its ``_gt`` record;
+- **programs** (conditional, :mod:`navbench.episodes.check_program`): the program names objects
+  and rooms of the scene, and its truths select the recorded branch path, goal and subgoals;
 - **reachability**: every start lies on the navmesh (within :data:`SNAP_TOLERANCE` m) and a goal
   is reachable from it by the evaluator's rule (:func:`~navbench.episodes.reachability.
   start_geodesic`: a finite geodesic to a goal, or, for an object goal whose centre lies in
@@ -27,6 +33,7 @@ The command also checks that each episode's action budget covers its reference p
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -34,17 +41,19 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from navbench.episodes.approach import object_room
+from navbench.episodes.check_program import program_problems
 from navbench.episodes.model import Episode
 from navbench.episodes.reachability import start_geodesic
 from navbench.errors import FormatError, NavbenchError
 from navbench.geometry import point_in_polygon
-
-#: Largest distance (m) from a start to the navigable surface accepted.
-from navbench.jsontypes import JSON
+from navbench.jsontypes import JSON, JSONObject
 
 if TYPE_CHECKING:
+    from navbench.episodes.loader import Dataset
     from navbench.nav import NavMesh
     from navbench.scene.model import Scene
+
+#: Largest distance (m) from a start to the navigable surface accepted.
 SNAP_TOLERANCE = 0.2
 #: Relative tolerance of the recorded path length against the navmesh's.
 LENGTH_TOLERANCE = 0.02
@@ -110,6 +119,8 @@ def _episode_problems(e: Episode, nm: NavMesh, file: str) -> list[str]:
     if not math.isfinite(start_geodesic(nm, e)):  # the evaluator's rule (object goals in furniture)
         found.append("no goal is reachable from the start")
     nb = e.navbench
+    if (nb.get("task") in ("conditional", "route") or "program" in nb) and not (e.instruction_text or "").strip():
+        found.append("instruction: expected the instruction text the agent follows, got none")
     tau = nb.get("success_distance")
     if tau is not None and not tau > 0:
         found.append(f"info.navbench.success_distance: expected τ > 0, got {tau!r}")
@@ -165,8 +176,11 @@ def room_problems(e: Episode, scene: Scene) -> list[str]:
     return found
 
 
-def check_dataset(root: str | Path) -> CheckReport:
+def check_dataset(root: str | Path, *, loaded: Mapping[str, tuple[Scene, NavMesh]] | None = None) -> CheckReport:
     """Check the dataset at ``root`` (see the module docs); never raises for a bad dataset.
+
+    ``loaded``: scenes and navmeshes already read, by scene id (re-checking many edits of one
+    dataset); the others are read from the dataset.
 
     Raises:
         NavbenchError: only when ``root`` has no readable ``manifest.json`` at all.
@@ -181,6 +195,9 @@ def check_dataset(root: str | Path) -> CheckReport:
     scenes: dict[str, Scene] = {}
     for sid in sorted(ds.manifest.scenes):
         rep.files += 2
+        if loaded is not None and sid in loaded:
+            scenes[sid], navmeshes[sid] = loaded[sid]
+            continue
         try:
             scene = ds.scene(sid)
             if scene.id != sid:
@@ -190,21 +207,29 @@ def check_dataset(root: str | Path) -> CheckReport:
             scenes[sid] = scene
         except NavbenchError as err:
             problems.append(_problem(err, f"scene {sid}", "<file>"))
+    problems.extend(manifest_problems(ds))
     for task in ds.tasks:
         for split in ds.splits:
             try:
                 path = ds.path(task, split)
             except NavbenchError:
-                continue
+                continue  # reported by manifest_problems
             rep.files += 1
             try:
                 eps = ds.episodes(task, split)
                 if task not in ("objectnav", "placenav"):
                     rep.files += 1
-                    ds.gt(task, split)
+                    gt = ds.gt(task, split)
+                    problems.extend(Problem(str(ds.path(task, split, "gt")), f"episode {e.episode_id}",
+                                            "no ground-truth record (locations, actions)")
+                                    for e in eps if e.episode_id not in gt)
             except NavbenchError as err:
                 problems.append(_problem(err, str(path), "<file>"))
                 continue
+            total = _count(ds.manifest.counts, task, split)
+            if total is not None and total != len(eps):
+                problems.append(Problem(str(ds.root / "manifest.json"), f"counts.{task}.{split}.total",
+                                        f"the file holds {len(eps)} episodes, the manifest says {total}"))
             for e in eps:
                 rep.episodes += 1
                 sid = str(e.navbench.get("scene") or Path(e.scene_id).name.split(".")[0])
@@ -222,4 +247,41 @@ def check_dataset(root: str | Path) -> CheckReport:
                 problems.extend(Problem(str(path), where, m)
                                 for m in _episode_problems(e, navmeshes[sid], str(path)))
                 problems.extend(Problem(str(path), where, m) for m in room_problems(e, scenes[sid]))
+                problems.extend(Problem(str(path), where, m) for m in program_problems(e, scenes[sid]))
     return rep
+
+
+def _count(counts: JSONObject, task: str, split: str) -> int | None:
+    t = counts.get(task)
+    s = t.get(split) if isinstance(t, dict) else None
+    n = s.get("total") if isinstance(s, dict) else None
+    return n if isinstance(n, int) and not isinstance(n, bool) else None
+
+
+def manifest_problems(ds: Dataset) -> list[Problem]:
+    """The manifest against the files: every task × split it lists has its files (episodes, and
+    ``_gt`` for R2R tasks), no files of tasks it does not list, every split's scene is one of its
+    scenes, and every count it gives is a number."""
+    mf = str(ds.root / "manifest.json")
+    found = []
+    files = ds.manifest.files
+    for task in ds.tasks:
+        for split in ds.splits:
+            entry = files.get(task, {}).get(split) if isinstance(files.get(task), dict) else None
+            kinds = ("episodes",) if task in ("objectnav", "placenav") else ("episodes", "gt")
+            for kind in kinds:
+                if not isinstance(entry, dict) or not isinstance(entry.get(kind), str):
+                    found.append(Problem(mf, f"files.{task}.{split}.{kind}", f"a path (the manifest lists "
+                                         f"task {task!r} and split {split!r}), got none"))
+    for task in sorted(set(files) - set(ds.tasks)):
+        found.append(Problem(mf, f"files.{task}", f"a task of 'tasks' {list(ds.tasks)}, got files of {task!r}"))
+    for split, ids in ds.manifest.splits.items():
+        for sid in ids:
+            if sid not in ds.manifest.scenes:
+                found.append(Problem(mf, f"splits.{split}", f"scene {sid!r} is not in 'scenes'"))
+    for task, per in ds.manifest.counts.items():
+        for split, c in (per.items() if isinstance(per, dict) else []):
+            n = c.get("total") if isinstance(c, dict) else None
+            if n is not None and (isinstance(n, bool) or not isinstance(n, int) or n < 0):
+                found.append(Problem(mf, f"counts.{task}.{split}.total", f"a count >= 0, got {n!r}"))
+    return found

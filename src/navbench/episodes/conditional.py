@@ -33,6 +33,7 @@ from navbench.episodes.approach import (
     object_room,
     path_through,
 )
+from navbench.episodes.instruction_controls import InstructionControls
 from navbench.episodes.model import Episode, Goal
 from navbench.episodes.starts import start_sampler
 from navbench.errors import ConfigError
@@ -41,7 +42,12 @@ from navbench.jsontypes import JSONObject
 from navbench.nav import NavMesh
 from navbench.rng import derive
 from navbench.scene.model import Scene
-from navbench.tasks.conditional import Instruction, InstructionSettings, program_to_dict
+from navbench.tasks.conditional import (
+    Instruction,
+    InstructionSettings,
+    program_from_dict,
+    program_to_dict,
+)
 from navbench.tasks.conditional import targets as program_targets
 
 _SCALAR_AXES = ("cross_room", "evidence_observability", "horizon")
@@ -104,16 +110,19 @@ def default_success_distance(scene: Scene) -> float:
 
 
 def instruction_settings(scene: Scene, settings: ConditionalEpisodeSettings | None = None,
-                         navmesh: NavMesh | None = None) -> InstructionSettings:
+                         navmesh: NavMesh | None = None, controls: InstructionControls | None = None,
+                         embodiment: str | None = None) -> InstructionSettings:
     """Sampler settings whose targets are ``branch_separation × τ`` apart (footprint gap), so
     that few instructions are later dropped as ``branch_goals_close``, and, with ``navmesh``,
     only objects with approach points on its largest island (:func:`target_approach`) as
-    targets, so that none is dropped as ``no_approach`` or ``branch_unreachable``."""
+    targets, so that none is dropped as ``no_approach`` or ``branch_unreachable``; the rest
+    from ``controls`` (the smallest reference from ``embodiment``'s camera unless set)."""
     s = settings or ConditionalEpisodeSettings()
     tau = s.success_distance if s.success_distance is not None else default_success_distance(scene)
     targets = None if navmesh is None else frozenset(
         o.id for o in scene.objects if target_approach(scene, navmesh, o.id, tau, s) is not None)
-    return InstructionSettings(min_target_gap=s.branch_separation * tau, targets=targets)
+    return (controls or InstructionControls()).sampler_settings(
+        embodiment, min_target_gap=s.branch_separation * tau, targets=targets)
 
 
 def target_approach(scene: Scene, navmesh: NavMesh, object_id: str, tau: float,
@@ -343,3 +352,17 @@ def oracle_linear(episodes: Sequence[Episode]) -> list[Episode]:
             raise ConfigError(f"episode {e.episode_id}: info.navbench.oracle_text missing; not a conditional episode")
         out.append(replace(e, instruction_text=text))
     return out
+
+
+def episode_instruction(e: Episode) -> Instruction:
+    """The :class:`~navbench.tasks.conditional.Instruction` a conditional episode was made
+    from (``info.navbench``: program, truths, branch, goals, axes, texts)."""
+    nb = e.navbench
+    return Instruction(
+        str(nb.get("source_id", e.episode_id)), nb["scene"], nb["category"],
+        nb["conditional_text"], program_from_dict(nb["program"], f"episode {e.episode_id}",
+                                                  "info.navbench.program"),
+        dict(nb["truths"]), tuple(nb["branch_path"]), nb["branch_index"], nb["n_branches"],
+        nb["goal_object_id"], tuple(g["object_id"] for g in nb["subgoals"]),
+        tuple(g["object_id"] for g in nb["branch_goals"]), dict(nb.get("axes", {})),
+        str(nb.get("oracle_text", "")))

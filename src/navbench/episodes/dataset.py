@@ -30,6 +30,13 @@ from typing import TYPE_CHECKING
 
 from navbench.episodes.budget import within_budget
 from navbench.episodes.conditional import ConditionalEpisodeSettings
+from navbench.episodes.conditional_build import (  # noqa: F401  (RESAMPLE_ROUNDS re-exported)
+    RESAMPLE_ROUNDS,
+    conditional_scene,
+    split_label_stats,
+)
+from navbench.episodes.gt import with_gt
+from navbench.episodes.instruction_controls import InstructionControls
 from navbench.episodes.layout import (  # noqa: F401  (re-exported: the dataset's constants)
     GENERATOR,
     GROUP_KEYS,
@@ -49,6 +56,7 @@ from navbench.scene.model import Scene
 if TYPE_CHECKING:
     from navbench.episodes.loader import Manifest
     from navbench.nav import NavMesh, NavSettings
+    from navbench.tasks.conditional import RoomLabelStats
 
 #: Tasks a dataset build generates (:data:`TASK_SPECS` rows not derived from another task;
 #: ``conditional`` also writes its derived ``conditional_oracle``), in table order.
@@ -65,6 +73,9 @@ class DatasetSettings:
         episodes_per_scene: instructions / episodes drawn per scene and task (before drops).
         categories: conditional instruction categories (``None`` = all six).
         conditional: conditional episode options (τ, start facing, ...).
+        instructions: conditional instruction controls (relation / cross-room / subgoal
+            shares, evidence observability, horizons, margins, smallest reference size;
+            :class:`~navbench.episodes.conditional_build.InstructionControls`).
         gt_step, gt_turn_deg: the GT follower's forward step (m) and turn (°).
         navmesh_preset: NavSettings preset per scene kind (outdoor and hybrid scenes use the
             ``outdoor`` preset: 0.25 m cells, 0.25 m agent radius).
@@ -96,6 +107,7 @@ class DatasetSettings:
     episodes_per_scene: int = 100
     categories: tuple[str, ...] | None = None
     conditional: ConditionalEpisodeSettings = field(default_factory=ConditionalEpisodeSettings)
+    instructions: InstructionControls = field(default_factory=InstructionControls)
     gt_step: float = 0.25
     gt_turn_deg: float = 15.0
     navmesh_preset: dict[str, str] = field(default_factory=lambda: {
@@ -240,106 +252,6 @@ class SceneResult:
     resampled: dict[str, int] = field(default_factory=dict)
 
 
-def _with_gt(eps: list[Episode], s: DatasetSettings, drop: Counter[str]
-             ) -> list[tuple[Episode, JSONObject | None]]:
-    from navbench.episodes.gt import follow_path
-    from navbench.geometry import quaternion_to_yaw
-
-    out: list[tuple[Episode, JSONObject | None]] = []
-    for e in eps:
-        try:
-            gt = follow_path(e.reference_path, quaternion_to_yaw(e.start_rotation),
-                             step=s.gt_step, turn_deg=s.gt_turn_deg)
-        except ValueError:
-            drop["gt_follower"] += 1
-            continue
-        out.append((e, gt))
-    return out
-
-
-#: Rounds of per-category re-sampling that refill categories after episode drops.
-RESAMPLE_ROUNDS = 8
-
-
-def _conditional(scene: Scene, nm: NavMesh, seed: int, s: DatasetSettings, drop: Counter[str]
-                 ) -> list[Episode]:
-    """Conditional episodes of one scene whose categories keep the requested mix after drops:
-    the round-robin quota per category is refilled by targeted re-sampling of the short
-    categories (``RESAMPLE_ROUNDS`` rounds of exactly the shortfall each, so every generated
-    instruction is kept or dropped by reason; the extra ones are counted in ``drop["resampled"]``,
-    which :func:`build_scene` moves to :attr:`SceneResult.resampled`). Episodes whose reference
-    does not fit the action budget (``over_budget``, :func:`~navbench.episodes.budget.
-    within_budget`) are dropped before the quota is counted, so they are refilled too. Starts
-    and approach points keep the embodiment's end clearance (:meth:`DatasetSettings.
-    end_clearance`, or ``s.conditional.end_clearance`` where larger)."""
-    from navbench.episodes.conditional import conditional_episodes, instruction_settings
-    from navbench.tasks.conditional import (
-        CATEGORIES,
-        Instruction,
-        SamplingError,
-        generate_instructions,
-    )
-
-    cats = list(s.categories or CATEGORIES)
-    k = int(derive(seed, scene.id, "category-offset").integers(len(cats)))
-    cats = cats[k:] + cats[:k]  # the round-robin remainder lands on a different category per scene
-    n = s.episodes_per_scene
-    # starts and approach points keep the embodiment's end clearance, as ObjectNav's do
-    cs = replace(s.conditional, end_clearance=max(s.conditional.end_clearance,
-                                                  s.end_clearance(scene.kind)))
-    ist = instruction_settings(scene, cs, nm)
-    loose = replace(ist, targets=None)
-
-    def draw(count: int, key: tuple[object, ...], which: list[str], first: int,
-             fallback: bool = True) -> list[Instruction] | None:
-        """Instructions whose targets all have approach points; with ``fallback``, where that
-        fails (a category with too few such targets), from every referable object (the
-        unapproachable ones are then dropped by reason); ``None`` when none can be drawn."""
-        for st in (ist, loose) if fallback else (ist,):
-            try:
-                return generate_instructions(scene, count, child_seed(seed, *key), categories=which,
-                                             instruction_settings=st, start_index=first)
-            except SamplingError:
-                continue
-        return None
-
-    def fitting(got: list[Episode]) -> list[Episode]:  # budget drops are refilled like the rest
-        return [e for e, _ in within_budget("conditional", _with_gt(got, s, drop), drop)]
-
-    # all categories at once; if one of them fails, the rounds below draw each on its own
-    ins = draw(n, ("instructions",), cats, 0, fallback=False)
-    eps: list[Episode] = []
-    if ins is not None:
-        eps, d = conditional_episodes(scene, nm, ins, seed, cs)
-        drop.update(d)
-        eps = fitting(eps)
-    quota = Counter(cats[i % len(cats)] for i in range(n))
-    have = Counter(e.navbench["category"] for e in eps)
-    # when the first draw failed, the refill's first n instructions stand in for it (they are
-    # not "resampled"), so that kept + dropped = n + resampled still holds
-    start, owed = n, 0 if ins is not None else n
-    for r in range(1, RESAMPLE_ROUNDS + 1):
-        short = {c: quota[c] - have[c] for c in cats if have[c] < quota[c]}
-        if not short:
-            break
-        for c, need in short.items():  # per category, so one category's shortage stays its own
-            more = draw(need, ("instructions", c, r), [c], start)
-            if more is None:
-                continue
-            start += len(more)
-            k = min(owed, len(more))
-            owed -= k
-            drop["resampled"] += len(more) - k
-            got, d = conditional_episodes(scene, nm, more, seed, cs)
-            drop.update(d)
-            got = fitting(got)
-            eps += got
-            have[c] += len(got)
-    if owed:
-        drop["scene_unsupported"] += owed
-    return eps
-
-
 def _goal_task(task: str) -> Callable[[Scene, NavMesh, int, DatasetSettings, Counter[str]], list[Episode]]:
     def run(scene: Scene, nm: NavMesh, seed: int, s: DatasetSettings, drop: Counter[str]) -> list[Episode]:
         from navbench.episodes import goal_tasks
@@ -360,8 +272,9 @@ def _route(scene: Scene, nm: NavMesh, seed: int, s: DatasetSettings, drop: Count
 
 
 #: The episode builder of each task of :data:`TASKS`: ``(scene, navmesh, seed, settings, drop)
-#: -> list[Episode]``.
-_BUILDERS = {"conditional": _conditional, "objectnav": _goal_task("objectnav"),
+#: -> list[Episode]`` (``build_scene`` also passes the conditional one its split's label statistics).
+_BUILDERS: dict[str, Callable[[Scene, NavMesh, int, DatasetSettings, Counter[str]], list[Episode]]] = {
+    "conditional": conditional_scene, "objectnav": _goal_task("objectnav"),
              "placenav": _goal_task("placenav"), "route": _route}
 assert set(_BUILDERS) == set(TASKS), "a TaskSpec row without its builder, or the reverse"
 
@@ -404,8 +317,10 @@ def verify_episodes(scene: Scene, eps: list[Episode], embodiment: str, drop: Cou
 
 
 def build_scene(scene: Scene, tasks: Sequence[str], seed: int, settings: DatasetSettings,
-                navmesh_out: str | None = None) -> SceneResult:
-    """Navmesh + episodes of every task for one scene (the process-pool unit of work)."""
+                navmesh_out: str | None = None, label_stats: RoomLabelStats | None = None
+                ) -> SceneResult:
+    """Navmesh + episodes of every task for one scene (the process-pool unit of work);
+    ``label_stats``: the presence-distractor statistics of its split (conditional)."""
     from navbench.nav import NavMesh
 
     ns = settings.nav_settings(scene.kind)
@@ -417,21 +332,25 @@ def build_scene(scene: Scene, tasks: Sequence[str], seed: int, settings: Dataset
     resampled: dict[str, int] = {}
     for task in tasks:
         drop: Counter[str] = Counter()
-        made = _BUILDERS[task](scene, nm, child_seed(seed, scene.id, task), settings, drop)
+        task_seed = child_seed(seed, scene.id, task)
+        made = conditional_scene(scene, nm, task_seed, settings, drop, label_stats) \
+            if task == "conditional" else _BUILDERS[task](scene, nm, task_seed, settings, drop)
         n_resampled = drop.pop("resampled", 0)
         if n_resampled:
             resampled[task] = n_resampled
         if settings.verify and task in VERIFY_TASKS:
             made = verify_episodes(scene, made, settings.verify_embodiment_for(scene.kind), drop)
         if task in R2R_TASKS:
-            eps[task] = within_budget(task, _with_gt(made, settings, drop), drop)
+            eps[task] = within_budget(task, with_gt(made, settings.gt_step, settings.gt_turn_deg, drop),
+                                      drop)
         else:
             eps[task] = [(e, None) for e in made]
         dropped[task] = dict(sorted(drop.items()))
     return SceneResult(scene.id, eps, dropped, resampled)
 
 
-def _job(args: tuple[Scene, tuple[str, ...], int, DatasetSettings, str]) -> SceneResult:
+def _job(args: tuple[Scene, tuple[str, ...], int, DatasetSettings, str, RoomLabelStats | None]
+         ) -> SceneResult:
     return build_scene(*args)
 
 
@@ -472,7 +391,7 @@ def build_dataset(
     overwrite : bool, default False
         Replace an existing non-empty ``out``.
     progress : callable, optional
-        Called as ``progress(done_scenes, total_scenes)``.
+        Called as ``progress(done_scenes, total_scenes)``, first with 0 done.
     scene_ids : dict, optional
         Episode ``scene_id`` per scene id (e.g. habitat GLB stages from
         ``navbench.export.habitat.habitat_scene_ids``); the scene id stays in
@@ -530,9 +449,12 @@ def build_dataset(
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
     try:
         (tmp / "navmeshes").mkdir()
-        jobs = [(sc, tasks, seed, s, str(inside(tmp / "navmeshes", f"{check_id(sc.id, 'scenes', 'id')}.npz")))
-                for sc in scene_list]
+        stats = split_label_stats(scene_list, splits, s) if "conditional" in tasks else {}
+        jobs = [(sc, tasks, seed, s, str(inside(tmp / "navmeshes", f"{check_id(sc.id, 'scenes', 'id')}.npz")),
+                 stats.get(sc.id)) for sc in scene_list]
         results: list[SceneResult] = []
+        if progress:
+            progress(0, len(jobs))
         if workers <= 1 or len(jobs) <= 1:
             for i, j in enumerate(jobs):
                 results.append(_job(j))

@@ -20,12 +20,17 @@ turning back once it is more than ``track_tolerance`` off it.
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from navbench.geometry import heading_vector, wrap_angle, yaw_of_direction
 from navbench.jsontypes import JSONObject
+
+if TYPE_CHECKING:
+    from navbench.episodes.model import Episode
 
 STOP, MOVE_FORWARD, TURN_LEFT, TURN_RIGHT = 0, 1, 2, 3
 
@@ -103,3 +108,21 @@ def _keep_heading(a: np.ndarray, b: np.ndarray, p: np.ndarray, yaw: float, err: 
     side = float(d[0] * r[1] - d[1] * r[0]) / n  # signed cross-track distance (m)
     drift = float(d[0] * h[1] - d[1] * h[0])  # its sign of change when moving forward
     return abs(side) <= tolerance or side * drift < 0.0
+
+
+def with_gt(eps: Sequence[Episode], step: float, turn_deg: float, drop: Counter[str]
+            ) -> list[tuple[Episode, JSONObject | None]]:
+    """Episodes paired with the :func:`follow_path` GT of their reference path and start yaw;
+    those the follower cannot play are dropped as ``gt_follower``."""
+    from navbench.geometry import quaternion_to_yaw
+
+    out: list[tuple[Episode, JSONObject | None]] = []
+    for e in eps:
+        try:
+            gt = follow_path(e.reference_path, quaternion_to_yaw(e.start_rotation), step=step,
+                             turn_deg=turn_deg)
+        except ValueError:
+            drop["gt_follower"] += 1
+            continue
+        out.append((e, gt))
+    return out

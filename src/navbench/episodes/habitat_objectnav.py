@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 
 from navbench.episodes.model import Episode, Goal, check_episode
 from navbench.episodes.vlnce import episode_id_to_json
-from navbench.errors import EpisodeFormatError
+from navbench.errors import EpisodeFormatError, in_words
 from navbench.geometry import yaw_of_direction, yaw_to_quaternion
 from navbench.io import read_json, write_json_gz
 from navbench.jsontypes import JSON, JSONObject
@@ -192,7 +192,7 @@ def read_objectnav(path: str | Path) -> list[Episode]:
                 raise
             except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
                 raise EpisodeFormatError(str(f), w, "a habitat ObjectNav episode with its goals in "
-                                         "goals_by_category", f"{type(e).__name__}: {e}") from None
+                                         "goals_by_category", in_words(e)) from None
     return sorted(out, key=lambda e: int(e.episode_id) if e.episode_id.isdigit() else 0)
 
 
@@ -202,7 +202,7 @@ def _check_instance_ids(gbc: JSON, f: str) -> None:
         pairs = {(g["object_id"], g["object_name"]) for gs in gbc.values() for g in gs}
     except (KeyError, TypeError, AttributeError) as e:
         raise EpisodeFormatError(f, "goals_by_category", "lists of ObjectGoal objects",
-                                 f"{type(e).__name__}: {e}") from None
+                                 in_words(e)) from None
     for k in (0, 1):
         seen: dict[object, object] = {}
         for p in sorted(pairs, key=str):

@@ -145,6 +145,32 @@ NAVBENCH_FIELDS: dict[str, tuple[tuple[type, ...], str]] = {
 }
 
 
+#: Largest accepted deviation of a start quaternion's norm from 1 (files round to ~6 digits;
+#: a zero or scaled quaternion is no rotation at all).
+QUAT_NORM_TOLERANCE = 1e-2
+
+
+def _point(v: object) -> bool:
+    """Three finite numbers (not bools): an ``[x, y, z]`` point."""
+    return isinstance(v, (list, tuple)) and len(v) == 3 and all(_finite(c) for c in v)
+
+
+def _point_items(items: object, field_: str) -> tuple[str, str, object] | None:
+    """The first malformed item of a subgoal / branch-goal list, as (field, expectation, value);
+    items are ``[x, y, z]`` or ``{"position": [x, y, z], ...}`` (SPEC §3 ground truth)."""
+    if isinstance(items, dict) and not items:
+        return None  # an empty object: no branch goals
+    if not isinstance(items, list):
+        return field_, "a list of [x, y, z] points or {position: [x, y, z]} objects", items
+    for k, it in enumerate(items):
+        if isinstance(it, dict):
+            if not _point(it.get("position")):
+                return f"{field_}[{k}].position", "3 finite numbers [x, y, z]", it.get("position", "missing")
+        elif not _point(it):
+            return f"{field_}[{k}]", "[x, y, z] or an object with a 'position'", it
+    return None
+
+
 def _finite(v: object) -> bool:
     return (not isinstance(v, bool) and isinstance(v, (int, float))
             and (isinstance(v, float) or abs(v) < 1e300) and math.isfinite(v))
@@ -154,10 +180,12 @@ def check_episode(e: Episode, file: str, where: str) -> Episode:
     """``e`` if its numbers are finite and its ``info.navbench`` fields have their types, else an
     :class:`~navbench.errors.EpisodeFormatError` naming ``file`` and the field under ``where``.
 
-    Checked: start position / rotation, goal positions and view points, radii (finite, >= 0)
-    and sizes (> 0), reference path points, ``geodesic_distance`` (>= 0; ``nan`` unknown and
-    ``inf`` unreachable allowed), ``info.navbench.success_distance`` (τ: a finite number >= 0
-    or null) and the types of :data:`NAVBENCH_FIELDS`.
+    Checked: start position / rotation (a unit quaternion within :data:`QUAT_NORM_TOLERANCE`),
+    goal positions and view points, radii (finite, >= 0) and sizes (> 0), reference path points,
+    ``geodesic_distance`` (>= 0; ``nan`` unknown and ``inf`` unreachable allowed),
+    ``info.navbench.success_distance`` (τ: a finite number >= 0 or null), the types of
+    :data:`NAVBENCH_FIELDS`, the program tree (it parses), every subgoal and branch goal (``[x, y, z]`` or ``{"position":
+    [x, y, z]}``, finite) and ``direct_geodesic_distance`` (finite, >= 0, or null).
     """
     from navbench.errors import EpisodeFormatError
 
@@ -168,6 +196,10 @@ def check_episode(e: Episode, file: str, where: str) -> Episode:
         raise bad("start_position", "3 finite numbers", e.start_position)
     if not all(math.isfinite(c) for c in e.start_rotation):
         raise bad("start_rotation", "4 finite numbers", e.start_rotation)
+    norm = math.sqrt(sum(c * c for c in e.start_rotation))
+    if abs(norm - 1.0) > QUAT_NORM_TOLERANCE:
+        raise bad("start_rotation", f"a unit quaternion [x, y, z, w] (norm 1 ± {QUAT_NORM_TOLERANCE:g})",
+                  f"norm {norm:.4g}")
     for j, g in enumerate(e.goals):
         if not all(math.isfinite(c) for c in g.position):
             raise bad(f"goals[{j}].position", "3 finite numbers", g.position)
@@ -195,4 +227,15 @@ def check_episode(e: Episode, file: str, where: str) -> Episode:
         v = nb.get(key)
         if v is not None and not isinstance(v, types):
             raise bad(f"info.navbench.{key}", expected, v)
+    for key in ("subgoals", "branch_goals"):
+        found = None if nb.get(key) is None else _point_items(nb[key], f"info.navbench.{key}")
+        if found is not None:
+            raise bad(*found)
+    if isinstance(nb.get("program"), dict):  # a program tree that parses (SPEC §3: Go | If | Seq)
+        from navbench.tasks.conditional.program import program_from_dict
+
+        program_from_dict(nb["program"], file, f"{where}.info.navbench.program")
+    direct = nb.get("direct_geodesic_distance")
+    if direct is not None and not (_finite(direct) and direct >= 0):
+        raise bad("info.navbench.direct_geodesic_distance", "a finite number >= 0 (metres) or null", direct)
     return e

@@ -214,6 +214,10 @@ def episode_from_dict(
         gw = f"{where}.goals[{j}]"
         if not isinstance(g, dict) or "position" not in g:
             raise EpisodeFormatError(file, gw, "an object with 'position'", g)
+        unknown = sorted(set(g) - {"position", "radius"})
+        if unknown:  # habitat-lab builds NavigationGoal(**goal): any other key fails there
+            raise EpisodeFormatError(file, f"{gw}.{unknown[0]}", "no such key (a goal has position and "
+                                     "radius; extras belong in info.navbench.goals)")
         pos = _num_list(g["position"], 3, file, f"{gw}.position")
         radius = g.get("radius")
         if radius is not None and (isinstance(radius, bool) or not isinstance(radius, (int, float))):

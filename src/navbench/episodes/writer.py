@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from navbench.episodes.conditional_build import controls_record
 from navbench.episodes.layout import GENERATOR, R2R_TASKS, SCHEMA, group_counts, renumber
 from navbench.episodes.model import Episode
 from navbench.episodes.vlnce import build_vocab, write_gt, write_r2r
@@ -17,6 +18,7 @@ from navbench.io import write_json
 from navbench.jsontypes import JSONObject
 from navbench.paths import check_id, inside
 from navbench.scene.model import Scene
+from navbench.tasks.conditional.settings import GENERATOR as CONDITIONAL_GENERATOR
 
 if TYPE_CHECKING:
     from navbench.episodes.dataset import DatasetSettings, SceneResult
@@ -114,7 +116,10 @@ def write_dataset(root: Path, scenes: Sequence[Scene], results: Sequence[SceneRe
         "resampled": {t: {sid: r.resampled[t] for sid, r in sorted(by_scene.items())
                           if r.resampled.get(t)} for t in tasks
                       if any(r.resampled.get(t) for r in results)},
-        **({"conditional_mix": mix} if "conditional" in tasks else {}),
+        **({"conditional_mix": mix,
+            "conditional_instructions": {"generator": CONDITIONAL_GENERATOR,
+                                         **controls_record(settings, present)}}
+           if "conditional" in tasks else {}),
         "files": files,
         "scenes": scene_info,
     }
@@ -129,27 +134,15 @@ def conditional_mix(eps: Sequence[Episode], scenes: Sequence[Scene],
     audit census per category (:func:`navbench.tasks.conditional.audit_instructions`)."""
     from collections import Counter
 
-    from navbench.tasks.conditional import (
-        CATEGORIES,
-        Instruction,
-        audit_instructions,
-        program_from_dict,
-    )
+    from navbench.episodes.conditional import episode_instruction
+    from navbench.tasks.conditional import CATEGORIES, audit_instructions
 
     cats = list(categories or CATEGORIES)
     n = len(eps)
     got = Counter(e.navbench["category"] for e in eps)
     requested = {c: round(1 / len(cats), 6) for c in cats}
     achieved = {c: round(got[c] / n, 6) if n else 0.0 for c in cats}
-    insts = []
-    for e in eps:
-        nb = e.navbench
-        insts.append(Instruction(
-            str(nb.get("source_id", e.episode_id)), nb["scene"], nb["category"],
-            nb["conditional_text"], program_from_dict(nb["program"]), dict(nb["truths"]),
-            tuple(nb["branch_path"]), nb["branch_index"], nb["n_branches"], nb["goal_object_id"],
-            tuple(g["object_id"] for g in nb["subgoals"]),
-            tuple(g["object_id"] for g in nb["branch_goals"])))
+    insts = [episode_instruction(e) for e in eps]
     return {
         "episodes": n,
         "requested": requested,

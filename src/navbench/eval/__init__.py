@@ -13,10 +13,12 @@
 from navbench.eval.db import DB_NAME, DuplicateEpisodeError, ResultsDB, make_run_id
 from navbench.eval.executors import Executor, LocalExecutor, ShardBook, make_executor
 from navbench.eval.records import (
+    AGENT_CRASH,
     AGENT_ERROR,
     EpisodeResult,
     RunSummary,
     ShardSpec,
+    agent_crash,
     agent_error,
     decode_trajectory,
     encode_trajectory,
@@ -35,6 +37,7 @@ def __getattr__(name: str) -> object:
 
 
 __all__ = [
+    "AGENT_CRASH",
     "AGENT_ERROR",
     "DB_NAME",
     "Deadline",
@@ -49,6 +52,7 @@ __all__ = [
     "RunSummary",
     "ShardBook",
     "ShardSpec",
+    "agent_crash",
     "agent_error",
     "code_version",
     "dataset_hash",

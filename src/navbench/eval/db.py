@@ -34,7 +34,13 @@ from navbench.eval.records import (
     encode_trajectory,
     natural_key,
 )
-from navbench.io import atomic_write_bytes, atomic_write_text, atomic_write_with, dumps_json
+from navbench.io import (
+    atomic_write_bytes,
+    atomic_write_text,
+    atomic_write_with,
+    dumps_json,
+    loads_json,
+)
 from navbench.jsontypes import JSON, JSONMapping, JSONObject
 
 log = logging.getLogger(__name__)
@@ -61,6 +67,9 @@ CREATE TABLE IF NOT EXISTS trajectories (
   PRIMARY KEY (run_id, episode_id), FOREIGN KEY (run_id, episode_id) REFERENCES episodes);
 """
 _TABLES = ("navbench_meta", "runs", "episodes", "trajectories")
+#: ``code_version`` of a run row that ``results repair`` rebuilt for orphaned episodes; the next
+#: ``evaluate`` of that run writes its real agent, dataset, settings and version.
+REATTACHED_CODE_VERSION = "unknown (rebuilt by results repair)"
 
 
 def _create_database(path: Path) -> None:
@@ -231,12 +240,25 @@ class ResultsDB:
                     created,
                 ),
             )
+        elif old[0] == REATTACHED_CODE_VERSION:  # a row results repair rebuilt: restore it
+            self._conn.execute(
+                "UPDATE runs SET agent=?, dataset_hash=?, settings=?, code_version=?, seed=? WHERE run_id=?",
+                (agent, dataset_hash, check_json_able(settings, "settings"), code_version, int(seed), run_id),
+            )
         elif old[0] != code_version:
             log.warning("resuming run %s made by %s with %s", run_id, old[0], code_version)
         return run_id
 
     def runs(self) -> list[JSONObject]:
-        """All runs, oldest first, with ``settings`` decoded and an ``episodes`` count."""
+        """All runs, oldest first, with ``settings`` decoded and an ``episodes`` count.
+
+        Raises :class:`CorruptDatabaseError` when episodes belong to a run that has no row
+        (a deleted ``runs`` row: ``results repair`` reattaches them)."""
+        (orphans,) = self._conn.execute(
+            "SELECT COUNT(*) FROM episodes WHERE run_id NOT IN (SELECT run_id FROM runs)").fetchone()
+        if orphans:
+            raise CorruptDatabaseError(self.path, f"{orphans} episode(s) belong to a run whose row in "
+                                       "'runs' is missing")
         cur = self._conn.execute(
             "SELECT r.*, (SELECT COUNT(*) FROM episodes e WHERE e.run_id=r.run_id) AS episodes "
             "FROM runs r ORDER BY created, run_id"
@@ -347,14 +369,32 @@ class ResultsDB:
             return None
         try:
             return decode_trajectory(row[0])
-        except Exception as e:  # a damaged blob: zlib, zip or npy errors of many kinds
-            raise CorruptDatabaseError(self.path, f"trajectory of episode {episode_id} is "
-                                       f"unreadable ({type(e).__name__})") from None
+        except Exception:  # a damaged blob: zlib, zip or npy errors of many kinds
+            raise CorruptDatabaseError(self.path, f"the trajectory of episode {episode_id} does not "
+                                       "decode") from None
+
+    def quarantined(self, run_id: str | None = None) -> list[JSONObject]:
+        """Rows ``results repair`` moved to the ``quarantine`` table (unreadable metrics, extra
+        or trajectories), oldest first: ``run_id``, ``episode_id``, ``what``, ``reason``,
+        ``quarantined`` (UTC time); only those of ``run_id`` when given, and only episodes and
+        trajectories that a later ``evaluate`` has not recorded again. Empty for a database never
+        repaired."""
+        tables = {r[0] for r in self._conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        if "quarantine" not in tables:
+            return []
+        cur = self._conn.execute(
+            "SELECT q.run_id, q.episode_id, q.what, q.reason, q.quarantined FROM quarantine q "
+            "WHERE (? IS NULL OR q.run_id = ?) AND NOT EXISTS (SELECT 1 FROM episodes e WHERE "
+            "e.run_id = q.run_id AND e.episode_id = q.episode_id AND q.what = 'episode') "
+            "AND NOT EXISTS (SELECT 1 FROM trajectories t WHERE t.run_id = q.run_id AND "
+            "t.episode_id = q.episode_id AND q.what = 'trajectory') ORDER BY q.rowid", (run_id, run_id))
+        keys = ("run_id", "episode_id", "what", "reason", "quarantined")
+        return [dict(zip(keys, r, strict=True)) for r in cur.fetchall()]
 
     def _json(self, text: str | bytes, what: str) -> JSON:
         try:
-            return json.loads(text)
-        except (TypeError, ValueError, RecursionError):
+            return loads_json(text)
+        except (TypeError, ValueError):
             raise CorruptDatabaseError(self.path, f"{what} is not valid JSON") from None
 
     # -- export ------------------------------------------------------------------------------

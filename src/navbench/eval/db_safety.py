@@ -25,14 +25,21 @@ T = TypeVar("T")
 
 
 class CorruptDatabaseError(FormatError):
-    """The results database file is damaged; the message says how to recover."""
+    """The results database file is damaged; the message says how to recover: ``results
+    repair`` when it can (damaged pages, rows or header), else to move the file away."""
 
     def __init__(self, path: str | Path, detail: str) -> None:
+        from navbench.eval.db_header import salvageable_header
+
         super().__init__(path, "<file>", "an intact SQLite results database", detail)
         p = Path(path)
         target = p.parent if p.name == "results.sqlite" else p  # a run folder, else the file
-        self.args = (f"{self.args[0]}; recover the readable episodes with: "
-                     f"navbench results repair {target}",)
+        if p.is_file() and salvageable_header(p):
+            advice = f"recover the readable episodes with: navbench results repair {target}"
+        else:
+            advice = ("no SQLite pages to salvage (results repair cannot help): move the file away "
+                      "and re-run evaluate")
+        self.args = (f"{self.args[0]}; {advice}",)
 
 
 def _translate(path: Path, e: sqlite3.Error) -> Exception:

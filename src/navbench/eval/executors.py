@@ -5,7 +5,7 @@ executor just yields :class:`EpisodeResult` objects as they arrive. Both executo
 retry policy of :class:`ShardBook`: when a worker process dies (segfault, SIGKILL, out of
 memory, or killed by the parent after ``episode_timeout_s + grace_s`` without any message), the
 episode it was running gets ``max_retries`` more attempts in a fresh process, after which it is
-recorded as ``agent_error`` "worker died"; the rest of the shard always continues.
+recorded as ``agent_crash`` "worker died"; the rest of the shard always continues.
 """
 
 from __future__ import annotations

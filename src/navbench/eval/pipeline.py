@@ -17,6 +17,11 @@ when the dataset has a navmesh, else euclidean. An episode whose geodesic distan
 all finite (the robot left the navmesh) falls back to euclidean; ``extra["dtg_kind"]`` says
 which one was used.
 
+Every attempted episode counts: an episode whose worker process died (``agent_crash``) or
+that a fault outside the rollout ended unscored (``agent_error``) is completed in the parent by
+:class:`~navbench.eval.failures.FailureScorer` with the metrics a failure defines (SR 0, SPL 0,
+...). The label of a scored episode is the metrics' termination (same S as SR).
+
 Reachability is decided once per episode, before the rollout, from the dataset's navmesh (the
 geodesic from the start to the nearest goal; without a navmesh the file's L): an unreachable
 episode is not run, is labelled ``unreachable`` with ``reachable`` false and every metric
@@ -200,8 +205,9 @@ def run_shard(shard: ShardSpec, emit: Callable[[EpisodeResult], None]) -> None:
 # ----------------------------------------------------------------------------- evaluate
 
 def summarize(results: Sequence[EpisodeResult]) -> dict[str, float]:
-    """Running summary for the progress bar: SR and SPL over scored episodes, error count, and
-    for agents reporting LLM usage (``extra.agent.total_tokens``) the summed tokens, calls and
+    """Running summary for the progress bar: SR and SPL over scored episodes (crashed ones
+    count as failures), the counts of ``agent_error`` and ``agent_crash`` episodes, and for
+    agents reporting LLM usage (``extra.agent.total_tokens``) the summed tokens, calls and
     request latency (s)."""
     sr = [float(v) for r in results if (v := r.metrics.get("success")) is not None]
     spl = [float(v) for r in results if (v := r.metrics.get("spl")) is not None]
@@ -211,6 +217,7 @@ def summarize(results: Sequence[EpisodeResult]) -> dict[str, float]:
     if spl:
         out["SPL"] = sum(spl) / len(spl)
     out["errors"] = sum(r.label == "agent_error" for r in results)
+    out["crashes"] = sum(r.label == "agent_crash" for r in results)
     stats = [r.extra.get("agent") for r in results]  # LLM agents' cost counters, when reported
     tokens = [a["total_tokens"] for a in stats if isinstance(a, Mapping) and
               isinstance(a.get("total_tokens"), int)]
@@ -252,7 +259,7 @@ def evaluate(dataset: str | Path, agent: str, out: str | Path, settings: EvalSet
     -------
     RunSummary
         ``run_id``, ``total``, ``skipped`` (finished before this call: a re-run resumes),
-        ``completed``, ``labels`` (label → count) and ``summary`` (SR, SPL, errors).
+        ``completed``, ``labels`` (label → count) and ``summary`` (SR, SPL, errors, crashes).
 
     Raises
     ------
@@ -297,6 +304,7 @@ def evaluate(dataset: str | Path, agent: str, out: str | Path, settings: EvalSet
     """
     from navbench.eval.db import ResultsDB
     from navbench.eval.executors import make_executor
+    from navbench.eval.failures import FailureScorer
     from navbench.eval.runner import code_version, plan_shards, run_shards
 
     s = settings or EvalSettings()
@@ -310,4 +318,5 @@ def evaluate(dataset: str | Path, agent: str, out: str | Path, settings: EvalSet
         run_id = db.get_or_create_run(agent, dhash, run_settings, s.seed, code_version())
         shards = plan_shards(run_id, pairs, WORKER_FN, worker_kw, workers=workers)
         return run_shards(db, shards, ex, progress=progress, episode_timeout_s=s.episode_timeout_s,
-                          summary_fn=summarize)
+                          summary_fn=summarize,
+                          complete_fn=FailureScorer(worker_kw, bool(run_settings["privileged"])))

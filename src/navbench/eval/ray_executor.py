@@ -62,12 +62,18 @@ def connect(ray: ModuleType, address: str | None, num_cpus: int | None, init_kwa
     """``ray.init`` with a clear error instead of endless retries or a traceback.
 
     A ``host:port`` / ``ray://host:port`` address is probed with a TCP connection first (at most
-    ``timeout_s``), so an unreachable cluster fails at once instead of retrying forever.
+    ``timeout_s``), so an unreachable cluster fails at once instead of retrying forever; a
+    ``host:port`` head is then asked whether it accepts this process's auth token
+    (:func:`~navbench.eval.ray_auth.check_auth`: the head's token found here is sent even with
+    ``RAY_AUTH_MODE`` unset), so a token problem is named as such instead of Ray's "failed to
+    connect".
 
     Raises:
-        NavbenchError: the cluster cannot be reached, or refused the connection.
+        NavbenchError: the cluster cannot be reached, refused the connection or the token.
     """
     import socket
+
+    from navbench.eval.ray_auth import check_auth
 
     kwargs: Kwargs = {"include_dashboard": False, "log_to_driver": True}
     if address is None and num_cpus is not None:
@@ -82,6 +88,13 @@ def connect(ray: ModuleType, address: str | None, num_cpus: int | None, init_kwa
         except OSError as e:
             raise NavbenchError(f"--ray-address {address}: cannot reach {hp[0]}:{hp[1]} within "
                                 f"{timeout_s:g} s ({e}); {hint}") from None
+        hint = (f"something answers at {hp[0]}:{hp[1]}, but Ray could not join it: is it the "
+                f"head's GCS port (ray start --head --port), running ray {ray.__version__} like "
+                "this process? See README 'Ray clusters'")
+        if not address.startswith("ray://"):  # type: ignore[union-attr]  # hp implies an address
+            problem = check_auth(hp[0], hp[1], min(timeout_s, 5.0))
+            if problem is not None:
+                raise NavbenchError(f"--ray-address {address}: {problem}")
     try:
         ray.init(address=address, **kwargs)
     except Exception as e:  # ConnectionError, RuntimeError, auth errors: one line, not a traceback

@@ -21,7 +21,12 @@ import numpy as np
 from navbench.jsontypes import JSONMapping
 
 AGENT_ERROR = "agent_error"
-"""Label of an episode whose agent raised, timed out, or whose worker process died."""
+"""Label of an episode whose agent raised or timed out (its partial trajectory is scored)."""
+
+AGENT_CRASH = "agent_crash"
+"""Label of an episode whose worker process died (segfault, ``os._exit``, SIGKILL, out-of-memory
+kill) or stopped answering and was killed: a failed episode, scored with the metrics a failure
+defines without a trajectory (:func:`navbench.metrics.episode.failure_metrics`)."""
 
 UNREACHABLE = "unreachable"
 """Label of an episode whose goal the navmesh cannot reach (not run; excluded from means)."""
@@ -66,7 +71,8 @@ class EpisodeResult:
     Attributes:
         episode_id: id of the episode (string form).
         scene_id: its scene.
-        label: termination label (``success``, ``timeout``, ..., or ``agent_error``).
+        label: termination label (``success``, ``timeout``, ..., ``agent_error`` or
+            ``agent_crash``).
         metrics: metric name -> number (or ``None`` when undefined for this episode).
         error: message of the agent error, else ``None``.
         wall_time_s: wall-clock seconds the episode took in the worker.
@@ -96,6 +102,11 @@ def agent_error(
 ) -> EpisodeResult:
     """An :data:`AGENT_ERROR` result carrying ``message`` (no metrics, no trajectory)."""
     return EpisodeResult(episode_id, scene_id, AGENT_ERROR, {}, message, float(wall_time_s), 0.0)
+
+
+def agent_crash(episode_id: str, scene_id: str, message: str) -> EpisodeResult:
+    """An :data:`AGENT_CRASH` result carrying ``message`` (no metrics yet, no trajectory)."""
+    return EpisodeResult(episode_id, scene_id, AGENT_CRASH, {}, message, 0.0, 0.0)
 
 
 @dataclass(frozen=True)

@@ -11,13 +11,11 @@ from __future__ import annotations
 import functools
 import hashlib
 import subprocess
-import sys
 import time
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from navbench import __version__
 from navbench.errors import ConfigError, InterruptedRunError
@@ -26,10 +24,9 @@ from navbench.eval.executors import Executor
 from navbench.eval.records import EpisodeResult, RunSummary, ShardSpec, natural_key
 from navbench.jsontypes import JSONMapping
 
-if TYPE_CHECKING:
-    from rich.progress import Progress
-
 SummaryFn = Callable[[Sequence[EpisodeResult]], Mapping[str, float]]
+#: Completes a result before it is committed (e.g. scores a crashed episode as a failure).
+CompleteFn = Callable[[EpisodeResult], EpisodeResult]
 
 
 def code_version() -> str:
@@ -91,42 +88,22 @@ def plan_shards(
 
 
 class _Progress:
-    """A rich progress bar (only on a terminal) with ETA and a running summary."""
+    """Progress of a run (:class:`navbench.progress.ProgressReporter`: a bar on a terminal,
+    plain lines in a log) that first says how many episodes a resumed run already has."""
 
     def __init__(self, enabled: bool, total: int, done: int) -> None:
-        self.bar: Progress | None = None
-        if enabled and sys.stdout.isatty() and total > 0:
-            from rich.progress import (
-                BarColumn,
-                MofNCompleteColumn,
-                Progress,
-                TextColumn,
-                TimeElapsedColumn,
-                TimeRemainingColumn,
-            )
+        from navbench.progress import ProgressReporter, resuming_line
 
-            self.bar = Progress(
-                TextColumn("evaluating"),
-                BarColumn(),
-                MofNCompleteColumn(),
-                TimeElapsedColumn(),
-                TextColumn("eta"),
-                TimeRemainingColumn(),
-                TextColumn("{task.fields[summary]}"),
-            )
-            self.bar.start()
-            self.task = self.bar.add_task("eval", total=total, completed=done, summary="")
+        self.rep = ProgressReporter("evaluating", total, done=done, enabled=enabled and total > 0)
+        if done:
+            self.rep.note(resuming_line(done, total))
+        self.rep.start()
 
     def advance(self, summary: str | None, steps: int = 1) -> None:
-        if self.bar is not None:
-            if summary is None:
-                self.bar.update(self.task, advance=steps)
-            else:
-                self.bar.update(self.task, advance=steps, summary=summary)
+        self.rep.update(advance=steps, summary=summary)
 
     def close(self) -> None:
-        if self.bar is not None:
-            self.bar.stop()
+        self.rep.close()
 
 
 def _format_summary(values: Mapping[str, float]) -> str:
@@ -138,7 +115,7 @@ def _format_summary(values: Mapping[str, float]) -> str:
 def _drain(db: ResultsDB, run_id: str, executor: Executor, todo: Sequence[ShardSpec],
            episode_timeout_s: float | None, bar: _Progress, labels: Counter[str],
            history: list[EpisodeResult], summary_fn: SummaryFn | None, summary_every_s: float,
-           skipped: int, total: int) -> int:
+           skipped: int, total: int, complete_fn: CompleteFn | None = None) -> int:
     """Commit the executor's results as they arrive; returns how many were committed.
 
     Ctrl-C stops the workers (closing the executor's iterator) and raises
@@ -149,6 +126,8 @@ def _drain(db: ResultsDB, run_id: str, executor: Executor, todo: Sequence[ShardS
     results = executor.run(todo, episode_timeout_s)
     try:
         for result in results:
+            if complete_fn is not None:
+                result = complete_fn(result)
             db.add_episode(run_id, result)
             completed += 1
             labels[result.label] += 1
@@ -177,6 +156,7 @@ def run_shards(
     episode_timeout_s: float | None = 600.0,
     summary_fn: SummaryFn | None = None,
     summary_every_s: float = 0.5,
+    complete_fn: CompleteFn | None = None,
 ) -> RunSummary:
     """Run the unfinished episodes of ``shards`` on ``executor`` and commit each result to ``db``.
 
@@ -187,10 +167,13 @@ def run_shards(
         executor: :class:`~navbench.eval.LocalExecutor` or :class:`~navbench.eval.RayExecutor`.
         progress: show a progress bar with ETA (only when stdout is a terminal).
         episode_timeout_s: wall-clock limit per episode (``None``: none); past it the episode
-            is recorded as ``agent_error``.
+            is recorded as ``agent_error`` (``agent_crash`` when the worker has to be killed).
         summary_fn: running summary over all recorded results of the runs (e.g. SR and SPL),
             shown next to the bar and returned in :attr:`RunSummary.summary`.
         summary_every_s: minimum seconds between two ``summary_fn`` calls while running.
+        complete_fn: applied to every result before it is committed (the evaluation pipeline
+            scores ``agent_crash`` results, which arrive without metrics, as failures:
+            :class:`~navbench.eval.failures.FailureScorer`).
     """
     if episode_timeout_s is not None and episode_timeout_s <= 0:
         raise ConfigError(f"episode timeout: expected seconds > 0, got {episode_timeout_s}")
@@ -221,7 +204,8 @@ def run_shards(
         if todo:
             with db.writer_lock():
                 completed = _drain(db, run_id, executor, todo, episode_timeout_s, bar, labels,
-                                   history, summary_fn, summary_every_s, skipped, len(wanted))
+                                   history, summary_fn, summary_every_s, skipped, len(wanted),
+                                   complete_fn)
         if summary_fn is not None and history:
             summary = summary_fn(history)
             bar.advance(_format_summary(summary), steps=0)

@@ -65,7 +65,9 @@ def score_outcome(outcome: EpisodeOutcome, ep: Episode, scene_id: str, *,
                   gt: JSONMapping | None = None,  # the episode's _gt JSON record
                   scene: Scene | None = None, geodesic_length: float | None = None) -> EpisodeResult:
     """The :class:`EpisodeResult` of a finished rollout: numeric metrics, string metrics and
-    episode fields in ``extra``, the per-step arrays as the trajectory.
+    episode fields in ``extra``, the per-step arrays as the trajectory. Its label (and the last
+    trajectory row's) is the metrics' ``termination``, decided by the same S as SR
+    (:func:`~navbench.metrics.episode.termination_label`).
 
     ``gt``: the episode's ``_gt`` record (nDTW reference); ``scene``: a hybrid scene gives the
     per-step indoor/outdoor labels of the stage metrics; ``geodesic_length``: L from the navmesh,
@@ -88,7 +90,7 @@ def score_outcome(outcome: EpisodeOutcome, ep: Episode, scene_id: str, *,
 
         stage_labels = classify_positions(scene, traj.positions)
     m = compute_episode_metrics(traj, facts, goal_distances=None if fallback else gd,
-                                stage_labels=stage_labels)
+                                stage_labels=stage_labels, actions=outcome.steps)
     metrics = {k: v for k, v in m.items() if k != "episode_id" and
                (v is None or isinstance(v, (bool, int, float, np.integer, np.floating)))}
     metrics["agent_steps"] = outcome.steps
@@ -98,10 +100,14 @@ def score_outcome(outcome: EpisodeOutcome, ep: Episode, scene_id: str, *,
         extra["dtg_note"] = "geodesic distance undefined on some steps (off the navmesh)"
     if outcome.extra:
         extra["agent"] = jsonable(outcome.extra)
+    # the label is the metric's termination (same S as SR), not the simulator's Euclidean test
+    label = str(m["termination"])
     rec = outcome.records
     arrays = {("positions" if k == "position" else k): np.asarray(rec[k]) for k in TRAJECTORY_KEYS
               if k in rec}
+    if len(arrays.get("label", ())):
+        arrays["label"] = np.array([*arrays["label"][:-1].tolist(), label], dtype=str)
     if gd is not None:
         arrays["geodesic_dtg"] = gd
-    return EpisodeResult(ep.episode_id, scene_id, outcome.label, metrics, outcome.error,
+    return EpisodeResult(ep.episode_id, scene_id, label, metrics, outcome.error,
                          float(outcome.wall_time_s), float(outcome.sim_time_s), arrays, extra)

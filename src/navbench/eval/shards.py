@@ -10,7 +10,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
 from navbench.errors import ConfigError
-from navbench.eval.records import EpisodeResult, ShardSpec, agent_error
+from navbench.eval.records import EpisodeResult, ShardSpec, agent_crash, agent_error
 
 log = logging.getLogger("navbench.eval.executors")
 
@@ -89,6 +89,8 @@ class ShardBook:
     ) -> tuple[list[EpisodeResult], ShardSpec | None]:
         """The attempt's process died: results to record now and the shard to retry (or None).
 
+        After ``max_retries`` deaths on the same episode it is recorded as ``agent_crash``.
+
         ``reason`` goes into the recorded error and must not depend on the executor or on
         timing (``"crashed"``, ``"unresponsive for 30 s"``), so that every executor records the
         same table; ``detail`` (exit signal, Ray's message) is only logged.
@@ -105,7 +107,7 @@ class ShardBook:
         out: list[EpisodeResult] = []
         if n > self.max_retries:
             out.append(
-                agent_error(first, att.shard.scene_id, f"worker died ({reason}); {n} attempt(s)")
+                agent_crash(first, att.shard.scene_id, f"worker died ({reason}); {n} attempt(s)")
             )
             remaining = remaining[1:]
         retry = replace(att.shard, episode_ids=tuple(remaining)) if remaining else None

@@ -16,7 +16,12 @@ from navbench.metrics.aggregate import (
     group_by,
     label_counts,
 )
-from navbench.metrics.episode import METRIC_KEYS, compute_episode_metrics, termination_label
+from navbench.metrics.episode import (
+    METRIC_KEYS,
+    compute_episode_metrics,
+    failure_metrics,
+    termination_label,
+)
 from navbench.metrics.trajectory import (
     TERMINATION_LABELS,
     EpisodeFacts,
@@ -34,6 +39,7 @@ __all__ = [
     "branch_confusion_counts",
     "compute_episode_metrics",
     "difficulty_tertiles",
+    "failure_metrics",
     "group_by",
     "label_counts",
     "load_trajectories",

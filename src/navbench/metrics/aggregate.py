@@ -50,20 +50,35 @@ def aggregate(rows: Sequence[Row], metrics: Sequence[str] = METRIC_KEYS) -> JSON
     >>> agg["metrics"]["success"], agg["metrics"]["ndtw"]
     ({'mean': 0.5, 'n': 2, 'excluded': 0}, {'mean': 0.8, 'n': 1, 'excluded': 1})
     """
-    included = [r for r in rows if r.get("reachable", True)]
+    included = _included(rows)
     out: JSONObject = {
         "episodes": len(rows),
         "unreachable": len(rows) - len(included),
         "metrics": {},
     }
     for name in metrics:
-        vals = [float(r[name]) for r in included if r.get(name) is not None]
+        vals = metric_values(included, name)
         out["metrics"][name] = {
             "mean": float(np.mean(vals)) if vals else None,
             "n": len(vals),
             "excluded": len(included) - len(vals),
         }
     return out
+
+
+def _included(rows: Sequence[Row]) -> list[Row]:
+    return [r for r in rows if r.get("reachable", True)]
+
+
+def metric_values(rows: Sequence[Row], metric: str) -> list[float]:
+    """The values behind :func:`aggregate`'s mean of ``metric``: one per reachable episode that
+    defines it, in row order (what intervals and paired tests in
+    :mod:`navbench.metrics.stats` resample).
+
+    >>> metric_values([{"spl": 0.5}, {"spl": None}, {"spl": 1.0, "reachable": False}], "spl")
+    [0.5]
+    """
+    return [float(r[metric]) for r in _included(rows) if r.get(metric) is not None]
 
 
 def group_by(

@@ -40,7 +40,12 @@ def soft_success(d_T: float, d_0: float) -> float:
 
 
 def soft_spl(ss: float, L: float, P: float) -> float:
-    """SoftSPL = ``SS · L / max(L, P)``."""
+    """SoftSPL = ``SS · L / max(L, P)``; with ``SS = soft_success(d_T, L)`` this is habitat-lab's
+    ``SoftSPL`` (one start distance, ``L = d_0``, in both factors).
+
+    >>> round(soft_spl(soft_success(4.0, 10.0), 10.0, 3.0), 3), round(soft_spl(0.9, 10.0, 14.0), 3)
+    (0.6, 0.643)
+    """
     return ss * _ratio(L, P)
 
 

@@ -28,7 +28,7 @@ from navbench.errors import EpisodeFormatError
 from navbench.io import atomic_write_text, loads_json, read_json, write_json
 from navbench.jsontypes import JSON, JSONMapping, JSONObject
 from navbench.metrics.aggregate import aggregate, branch_confusion_counts, label_counts
-from navbench.metrics.episode import METRIC_KEYS, compute_episode_metrics
+from navbench.metrics.episode import METRIC_KEYS, compute_episode_metrics, failure_metrics
 from navbench.metrics.fidelity import DtwMethod
 from navbench.metrics.trajectory import EpisodeFacts, Trajectory, load_trajectories
 from navbench.paths import inside, safe_name
@@ -38,8 +38,16 @@ if TYPE_CHECKING:  # metrics never import the navmesh at run time (see NavmeshGe
     from navbench.nav import NavMesh
 
 PredictionFormat = Literal["auto", "r2r", "rxr", "navbench"]
+#: Limits of every prediction reader (README "Robustness / limits"): the file's size on disk
+#: (gzip: also the decompressed text) and the points of one episode's path. 100,000 points are
+#: 2.8 h of 10 Hz steps (NavVerse's timeout is 300 s; VLN-CE's 500 steps); a longer path is not
+#: a trajectory but a denial of service (a 1.6 M-point rxr path took 103 s and 725 MB).
+MAX_PREDICTION_BYTES = 256 << 20
+MAX_PATH_POINTS = 100_000
 #: ``fn(episode, positions (T, 3)) -> (T,)`` geodesic distances to the episode's nearest goal.
 GeodesicFn = Callable[[Episode, np.ndarray], np.ndarray]
+#: ``fn(episode, positions (T, 3)) -> (T,)`` bool: which positions lie off the navmesh.
+OffMeshFn = Callable[[Episode, np.ndarray], np.ndarray]
 
 
 def detect_format(path: str | Path) -> str:
@@ -82,6 +90,9 @@ def read_r2r_predictions(path: str | Path) -> dict[str, Trajectory]:
     for eid, steps in data.items():
         if not isinstance(steps, list) or not steps:
             raise EpisodeFormatError(file, str(eid), "a non-empty list of steps", steps)
+        if len(steps) > MAX_PATH_POINTS:
+            raise EpisodeFormatError(file, str(eid), f"at most {MAX_PATH_POINTS:,} steps per episode",
+                                     f"{len(steps):,} steps")
         pos, head, stopped = [], [], False
         for i, s in enumerate(steps):
             w = f"{eid}[{i}]"
@@ -110,11 +121,15 @@ def read_rxr_predictions(path: str | Path) -> dict[str, Trajectory]:
     try:
         raw = Path(path).read_bytes()
         if file.endswith(".gz"):
-            import gzip
             import zlib
 
             try:
-                raw = gzip.decompress(raw)
+                d = zlib.decompressobj(wbits=31)
+                raw = d.decompress(raw, MAX_PREDICTION_BYTES + 1)
+                if len(raw) > MAX_PREDICTION_BYTES:
+                    raise OSError(f"more than {MAX_PREDICTION_BYTES:,} bytes of decompressed text")
+                if not d.eof:
+                    raise EOFError
             except (EOFError, zlib.error) as e:
                 raise OSError(f"damaged gzip stream ({e or 'truncated'})") from None
         text = raw.decode("utf-8")
@@ -124,6 +139,9 @@ def read_rxr_predictions(path: str | Path) -> dict[str, Trajectory]:
     for n, line in enumerate(io.StringIO(text), start=1):
         if not line.strip():
             continue
+        if line.count("[") > MAX_PATH_POINTS + 1:  # counted before parsing: a bound on the points
+            raise EpisodeFormatError(file, f"line {n}.path", f"at most {MAX_PATH_POINTS:,} points",
+                                     f"about {line.count('[') - 1:,} points")
         try:
             rec = loads_json(line)
         except ValueError as e:
@@ -133,6 +151,9 @@ def read_rxr_predictions(path: str | Path) -> dict[str, Trajectory]:
         path_ = rec["path"]
         if not isinstance(path_, list) or not path_:
             raise EpisodeFormatError(file, f"line {n}.path", "a non-empty list of [x, y, z]", path_)
+        if len(path_) > MAX_PATH_POINTS:
+            raise EpisodeFormatError(file, f"line {n}.path", f"at most {MAX_PATH_POINTS:,} points",
+                                     f"{len(path_):,} points")
         pts = [_step_position(p, file, f"line {n}.path[{i}]") for i, p in enumerate(path_)]
         key = str(rec["instruction_id"])
         out[key] = Trajectory(key, np.array(pts), True)
@@ -140,16 +161,26 @@ def read_rxr_predictions(path: str | Path) -> dict[str, Trajectory]:
 
 
 def read_predictions(path: str | Path, fmt: PredictionFormat = "auto") -> dict[str, Trajectory]:
-    """Prediction file → ``{key: Trajectory}`` (key = episode id, or instruction id for rxr)."""
+    """Prediction file → ``{key: Trajectory}`` (key = episode id, or instruction id for rxr),
+    within :data:`MAX_PREDICTION_BYTES` and :data:`MAX_PATH_POINTS`."""
     if not Path(path).is_file():
         raise EpisodeFormatError(path, "<file>", "an existing prediction file")
+    size = Path(path).stat().st_size
+    if size > MAX_PREDICTION_BYTES:
+        raise EpisodeFormatError(path, "<file>", f"a prediction file of at most {MAX_PREDICTION_BYTES:,} bytes",
+                                 f"{size:,} bytes")
     f = detect_format(path) if fmt == "auto" else fmt
     if f == "r2r":
         return read_r2r_predictions(path)
     if f == "rxr":
         return read_rxr_predictions(path)
     if f == "navbench":
-        return {t.episode_id: t for t in load_trajectories(path)}
+        trajs = load_trajectories(path)
+        for t in trajs:
+            if len(t.positions) > MAX_PATH_POINTS:
+                raise EpisodeFormatError(path, f"trajectory {t.episode_id}.positions",
+                                         f"at most {MAX_PATH_POINTS:,} points", f"{len(t.positions):,} points")
+        return {t.episode_id: t for t in trajs}
     raise EpisodeFormatError(path, "<format>", "one of auto, r2r, rxr, navbench", fmt)
 
 
@@ -206,6 +237,8 @@ def score_episodes(
     geodesic: GeodesicFn | None = None,
     gt: Mapping[str, JSONMapping] | None = None,
     start_length: Callable[[Episode], float] | None = None,
+    off_mesh: OffMeshFn | None = None,
+    missing: Literal["fail", "skip"] = "fail",
 ) -> ScoreResult:
     """Score predictions against episodes (defaults follow VLN-CE: τ = 3.0 m, ``d < τ``).
 
@@ -215,20 +248,33 @@ def score_episodes(
     once per episode from the navmesh (the geodesic from the start: ``inf`` = unreachable,
     flagged and excluded from every mean), and an unknown L is taken from it; ``start_length``
     (e.g. :meth:`NavmeshGeodesic.start_length`) decides it instead, so that object goals off the
-    navmesh count as reachable through their reference path's end. ``gt`` (the
+    navmesh count as reachable through their reference path's end. ``off_mesh`` (e.g.
+    :meth:`NavmeshGeodesic.off_navmesh`) marks each geodesically scored row's
+    ``stop_off_navmesh`` (its stop point lies off the navmesh; :class:`NavmeshGeodesic` scores
+    such a point as given, not from the nearest navigable point) and counts them in
+    ``settings["stop_off_navmesh"]``. ``gt`` (the
     ``{split}_gt.json.gz`` records by episode id) supplies the nDTW reference locations; without
     it the reference path resampled every 0.25 m is used. Episodes without a prediction are
-    listed in ``missing`` and not scored; predictions matching no episode in ``unmatched``.
+    listed in ``missing``; with ``missing="fail"`` (default) each is also a failed row
+    (termination ``no_prediction``, :func:`~navbench.metrics.episode.failure_metrics`: SR 0,
+    SPL 0, ...), so that a run whose agent crashed on the episodes it would fail never scores
+    above the same run without crashes; ``"skip"`` leaves them out of every mean. Predictions
+    matching no episode are listed in ``unmatched``.
     """
+    if missing not in ("fail", "skip"):
+        raise ValueError(f"missing: expected 'fail' or 'skip', got {missing!r}")
     rows: list[JSONObject] = []
-    missing: list[str] = []
+    missing_ids: list[str] = []
     used: set[str] = set()
     n_euclid = 0  # episodes scored with the Euclidean d_t although a navmesh was given
+    n_off = 0  # geodesically scored episodes whose stop point is off the navmesh
     for ep in episodes:
         key = _prediction_key(ep, fmt)
         traj = predictions.get(key)
         if traj is None:
-            missing.append(ep.episode_id)
+            missing_ids.append(ep.episode_id)
+            if missing == "fail":
+                rows.append(_no_prediction_row(ep, tau, gt, geodesic, start_length))
             continue
         used.add(key)
         facts = EpisodeFacts.from_episode(ep, success_distance=tau,
@@ -246,6 +292,10 @@ def score_episodes(
             if gd is not None and math.isfinite(L) and not np.isfinite(gd).all():
                 gd = None  # a goal off the navmesh (inside furniture): NavVerse Euclidean d_t
             n_euclid += gd is None
+        off = None
+        if gd is not None and off_mesh is not None:
+            off = bool(np.asarray(off_mesh(ep, traj.positions[-1:])).reshape(-1)[0])
+            n_off += off
         row = compute_episode_metrics(
             Trajectory(ep.episode_id, traj.positions, traj.stopped, traj.timestamps,
                        traj.headings, traj.collisions, traj.obstacle_distances,
@@ -253,6 +303,8 @@ def score_episodes(
             facts, strict=strict, require_stop=require_stop, goal_distances=gd,
             dtw_method=dtw_method,
         )
+        if off is not None:
+            row["stop_off_navmesh"] = off
         rows.append({**{k: v for k, v in facts.fields.items() if k not in row}, **row})
     unmatched = sorted(set(predictions) - used)
     if predictions and not rows:
@@ -272,11 +324,30 @@ def score_episodes(
                              f"geodesic ({len(rows) - n_euclid} point-goal episodes), euclidean "
                              f"({n_euclid} object-goal episodes)"),
     }
+    if off_mesh is not None and geodesic is not None:
+        settings["stop_off_navmesh"] = n_off
     return ScoreResult(
         rows=rows, summary=aggregate(rows), terminations=label_counts(rows),
-        branch_confusion=branch_confusion_counts(rows), missing=missing,
+        branch_confusion=branch_confusion_counts(rows), missing=missing_ids,
         unmatched=unmatched, settings=settings,
     )
+
+
+def _no_prediction_row(ep: Episode, tau: float | None, gt: Mapping[str, JSONMapping] | None,
+                       geodesic: GeodesicFn | None,
+                       start_length: Callable[[Episode], float] | None) -> JSONObject:
+    """The failed row of an episode without a prediction; L and reachability as scored rows get
+    them (from the navmesh when given)."""
+    facts = EpisodeFacts.from_episode(ep, success_distance=tau,
+                                      gt=None if gt is None else gt.get(str(ep.episode_id)))
+    if geodesic is not None:
+        L = (float(start_length(ep)) if start_length is not None
+             else float(geodesic(ep, np.asarray([ep.start_position]))[0]))
+        if math.isinf(L) or math.isnan(facts.geodesic_distance):
+            facts = replace(facts, geodesic_distance=L)
+    row = failure_metrics(facts, termination="no_prediction")
+    return {**{k: v for k, v in facts.fields.items() if k not in row}, "episode_id": ep.episode_id,
+            **row}
 
 
 def per_episode_csv(rows: Sequence[JSONMapping]) -> str:
@@ -306,7 +377,16 @@ def write_score(result: ScoreResult, out_dir: str | Path) -> tuple[Path, Path]:
 
 class NavmeshGeodesic:
     """A :data:`GeodesicFn` over ``<scene>.npz`` navmeshes of a folder (loaded once each); the
-    scene key is ``info["navbench"]["scene"]``, else the stem of ``scene_id``."""
+    scene key is ``info["navbench"]["scene"]``, else the stem of ``scene_id``.
+
+    A position p on the navmesh is scored by its geodesic distance to the nearest goal. A
+    position off it is scored as given, never from the nearest navigable point s alone (that
+    would move a stop 1.04 m from the goal to 0.95 m): ``‖p − s‖ + geodesic(s)``, the walk from
+    p through s, which is never less than the straight-line distance ``‖p − g‖``; the
+    straight-line distance itself when no navigable point lies within the navmesh's
+    ``snap_radius``. (A plain straight line would count a stop beside a wall as reaching a goal
+    in the next room.)
+    """
 
     def __init__(self, root: Path) -> None:
         self.root = root
@@ -324,10 +404,36 @@ class NavmeshGeodesic:
             self._cache[key] = NavMesh.load(f)
         return self._cache[key]
 
+    def off_navmesh(self, ep: Episode, positions: np.ndarray) -> np.ndarray:
+        """``(T,)`` bool: the positions that lie off the episode scene's navmesh (an
+        :data:`OffMeshFn`)."""
+        nm = self.navmesh(ep)
+        pts = np.asarray(positions, float).reshape(-1, 3)
+        return np.array([nm.island_of(p) is None for p in pts], dtype=bool)
+
     def __call__(self, ep: Episode, positions: np.ndarray) -> np.ndarray:
         nm = self.navmesh(ep)
         goals = np.array([g.position for g in ep.goals], float).reshape(-1, 3)
-        return np.asarray(nm.geodesic_distances(np.asarray(positions, float).reshape(-1, 3), goals), float)
+        pts = np.asarray(positions, float).reshape(-1, 3)
+        off = self.off_navmesh(ep, pts)
+        if not off.any():
+            return np.asarray(nm.geodesic_distances(pts, goals), float)
+        # off the navmesh: from the nearest navigable point on a goal's island (as the search
+        # itself would snap), plus the way there
+        isl = next((i for i in (nm.island_of(g) for g in goals) if i is not None), None)
+        query, offset = pts.copy(), np.zeros(len(pts))
+        straight = np.zeros(len(pts), dtype=bool)
+        for k in np.flatnonzero(off):
+            s = nm.snap_point(pts[k], isl) if isl is not None else None
+            s = nm.snap_point(pts[k]) if s is None else s
+            if s is None:
+                straight[k] = True
+            else:
+                query[k], offset[k] = s, float(np.linalg.norm(pts[k] - s))
+        d = np.asarray(nm.geodesic_distances(query, goals), float) + offset
+        if straight.any() and len(goals):
+            d[straight] = np.linalg.norm(pts[straight, None, :] - goals[None, :, :], axis=2).min(axis=1)
+        return d
 
     def start_length(self, ep: Episode) -> float:
         """L from the start, decided once per episode (:func:`~navbench.episodes.reachability.start_geodesic`)."""

@@ -37,6 +37,7 @@ class EpisodeContext:
         valid_surfaces: surface classes NSR counts when no per-step ``preferred`` flag exists.
         subgoals_reached: ``k`` of BSA; ``branch_outcome``: where the episode ended.
         stage_labels: ``(T,)`` ``"indoor"`` / ``"outdoor"`` per step, or ``None``.
+        dtg_kind: ``"geodesic"`` (``d`` from a navmesh, VLN-CE) or ``"euclidean"`` (NavVerse).
     """
 
     traj: Trajectory
@@ -54,6 +55,7 @@ class EpisodeContext:
     subgoals_reached: int
     branch_outcome: branch.BranchOutcome
     stage_labels: np.ndarray | None = None
+    dtg_kind: str = "euclidean"
 
     @property
     def L(self) -> float | None:  # noqa: N802 - the papers name it L
@@ -62,9 +64,23 @@ class EpisodeContext:
         return L if math.isfinite(L) and L >= 0 else None
 
     @property
+    def d_0(self) -> float:
+        """The start distance of SS (m), in the measure of ``d_T``.
+
+        Geodesic ``d`` (VLN-CE / habitat-lab): L, the start-to-goal geodesic SPL uses —
+        habitat-lab's ``SoftSPL`` takes one start distance (``_start_end_episode_distance``,
+        the distance to goal at reset) for both its soft success and its path ratio. NavVerse's
+        Euclidean ``d`` (App. 6.5, ``S_p``): ``d[0]``, the Euclidean distance at the start, so
+        that standing still scores SS = 0 (L would credit the detour the geodesic makes). L
+        unknown: ``d[0]``.
+        """
+        L = self.L
+        return L if (self.dtg_kind == "geodesic" and L is not None) else float(self.d[0])
+
+    @property
     def soft_success(self) -> float | None:
-        """SS = ``max(0, 1 − d_T/d_0)``, ``None`` when a distance is undefined."""
-        d_T, d_0 = float(self.d[-1]), float(self.d[0])
+        """SS = ``max(0, 1 − d_T/d_0)`` (:attr:`d_0`), ``None`` when a distance is undefined."""
+        d_T, d_0 = float(self.d[-1]), self.d_0
         return efficiency.soft_success(d_T, d_0) if math.isfinite(d_T) and math.isfinite(d_0) else None
 
     @cached_property
@@ -92,6 +108,9 @@ class MetricSpec:
             ``stage`` | ``length`` (which report table shows it).
         bar: drawn in the per-run bar charts.
         doc: one line: the formula.
+        binary: every defined value is 0 or 1 (an indicator per episode), so its mean is a
+            proportion with a Wilson interval (:mod:`navbench.metrics.stats`); other means
+            get a bootstrap interval.
     """
 
     key: str
@@ -103,6 +122,7 @@ class MetricSpec:
     group: str = "success"
     bar: bool = True
     doc: str = ""
+    binary: bool = False
 
     def applies(self, task: str | None) -> bool:
         """Whether the metric applies to episodes of ``task`` (``None``: unknown task → yes)."""
@@ -114,6 +134,7 @@ def _spl(c: EpisodeContext) -> float | None:
 
 
 def _soft_spl(c: EpisodeContext) -> float | None:
+    # geodesic d: SS·L/max(L, P) with SS = max(0, 1 − d_T/L) is habitat-lab's SoftSPL exactly
     ss = c.soft_success
     return None if (c.L is None or ss is None) else efficiency.soft_spl(ss, c.L, c.P)
 
@@ -172,18 +193,18 @@ _COND = frozenset({"conditional", "conditional_oracle"})
 #: Every per-episode metric, in table order.
 METRICS: tuple[MetricSpec, ...] = (
     MetricSpec("success", "SR", "%", True, lambda c: float(c.succeeded),
-               doc="STOP called and d_T within τ"),
+               doc="STOP called and d_T within τ", binary=True),
     MetricSpec("oracle_success", "OSR", "%", True,
                lambda c: float(distance.oracle_success(c.d, c.tau, strict=c.strict)),
-               doc="min_t d_t within τ"),
+               doc="min_t d_t within τ", binary=True),
     MetricSpec("spl", "SPL", "%", True, _spl, group="efficiency",
                doc="S·L/max(L, P), L = start-to-goal geodesic (habitat)"),
     MetricSpec("route_spl", "route-SPL", "%", True, _route_spl, _COND, "efficiency",
                doc="S·L_route/max(L_route, P), L_route through the subgoals (subgoal episodes)"),
     MetricSpec("soft_success", "SS", "%", True, lambda c: c.soft_success, group="efficiency",
-               bar=False, doc="max(0, 1 − d_T/d_0)"),
+               bar=False, doc="max(0, 1 − d_T/d_0), d_0 = L (geodesic d) or d at the start (Euclidean d)"),
     MetricSpec("soft_spl", "SoftSPL", "%", True, _soft_spl, group="efficiency",
-               doc="SS·L/max(L, P)"),
+               doc="SS·L/max(L, P) (habitat-lab's SoftSPL with geodesic d: one start distance L)"),
     MetricSpec("ne", "NE", "m", False, lambda c: _finite(float(c.d[-1])), bar=False,
                doc="d_T"),
     MetricSpec("dtg_start", "d_0", "m", False, lambda c: _finite(float(c.d[0])), group="length",
@@ -200,16 +221,16 @@ METRICS: tuple[MetricSpec, ...] = (
     MetricSpec("bsa", "BSA", "%", True, _bsa, _COND, "branch", doc="k/m (CondVLN §3.2)"),
     MetricSpec("csr", "CSR", "%", True,
                lambda c: branch.conditional_success(_bsa(c), c.succeeded), _COND, "branch",
-               doc="1[BSA = 1 ∧ S]"),
+               doc="1[BSA = 1 ∧ S]", binary=True),
     MetricSpec("bca", "BCA", "%", True,
                lambda c: branch.branch_commit_accuracy(c.branch_outcome, c.facts.conditional),
-               _COND, "branch", doc="ended at the correct branch's goal, not another's"),
+               _COND, "branch", doc="ended at the correct branch's goal, not another's", binary=True),
     MetricSpec("ce", "CE", "cells/m", False,
                lambda c: efficiency.coverage_efficiency(c.traj.positions, c.ce_cell, c.ce_eps),
                group="safety", doc="|cells visited|/max(P, ε)"),
     MetricSpec("cr", "CR", "%", True,
                lambda c: None if c.traj.collisions is None else float(safety.collided(c.traj.collisions)),
-               group="safety", doc="any non-ground contact"),
+               group="safety", doc="any non-ground contact", binary=True),
     MetricSpec("contact_share", "contact time", "%", True, _contact_share, group="safety", bar=False,
                doc="share of steps t = 1..T in non-ground contact (how long CR's contacts last)"),
     MetricSpec("ado", "ADO", "m", False, _ado, group="safety",
@@ -217,7 +238,7 @@ METRICS: tuple[MetricSpec, ...] = (
     MetricSpec("nsr", "NSR", "%", True, _nsr, group="safety",
                doc="mean over t = 1..T of the preferred-surface flag"),
     MetricSpec("reached_outdoor", "Reached outdoor", "%", True, _stage("reached_outdoor"),
-               group="stage", bar=False, doc="went from a room to outside"),
+               group="stage", bar=False, doc="went from a room to outside", binary=True),
     MetricSpec("ce_before_exit", "CE before exit", "cells/m", False, _stage("ce_before_exit"),
                group="stage", bar=False, doc="CE up to the exit step"),
     MetricSpec("ce_after_exit", "CE after exit", "cells/m", False, _stage("ce_after_exit"),

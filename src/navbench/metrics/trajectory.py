@@ -27,7 +27,15 @@ import numpy as np
 import numpy.typing as npt
 
 from navbench.errors import EpisodeFormatError
-from navbench.io import ARRAY_READ_ERRORS, atomic_write_bytes, dumps_json, read_json, write_json_gz
+from navbench.io import (
+    ArraySpec,
+    atomic_write_bytes,
+    dumps_json,
+    loads_json,
+    read_json,
+    read_npz,
+    write_json_gz,
+)
 from navbench.jsontypes import JSON, JSONMapping, JSONObject, Kwargs
 from navbench.scene.validate import MAX_COORD
 
@@ -39,7 +47,14 @@ SCHEMA = "navbench.trajectories/1"
 TERMINATION_LABELS = ("success", "perception_error", "fall", "timeout", "stopped")
 _ARRAYS = ("timestamps", "headings", "collisions", "obstacle_distances", "preferred")
 _BOOL_ARRAYS = ("collisions", "preferred")
-_NPZ_ERRORS: tuple[type[BaseException], ...] = (KeyError, *ARRAY_READ_ERRORS)
+#: The arrays of a trajectory ``.npz`` (:func:`save_trajectories`): the JSON index and, per
+#: trajectory ``i``, ``t{i}.positions`` (T, 3) and the optional per-step arrays.
+NPZ_SCHEMA: dict[str, ArraySpec] = {
+    "index": ArraySpec("U"),
+    "t*.positions": ArraySpec("fiu", (None, 3), required=False),
+    **{f"t*.{name}": ArraySpec("b" if name in _BOOL_ARRAYS else "fiub", (None,), required=False)
+       for name in _ARRAYS},
+}
 
 
 def _arr(v: npt.ArrayLike, dtype: type, shape_tail: tuple[int, ...] = ()) -> np.ndarray:
@@ -300,21 +315,25 @@ def load_trajectories(path: str | Path) -> list[Trajectory]:
     file = str(path)
     p = Path(path)
     if p.suffix == ".npz":
+        arrays = read_npz(p, NPZ_SCHEMA)
+        if arrays["index"].size != 1:
+            raise EpisodeFormatError(file, "index", "one JSON text", f"{arrays['index'].size} values")
         try:
-            with np.load(p, allow_pickle=False) as z:
-                index = json.loads(str(z["index"].reshape(-1)[0]))
-                out = []
-                for i, rec in enumerate(index):
-                    d = dict(rec)
-                    for name in ("positions", *_ARRAYS):
-                        if f"t{i}.{name}" in z:
-                            d[name] = z[f"t{i}.{name}"]
-                    out.append(Trajectory.from_dict(d, file, f"trajectories[{i}]"))
-                return out
-        except _NPZ_ERRORS as e:
-            if isinstance(e, EpisodeFormatError):
-                raise
-            raise EpisodeFormatError(file, "<file>", "a navbench trajectory .npz", str(e)) from e
+            index = loads_json(str(arrays["index"].reshape(-1)[0]))
+        except ValueError as e:
+            raise EpisodeFormatError(file, "index", "the JSON list of trajectory records", str(e)) from None
+        if not isinstance(index, list):
+            raise EpisodeFormatError(file, "index", "a JSON list of trajectory records", type(index).__name__)
+        out = []
+        for i, rec in enumerate(index):
+            if not isinstance(rec, dict):
+                raise EpisodeFormatError(file, f"index[{i}]", "an object with episode_id, stop, ...", rec)
+            d = dict(rec)
+            for name in ("positions", *_ARRAYS):
+                if f"t{i}.{name}" in arrays:
+                    d[name] = arrays[f"t{i}.{name}"]
+            out.append(Trajectory.from_dict(d, file, f"trajectories[{i}]"))
+        return out
     try:
         doc = read_json(p)
     except (OSError, ValueError) as e:

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from navbench.errors import ConfigError, FormatError
-from navbench.io import ARRAY_READ_ERRORS, atomic_write_bytes
+from navbench.io import ARRAY_READ_ERRORS, atomic_write_bytes, loads_json
 from navbench.nav.grid import Layer
 from navbench.nav.polygons import Nodes
 from navbench.nav.prep import Prep
@@ -140,8 +140,8 @@ def load_parts(path: str | Path) -> tuple[NavSettings, str, list[Layer], np.ndar
         raise FormatError(path, "<file>", f"a {FORMAT} .npz archive", str(e) or "empty file") from None
     with z:
         try:
-            meta = json.loads(_get(z, path, "meta", "u", 1).tobytes().decode())
-        except (UnicodeDecodeError, json.JSONDecodeError) as e:
+            meta = loads_json(_get(z, path, "meta", "u", 1).tobytes().decode())
+        except ValueError as e:  # not UTF-8, invalid, or past the JSON limits
             raise FormatError(path, "meta", "UTF-8 JSON", str(e)) from None
         if not isinstance(meta, dict) or meta.get("format") != FORMAT:
             got = meta.get("format") if isinstance(meta, dict) else meta

@@ -11,6 +11,7 @@ so drawing is thread-safe and works without a display.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -18,7 +19,8 @@ import numpy as np
 
 from navbench.geometry import box_corners_xz
 from navbench.io import atomic_write_with
-from navbench.report.bev_labels import place_labels, scene_labels
+from navbench.report.bev_labels import scene_labels
+from navbench.report.bev_place import place_labels
 from navbench.scene.model import Scene
 
 if TYPE_CHECKING:  # matplotlib is imported lazily at run time
@@ -46,11 +48,12 @@ EXIT_COLOR = "#d62728"
 
 def draw_scene(ax: Axes, scene: Scene, *, labels: bool = True, objects: bool = True,
                margin: float = 1.0, limits: tuple[tuple[float, float], tuple[float, float]] | None = None,
-               north_arrow: bool = True) -> None:
+               north_arrow: bool = True, referenced: Collection[str] | None = None) -> None:
     """Draw ``scene`` on a matplotlib ``Axes`` (X right = east, Z inverted so north is up).
 
-    Room names and object labels are placed without overlaps (:mod:`navbench.report.bev_labels`)
-    for the axes' position at call time: lay the figure out before calling.
+    Room names and object labels are placed without overlaps, moved off crowded objects with
+    leader lines (:mod:`navbench.report.bev_labels`, :mod:`navbench.report.bev_place`) for the
+    axes' position at call time: lay the figure out before calling.
 
     Args:
         ax: matplotlib Axes to draw on; its limits, aspect and axis labels are set.
@@ -60,6 +63,9 @@ def draw_scene(ax: Axes, scene: Scene, *, labels: bool = True, objects: bool = T
         margin: extra space around the scene bounds (m), when ``limits`` is not given.
         limits: the view ``((xmin, zmin), (xmax, zmax))`` in metres, instead of the scene bounds.
         north_arrow: draw the north arrow in the axes' top-right corner.
+        referenced: ids of the objects an instruction refers to
+            (:func:`~navbench.report.bev_labels.referenced_objects`): their labels are bold and
+            always shown; without it, the labels of objects standing on others are always shown.
     """
     from matplotlib.collections import PolyCollection
 
@@ -104,7 +110,8 @@ def draw_scene(ax: Axes, scene: Scene, *, labels: bool = True, objects: bool = T
                     ha="center", va="center", fontsize=9, fontweight="bold", zorder=10,
                     arrowprops={"arrowstyle": "-|>", "color": "black", "lw": 1.5})
     if labels:
-        place_labels(ax, scene_labels(scene, exit_color=EXIT_COLOR, object_color=OBJECT_COLOR))
+        place_labels(ax, scene_labels(scene, exit_color=EXIT_COLOR, object_color=OBJECT_COLOR,
+                                      referenced=referenced))
 
 
 def _draw_objects(ax: Axes, scene: Scene) -> None:
@@ -133,8 +140,9 @@ def _draw_objects(ax: Axes, scene: Scene) -> None:
 
 
 def render_scene_figure(scene: Scene, *, size: float = 10.0, dpi: int = 100,
-                        labels: bool = True) -> Figure:
-    """A matplotlib ``Figure`` (``size`` × ``size`` inches) with the scene drawn on one axes."""
+                        labels: bool = True, referenced: Collection[str] | None = None) -> Figure:
+    """A matplotlib ``Figure`` (``size`` × ``size`` inches) with the scene drawn on one axes
+    (``referenced``: see :func:`draw_scene`)."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
@@ -142,12 +150,13 @@ def render_scene_figure(scene: Scene, *, size: float = 10.0, dpi: int = 100,
     FigureCanvasAgg(fig)
     ax = fig.add_subplot(1, 1, 1)
     fig.subplots_adjust(left=0.08, right=0.98, bottom=0.06, top=0.95)  # before the labels
-    draw_scene(ax, scene, labels=labels)
+    draw_scene(ax, scene, labels=labels, referenced=referenced)
     return fig
 
 
 def save_scene_png(scene: Scene, path: str | Path, *, dpi: int = 100, size: float = 10.0,
-                   labels: bool = True) -> Path:
-    """Write a bird's-eye PNG of ``size * dpi`` × ``size * dpi`` pixels atomically."""
-    fig = render_scene_figure(scene, size=size, dpi=dpi, labels=labels)
+                   labels: bool = True, referenced: Collection[str] | None = None) -> Path:
+    """Write a bird's-eye PNG of ``size * dpi`` × ``size * dpi`` pixels atomically
+    (``referenced``: see :func:`draw_scene`)."""
+    fig = render_scene_figure(scene, size=size, dpi=dpi, labels=labels, referenced=referenced)
     return atomic_write_with(path, lambda tmp: fig.savefig(tmp, dpi=dpi, format="png"))

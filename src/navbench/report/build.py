@@ -1,7 +1,8 @@
 """Build a report folder from evaluation runs (or from plain rows).
 
 ``OUT/report.html`` (self-contained), ``OUT/report.md`` (every table), ``OUT/tables/<key>.md``
-and ``.csv``, ``OUT/figures/<key>.png``. Same inputs → byte-identical files.
+and ``.csv``, ``OUT/figures/<key>.png``; with ``latex``, ``OUT/tables/<key>.tex``,
+``OUT/report.tex`` and ``OUT/figures/<key>.pdf|svg``. Same inputs → byte-identical files.
 
 Rows are the metric dicts of :mod:`navbench.metrics` merged with episode fields (see
 :mod:`navbench.report.tables`). :func:`build_report` reads them from run folders through
@@ -26,8 +27,22 @@ from navbench.jsontypes import JSONMapping, JSONObject
 from navbench.metrics import EpisodeFacts
 from navbench.metrics.stages import stage_metrics
 from navbench.paths import inside, safe_name
+from navbench.report.episode_pages import (
+    Records,
+    episode_pages_for,
+    index_html,
+    table_links,
+    with_instruction,
+)
 from navbench.report.figures import BevEpisode, bar_charts, bev_map, run_colors, success_vs_length
-from navbench.report.html import FigureImage, render_html, table_markdown, write_tables
+from navbench.report.html import (
+    FigureImage,
+    markdown_text,
+    render_html,
+    table_markdown,
+    write_tables,
+)
+from navbench.report.latex import latex_document, write_latex_tables
 from navbench.report.sections import report_sections
 from navbench.report.tables import RowsByRun
 from navbench.scene.io import load as load_scene
@@ -116,6 +131,11 @@ def build_report_from_rows(
     max_bev: int = 6,
     meta: Mapping[str, str] | None = None,
     progress: Callable[[str], None] | None = None,
+    latex: bool = False,
+    records: Records | None = None,
+    episode_pages: int = 2,
+    frames: bool = True,
+    max_pages: int = 120,
 ) -> Path:
     """Write the report folder ``out`` from rows; returns the path of ``report.html``.
 
@@ -143,6 +163,19 @@ def build_report_from_rows(
         Extra key/value lines shown at the top of the HTML report.
     progress : callable, optional
         Called with a short message before each step.
+    latex : bool, default False
+        Also write ``tables/<task>/<key>.tex`` (booktabs), ``report.tex`` (compiles with
+        pdflatex) and every figure as ``figures/<key>.pdf`` and ``.svg`` beside the PNG.
+    records : mapping, optional
+        Run name → episode id → recorded arrays (``yaw`` rad, ``t`` s, ``collision``), for the
+        episode pages' moments and frames.
+    episode_pages : int, default 2
+        Failed episodes per run × termination label × branch outcome that get a page
+        (``episodes/*.html``, :mod:`navbench.report.episode_pages`); 0 = none.
+    frames : bool, default True
+        Re-render the robot's first-person view at each key moment on the episode pages.
+    max_pages : int, default 120
+        At most this many episode pages.
 
     Returns
     -------
@@ -157,7 +190,9 @@ def build_report_from_rows(
     Examples
     --------
     Two runs of one ObjectNav episode (L = 3.5 m, τ = 1.0 m): one stops 0.5 m from the goal,
-    one 2.5 m away. Soft success is 1 − d_T / L: 85.7 % and 28.6 %.
+    one 2.5 m away. Soft success is 1 − d_T / L: 85.7 % and 28.6 %. SR and OSR carry the Wilson
+    interval of 1 (0) successes in 1 episode, [1/(1 + z²), 1] ([0, z²/(1 + z²)]); a mean over
+    one episode such as SPL has none.
 
     >>> import tempfile
     >>> from pathlib import Path
@@ -174,11 +209,11 @@ def build_report_from_rows(
     ...     table = (Path(tmp) / "r" / "tables" / "objectnav" / "overall.md").read_text()
     >>> html.name
     'report.html'
-    >>> for line in table.splitlines():  # columns: run, episodes, excluded, SR, OSR, SPL, SS, SoftSPL
+    >>> for line in table.splitlines():  # run, episodes, excluded, crashed, SR, OSR, SPL, SS, SoftSPL
     ...     if line.startswith(("| near", "| far")):
-    ...         print(" | ".join(line.split(" | ")[:8]))
-    | near | 1 | 0 | 100.0 (1) | 100.0 (1) | 100.0 (1) | 85.7 (1) | 85.7 (1)
-    | far | 1 | 0 | 0.0 (1) | 0.0 (1) | 0.0 (1) | 28.6 (1) | 28.6 (1)
+    ...         print(" | ".join(line.split(" | ")[:9]))
+    | near | 1 | 0 | 0 | 100.0 [20.7, 100.0] (1) | 100.0 [20.7, 100.0] (1) | 100.0 (1) | 85.7 (1) | 85.7 (1)
+    | far | 1 | 0 | 0 | 0.0 [0.0, 79.3] (1) | 0.0 [0.0, 79.3] (1) | 0.0 (1) | 28.6 (1) | 28.6 (1)
     """
     step = progress or (lambda _msg: None)
     out = Path(out)
@@ -204,31 +239,47 @@ def build_report_from_rows(
         rows[run] = full
     step("tables")
     sections = report_sections(rows, oracle)
-    md = [f"# {title}", "", "Cells: value (n episodes); rates in %.", ""]
+    md = [f"# {markdown_text(title)}", "", "Cells: value [95% interval] (n episodes); rates in %. "
+          "Each table's note names its interval method.", ""]
+    md += [f"{markdown_text(k)}: {markdown_text(v)}" for k, v in (meta or {}).items() if k == LEFT_OUT] \
+        + ([""] if meta and LEFT_OUT in meta else [])
     for sec in sections:
         write_tables(sec.tables, out / "tables" / sec.task)
+        if latex:
+            write_latex_tables(sec.tables, out / "tables" / sec.task, sec.task)
         md += [f"## {sec.title}", ""] + [table_markdown(t) for t in sec.tables]
     atomic_write_text(out / "report.md", "\n".join(md))
     step("figures")
     colors = run_colors([run for sec in sections for run in sec.rows_by_run])
     figs: dict[str, list[FigureImage]] = {}
     for sec in sections:
-        figs[sec.task] = [f for f in (bar_charts(sec.rows_by_run, task=sec.task, colors=colors),
-                                      success_vs_length(sec.rows_by_run, colors=colors)) if f]
+        figs[sec.task] = [f for f in (bar_charts(sec.rows_by_run, task=sec.task, colors=colors, vector=latex),
+                                      success_vs_length(sec.rows_by_run, colors=colors, vector=latex)) if f]
         figs[sec.task] = [dataclasses.replace(f, key=f"{sec.task}_{f.key}") for f in figs[sec.task]]
     bevs = []
     for bev in _bev_episodes(rows, scenes, trajectories, eps, max_bev):
         step(f"BEV map of episode {bev.episode_id}")
         bev = dataclasses.replace(bev, colors={r: colors.get(r.split(" · ")[0], "#777777")
                                                for r in bev.trajectories})
-        bevs.append(bev_map(bev))
+        fig = bev_map(bev, vector=latex)
+        bevs.append(dataclasses.replace(fig, caption=with_instruction(fig.caption, eps.get(bev.episode_id))))
     for f in [*(f for fs in figs.values() for f in fs), *bevs]:
         atomic_write_bytes(inside(out / "figures", f"{safe_name(f.key)}.png"), f.png)
+        for ext, data in f.vectors:
+            atomic_write_bytes(inside(out / "figures", f"{safe_name(f.key)}.{ext}"), data)
     info = {f"runs · {sec.task}": ", ".join(f"{k} ({len(v)} episodes)" for k, v in sec.rows_by_run.items())
             for sec in sections}
     info.update(meta or {})
+    pages = episode_pages_for(sections, out, eps, lambda e: _scene_for(e, scenes), trajectories,
+                              records or {}, colors=colors, per_group=episode_pages if scenes else 0,
+                              max_pages=max_pages, frames=frames, progress=step)
     parts = [(sec.title, sec.tables, figs[sec.task]) for sec in sections]
-    return atomic_write_text(out / "report.html", render_html(title, parts, bevs, info))
+    if latex:
+        atomic_write_text(out / "report.tex", latex_document(
+            title, [(sec.task, sec.title, sec.tables, figs[sec.task]) for sec in sections], bevs))
+    return atomic_write_text(out / "report.html", render_html(
+        title, parts, bevs, info, links=[table_links(pages, sec.task) for sec in sections],
+        extras=[index_html(pages, sec.task) for sec in sections]))
 
 
 def _positions(arrays: Mapping[str, np.ndarray]) -> np.ndarray | None:
@@ -252,45 +303,84 @@ def _flat_extra(extra: JSONMapping) -> JSONObject:
     return out
 
 
-def read_runs(runs: Sequence[str | Path]) -> tuple[dict[str, list[Row]], dict[str, dict[str, np.ndarray]]]:
+#: The report line that counts quarantined episodes (left out of every table).
+LEFT_OUT = "left out (quarantined)"
+
+
+def quarantined_episodes(runs: Sequence[str | Path]) -> list[str]:
+    """``run_id/episode_id`` of the episodes ``results repair`` quarantined in these run folders
+    (unreadable rows: not in any table or mean)."""
+    from navbench.eval import ResultsDB
+
+    out = []
+    for path in runs:
+        with ResultsDB(path, create=False) as db:
+            out += [f"{q['run_id']}/{q['episode_id']}" for q in db.quarantined() if q["what"] == "episode"]
+    return out
+
+
+def read_runs(runs: Sequence[str | Path], records: dict[str, dict[str, dict[str, np.ndarray]]] | None = None,
+              ) -> tuple[dict[str, list[Row]], dict[str, dict[str, np.ndarray]]]:
     """Rows and trajectory positions of every run in the given run folders (or .sqlite files).
 
     A run is named by its agent; when two runs share an agent, ``agent · task`` (one run per
-    task), else the run id is appended.
+    task), else ``agent (seed s) · task`` (one run per seed), else the run id is appended. Rows
+    carry ``run_agent``, ``run_seed`` (the report's across-seeds table groups by them) and
+    ``run_embodiment`` (the robot the run used in the episode's kind of scene). ``records``, when
+    given, receives per run name and episode the recorded :data:`RECORD_KEYS` arrays (for the
+    episode pages).
     """
     from navbench.eval import ResultsDB
 
-    found: list[tuple[str, str, list[Row], dict[str, np.ndarray]]] = []
+    found: list[tuple[str, str, list[Row], dict[str, np.ndarray], dict[str, dict[str, np.ndarray]]]] = []
+    seeds: dict[str, object] = {}
     for path in runs:
         with ResultsDB(path, create=False) as db:
             for run in db.runs():
-                rows, traj = [], {}
+                rows, traj, recs = [], {}, {}
+                emb = run["settings"].get("embodiment")
                 for r in db.rows(run["run_id"]):
                     row = {**_flat_extra(r["extra"]), **r["metrics"]}
                     row.update(episode_id=r["episode_id"], scene_id=r["scene_id"], label=r["label"],
                                run_id=run["run_id"], run_task=run["settings"].get("task"),
-                               run_split=run["settings"].get("split"))
+                               run_split=run["settings"].get("split"), run_agent=run["agent"],
+                               run_seed=run["seed"])
+                    robot = emb.get(str(row.get("scene_kind"))) if isinstance(emb, Mapping) else emb
+                    if isinstance(robot, str):
+                        row["run_embodiment"] = robot
                     rows.append(row)
                     arrays = db.trajectory(run["run_id"], r["episode_id"])
                     pos = None if arrays is None else _positions(arrays)
                     if pos is not None:
                         traj[r["episode_id"]] = pos
-                found.append((run["agent"], run["run_id"], rows, traj))
+                        if records is not None and arrays is not None:
+                            recs[r["episode_id"]] = {k: np.asarray(arrays[k], dtype=float).reshape(-1)
+                                                     for k in RECORD_KEYS if k in arrays}
+                found.append((run["agent"], run["run_id"], rows, traj, recs))
+                seeds[run["run_id"]] = run["seed"]
     if not found:
         raise ConfigError(f"report: no run in {', '.join(str(p) for p in runs)}")
     agents = [a for a, *_ in found]
-    tasks = {rid: str(rows[0].get("run_task")) if rows else "" for _, rid, rows, _ in found}
+    tasks = {rid: str(rows[0].get("run_task")) if rows else "" for _, rid, rows, *_ in found}
     pairs = [(a, tasks[rid]) for a, rid, *_ in found]
     rows_by_run, traj_by_run = {}, {}
-    for agent, rid, rows, traj in found:
+    for agent, rid, rows, traj, recs in found:
         if agents.count(agent) == 1:
             name = agent
         elif pairs.count((agent, tasks[rid])) == 1:
             name = f"{agent} · {tasks[rid]}"  # one run per task: sections show the agent alone
+        elif [seeds[r] for a, r, *_ in found if (a, tasks[r]) == (agent, tasks[rid])].count(seeds[rid]) == 1:
+            name = f"{agent} (seed {seeds[rid]}) · {tasks[rid]}"  # one run per seed and task
         else:
             name = f"{agent} ({rid})"
         rows_by_run[name], traj_by_run[name] = rows, traj
+        if records is not None:
+            records[name] = recs
     return rows_by_run, traj_by_run
+
+
+#: Recorded arrays :func:`read_runs` keeps for the episode pages (besides the positions).
+RECORD_KEYS = ("yaw", "t", "collision")
 
 
 def load_scenes_for(episodes: Sequence[Episode], roots: Sequence[Path]) -> dict[str, Scene]:
@@ -322,6 +412,10 @@ def build_report(
     title: str = "navbench report",
     max_bev: int = 6,
     progress: Callable[[str], None] | None = None,
+    latex: bool = False,
+    episode_pages: int = 2,
+    frames: bool = True,
+    max_pages: int = 120,
 ) -> Path:
     """Report of the runs in ``runs`` (run folders or ``.sqlite`` files) into ``out``.
 
@@ -339,7 +433,7 @@ def build_report(
         Output folder (see :func:`build_report_from_rows`).
     episodes_file, dataset, split, scene_roots
         Where episodes and scenes come from (above).
-    oracle, title, max_bev, progress
+    oracle, title, max_bev, progress, latex, episode_pages, frames, max_pages
         As in :func:`build_report_from_rows`.
 
     Returns
@@ -364,19 +458,29 @@ def build_report(
     ...
     navbench.errors.ConfigError: no-run-here/results.sqlite: no results database here (run 'navbench evaluate' first)
     """
-    rows_by_run, traj = read_runs(runs)
+    records: dict[str, dict[str, dict[str, np.ndarray]]] = {}
+    rows_by_run, traj = read_runs(runs, records)
     eps = read_r2r(episodes_file) if episodes_file is not None else []
     roots = [Path(r) for r in scene_roots]
     meta = {"run folders": ", ".join(str(r) for r in runs)}
+    held = quarantined_episodes(runs)
+    if held:
+        meta[LEFT_OUT] = f"{len(held)} episode(s) with unreadable rows, moved aside by results repair: " + \
+            ", ".join(held[:20]) + (" ..." if len(held) > 20 else "")
     if episodes_file is not None:
         meta["episodes"] = str(episodes_file)
     elif dataset is not None:
+        old_ids = {id(p): eid for run in traj.values() for eid, p in run.items()}
         rows_by_run, traj, eps = _with_dataset(rows_by_run, traj, Path(dataset), split)
+        records = {run: {eid: records[run][old_ids[id(p)]] for eid, p in ps.items()
+                         if old_ids.get(id(p)) in records.get(run, {})} for run, ps in traj.items()}
         roots.insert(0, Path(dataset))
         meta["dataset"] = str(dataset)
     scenes = load_scenes_for(eps, roots) if eps and roots else {}
     return build_report_from_rows(rows_by_run, out, scenes, traj, episodes=eps, oracle=oracle,
-                                  title=title, max_bev=max_bev, meta=meta, progress=progress)
+                                  title=title, max_bev=max_bev, meta=meta, progress=progress,
+                                  latex=latex, records=records, episode_pages=episode_pages, frames=frames,
+                                  max_pages=max_pages)
 
 
 def _with_dataset(

@@ -1,8 +1,10 @@
 """Report figures (matplotlib, Agg, object-oriented API only): bar charts per metric across
 runs, success rate vs path length, and bird's-eye views of episodes with their trajectories.
 
-Every function returns a :class:`~navbench.report.html.FigureImage` (PNG bytes, deterministic:
-no timestamps, no software tag) or ``None`` when the inputs hold nothing to draw. BEV maps use
+Every function returns a :class:`~navbench.report.html.FigureImage` (PNG bytes, and PDF / SVG
+with ``vector=True``; deterministic: no timestamps, no software tag) or ``None`` when the inputs
+hold nothing to draw. Means carry their 95% intervals (:mod:`navbench.metrics.stats`) as error
+bars. BEV maps use
 the world XZ plane in metres with x to the right and north (-Z) up, like
 :mod:`navbench.report.bev`.
 """
@@ -17,11 +19,12 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
-from navbench.metrics import aggregate
-from navbench.metrics.spec import BY_KEY, METRICS
+from navbench.metrics.aggregate import metric_values
+from navbench.metrics.spec import BY_KEY, METRICS, MetricSpec
+from navbench.metrics.stats import BOOTSTRAP_RESAMPLES, SEED, mean_interval
 from navbench.paths import safe_name
 from navbench.report.html import FigureImage
-from navbench.report.tables import RowsByRun
+from navbench.report.tables import Row, RowsByRun
 from navbench.scene.model import Scene
 
 if TYPE_CHECKING:  # matplotlib is imported lazily at run time
@@ -62,14 +65,50 @@ def png_bytes(fig: Figure, dpi: int = 100) -> bytes:
     return buf.getvalue()
 
 
+#: Metadata left out of vector files so that they are byte-identical for identical inputs.
+_NO_DATES = {"pdf": {"CreationDate": None, "ModDate": None}, "svg": {"Date": None}}
+
+
+def vector_bytes(fig: Figure) -> tuple[tuple[str, bytes], ...]:
+    """The figure as PDF (TrueType fonts embedded as Type 42, which publishers accept, not
+    Type 3) and SVG (element ids from a fixed salt), without dates."""
+    from matplotlib import rc_context
+
+    out = []
+    with rc_context({"pdf.fonttype": 42, "svg.hashsalt": "navbench", "svg.fonttype": "path"}):
+        for ext in ("pdf", "svg"):
+            buf = io.BytesIO()
+            fig.savefig(buf, format=ext, metadata=_NO_DATES[ext])
+            out.append((ext, buf.getvalue()))
+    return tuple(out)
+
+
+def _image(key: str, title: str, fig: Figure, caption: str, vector: bool) -> FigureImage:
+    return FigureImage(key, title, png_bytes(fig), caption, vector_bytes(fig) if vector else ())
+
+
+def _estimate(rows: Sequence[Row], key: str) -> tuple[float, int, float, float]:
+    """Mean of ``key`` over the rows that define it, n, and its 95% interval (NaN when none)."""
+    vals = metric_values(rows, key)
+    spec = BY_KEY.get(key)
+    if not vals:
+        return np.nan, 0, np.nan, np.nan
+    iv = mean_interval(vals, spec is not None and spec.binary)
+    return (float(np.mean(vals)), len(vals), np.nan if iv is None else iv.lo,
+            np.nan if iv is None else iv.hi)
+
+
 def bar_charts(rows_by_run: RowsByRun, metrics: Sequence[str] = BAR_METRICS, *,
-               task: str | None = None, colors: Mapping[str, str] | None = None) -> FigureImage | None:
+               task: str | None = None, colors: Mapping[str, str] | None = None,
+               vector: bool = False) -> FigureImage | None:
     """One horizontal bar chart per metric (one bar per run, one colour per run, full run
-    names on the y axis), each bar labelled with its value and n. Only metrics that apply to
-    ``task`` and that some episode defines are drawn."""
+    names on the y axis), each bar with its 95% interval as an error bar and labelled with its
+    value and n. Only metrics that apply to ``task`` and that some episode defines are drawn.
+    ``vector``: also PDF and SVG."""
     shown_specs = [BY_KEY[m] for m in metrics if m in BY_KEY and BY_KEY[m].applies(task)]
-    stats = {run: aggregate(rows, [s.key for s in shown_specs])["metrics"] for run, rows in rows_by_run.items()}
-    shown = [s for s in shown_specs if any(st[s.key]["n"] for st in stats.values())]
+    est = {run: {s.key: _estimate(rows, s.key) for s in shown_specs}
+           for run, rows in rows_by_run.items()}
+    shown = [s for s in shown_specs if any(e[s.key][1] for e in est.values())]
     if not shown:
         return None
     runs = list(rows_by_run)
@@ -81,15 +120,21 @@ def bar_charts(rows_by_run: RowsByRun, metrics: Sequence[str] = BAR_METRICS, *,
     for k, spec in enumerate(shown):
         ax = fig.add_subplot(nrow, cols, k + 1)
         scale = 100.0 if spec.is_rate else 1.0
-        vals = [np.nan if stats[r][spec.key]["mean"] is None else stats[r][spec.key]["mean"] * scale
-                for r in runs]
+        vals = np.array([est[r][spec.key][0] for r in runs]) * scale
+        lo = np.array([est[r][spec.key][2] for r in runs]) * scale
+        hi = np.array([est[r][spec.key][3] for r in runs]) * scale
         y = np.arange(len(runs))[::-1]
         ax.barh(y, np.nan_to_num(vals), color=[col.get(r, "#777777") for r in runs], height=0.7)
-        top = 100.0 if spec.is_rate else max(np.nanmax(vals) if not np.all(np.isnan(vals)) else 1.0, 1e-9)
-        for yi, v, r in zip(y, vals, runs, strict=True):
-            n = stats[r][spec.key]["n"]
+        has = ~np.isnan(lo)
+        if has.any():
+            ax.errorbar(vals[has], y[has], xerr=[vals[has] - lo[has], hi[has] - vals[has]], fmt="none",
+                        ecolor="#222222", elinewidth=0.9, capsize=2.5, zorder=3)
+        ends = np.where(has, hi, vals)
+        top = 100.0 if spec.is_rate else max(np.nanmax(ends) if not np.all(np.isnan(ends)) else 1.0, 1e-9)
+        for yi, v, e, r in zip(y, vals, ends, runs, strict=True):
+            n = est[r][spec.key][1]
             txt = "n/a" if np.isnan(v) else f"{v:.1f}" if scale > 1 else f"{v:.2f}"
-            ax.text((0 if np.isnan(v) else v) + 0.01 * top, yi, f"{txt} (n={n})", va="center", fontsize=8)
+            ax.text((0 if np.isnan(e) else e) + 0.01 * top, yi, f"{txt} (n={n})", va="center", fontsize=8)
         if k % cols == 0:
             ax.set_yticks(y, runs, fontsize=8)
         else:  # the run names stand on the left of each row of charts only
@@ -103,16 +148,27 @@ def bar_charts(rows_by_run: RowsByRun, metrics: Sequence[str] = BAR_METRICS, *,
         ax.tick_params(axis="x", labelsize=8)
         ax.grid(axis="x", alpha=0.3)
     fig.tight_layout()
-    return FigureImage("bars", "Metrics per run", png_bytes(fig),
-                       "Means over reachable episodes that define the metric; n after each value. "
-                       "One colour per run, the same in every figure.")
+    return _image("bars", "Metrics per run", fig,
+                  "Means over reachable episodes that define the metric; n after each value; "
+                  f"error bars: 95% intervals ({_methods_caption(shown)}). One colour per run, "
+                  "the same in every figure.", vector)
+
+
+def _methods_caption(specs: Sequence[MetricSpec]) -> str:
+    binary = [s.label for s in specs if s.binary]
+    other = [s.label for s in specs if not s.binary]
+    parts = ([f"Wilson score for {', '.join(binary)}"] if binary else []) + (
+        [f"percentile bootstrap over episodes, B = {BOOTSTRAP_RESAMPLES}, seed {SEED}, for "
+         f"{', '.join(other)}"] if other else [])
+    return "; ".join(parts)
 
 
 def success_vs_length(rows_by_run: RowsByRun, bins: int = 5, *,
-                      colors: Mapping[str, str] | None = None) -> FigureImage | None:
+                      colors: Mapping[str, str] | None = None, vector: bool = False) -> FigureImage | None:
     """Success rate per path-length bin (equal-width bins of L over all runs): per run one
-    marker per bin (area ∝ n, runs side by side within a bin so none hides another); a line
-    joins consecutive bins only when both hold at least :data:`MIN_TREND_N` episodes."""
+    marker per bin (area ∝ n, runs side by side within a bin so none hides another) with its
+    95% Wilson interval as an error bar; a line joins consecutive bins only when both hold at
+    least :data:`MIN_TREND_N` episodes. ``vector``: also PDF and SVG."""
     L = np.array([float(r["geodesic_length"]) for rows in rows_by_run.values() for r in rows
                   if r.get("geodesic_length") is not None])
     if len(L) == 0:
@@ -128,23 +184,29 @@ def success_vs_length(rows_by_run: RowsByRun, bins: int = 5, *,
         with_l = [r for r in rows_by_run[run] if r.get("geodesic_length") is not None]
         idx = np.clip(np.searchsorted(edges, [float(r["geodesic_length"]) for r in with_l],
                                       side="right") - 1, 0, len(centres) - 1)
-        sr, ns = [], []
-        for b in range(len(centres)):
-            m = aggregate([r for r, j in zip(with_l, idx, strict=True) if j == b], ["success"])
-            sr.append(np.nan if m["metrics"]["success"]["mean"] is None
-                      else 100 * m["metrics"]["success"]["mean"])
-            ns.append(m["metrics"]["success"]["n"])
+        got = [_estimate([r for r, j in zip(with_l, idx, strict=True) if j == b], "success")
+               for b in range(len(centres))]
+        sr = [100 * g[0] for g in got]
+        ns = [g[1] for g in got]
         x = centres + (i - (len(runs) - 1) / 2) * width * 0.6 / max(len(runs), 1)
         c = col.get(run, "#777777")
         has = [n > 0 for n in ns]
+        ci = np.array([(100 * g[2], 100 * g[3]) for g in got])
+        ok = np.array(has) & ~np.isnan(ci[:, 0])
+        if ok.any():
+            ax.errorbar(x[ok], np.asarray(sr)[ok], yerr=[np.asarray(sr)[ok] - ci[ok, 0],
+                                                         ci[ok, 1] - np.asarray(sr)[ok]],
+                        fmt="none", ecolor=c, elinewidth=0.9, capsize=2, alpha=0.8, zorder=2.5)
         ax.scatter(x[has], np.asarray(sr)[has], s=[18 + 10 * n for n, h in zip(ns, has, strict=True) if h],
                    color=c, edgecolors="white", linewidths=0.6, zorder=3, label=run)
         for b in range(len(centres) - 1):
             if ns[b] >= MIN_TREND_N and ns[b + 1] >= MIN_TREND_N:
                 ax.plot(x[b:b + 2], sr[b:b + 2], "-", color=c, lw=1.4, zorder=2)
-        for xi, y, n in zip(x, sr, ns, strict=True):
-            if n:
-                ax.annotate(f"{n}", (xi, y), textcoords="offset points", xytext=(0, 7),
+        for xi, y, n, top in zip(x, sr, ns, ci[:, 1], strict=True):
+            if n:  # above the error bar, or above the marker (radius √s / 2 pt) when it is higher
+                at = top if np.isfinite(top) else y
+                lift = 3 + (np.sqrt(18 + 10 * n) / 2 if at - y < 4 else 0)
+                ax.annotate(f"{n}", (xi, at), textcoords="offset points", xytext=(0, lift),
                             fontsize=7, color=c, ha="center")
     ax.set_xlabel("shortest-path length L (m)")
     ax.set_ylabel("success rate (%)")
@@ -153,10 +215,11 @@ def success_vs_length(rows_by_run: RowsByRun, bins: int = 5, *,
     ax.grid(alpha=0.3)
     ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
     fig.tight_layout()
-    return FigureImage("success_vs_length", "Success vs path length", png_bytes(fig),
-                       f"SR per bin of L ({len(centres)} equal-width bins over all runs); marker "
-                       f"area and the number above it = episodes in the bin; lines only between "
-                       f"bins of ≥ {MIN_TREND_N} episodes.")
+    return _image("success_vs_length", "Success vs path length", fig,
+                  f"SR per bin of L ({len(centres)} equal-width bins over all runs); marker "
+                  f"area and the number above its error bar = episodes in the bin; error bars: "
+                  f"95% Wilson score intervals; lines only between bins of ≥ {MIN_TREND_N} "
+                  "episodes.", vector)
 
 
 @dataclass(frozen=True, eq=False)
@@ -192,13 +255,13 @@ def _pts(a: npt.ArrayLike) -> np.ndarray:
     return np.asarray(a, dtype=float).reshape(-1, 3)
 
 
-def bev_map(ep: BevEpisode, *, margin: float = 1.0) -> FigureImage:
-    """The PNG of :func:`bev_figure` with its caption."""
+def bev_map(ep: BevEpisode, *, margin: float = 1.0, vector: bool = False) -> FigureImage:
+    """The PNG (and with ``vector`` PDF and SVG) of :func:`bev_figure` with its caption."""
     outs = ", ".join(f"{r}: {o}" for r, o in ep.outcomes.items())
-    return FigureImage(f"bev_{safe_name(str(ep.episode_id))}", f"Episode {ep.episode_id}",
-                       png_bytes(bev_figure(ep, margin=margin)),
-                       "Green star: correct branch goal; red X: other branch goals; dashed: "
-                       f"reference; end dot colour = outcome ({outs or 'n/a'}).")
+    return _image(f"bev_{safe_name(str(ep.episode_id))}", f"Episode {ep.episode_id}",
+                  bev_figure(ep, margin=margin),
+                  "Green star: correct branch goal; red X: other branch goals; dashed: "
+                  f"reference; end dot colour = outcome ({outs or 'n/a'}).", vector)
 
 
 def bev_figure(ep: BevEpisode, *, margin: float = 1.0) -> Figure:

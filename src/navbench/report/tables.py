@@ -5,15 +5,18 @@ metrics dict of :func:`navbench.metrics.compute_episode_metrics` merged with epi
 (``task``, ``scene_kind``, ``source``, ``category``, ``depth``, ``chain_length``,
 ``geodesic_length``, stage fields ``reached_outdoor`` / ``ce_before_exit`` / ``ce_after_exit`` /
 ``post_exit_failure``). Means come from :mod:`navbench.metrics` (unreachable episodes and
-undefined metrics excluded, counted in ``n``); nothing is recomputed here.
+undefined metrics excluded, counted in ``n``), their 95% intervals from
+:mod:`navbench.metrics.stats` (Wilson score for binary rates and shares, percentile bootstrap
+over episodes for other means); nothing is recomputed here.
 
-A :class:`Table` holds the values and, for every cell, the number of episodes behind it. When
-the fields a table needs are missing it is returned *skipped* (``values is None``) with a note —
-never filled with zeros.
+A :class:`Table` holds the values and, for every cell, the number of episodes behind it and the
+interval. When the fields a table needs are missing it is returned *skipped* (``values is
+None``) with a note — never filled with zeros.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -21,22 +24,31 @@ import numpy as np
 import pandas as pd
 
 from navbench.jsontypes import JSONMapping
-from navbench.metrics import aggregate, branch_confusion_counts, difficulty_tertiles, label_counts
-from navbench.metrics.spec import METRICS
+from navbench.metrics import branch_confusion_counts, difficulty_tertiles, label_counts
+from navbench.metrics.aggregate import metric_values
+from navbench.metrics.spec import BY_KEY, METRICS
+from navbench.metrics.stats import WILSON, mean_interval, wilson_interval
 
 Row = JSONMapping  # a metrics row: a JSON record
-#: Table cells: row key → column key → (mean, n).
-Cells = dict[tuple[str, ...], dict[tuple[str, ...], tuple[float, int]]]
+#: One cell: (value, n, lo, hi, method) — the interval [lo, hi] (NaN when none) and how it was
+#: computed (a :mod:`navbench.metrics.stats` method or paired test; ``""`` for none).
+Cell = tuple[float, int, float, float, str]
+#: Table cells: row key → column key → cell.
+Cells = dict[tuple[str, ...], dict[tuple[str, ...], Cell]]
 RowsByRun = Mapping[str, Sequence[Row]]
 
 #: Display name of each metric key (paper abbreviations), from the metric table.
 METRIC_NAMES: dict[str, str] = {m.key: m.label for m in METRICS}
 #: Metrics shown in percent (their raw values are fractions in [0, 1]).
 RATES = frozenset(m.label for m in METRICS if m.is_rate)
+_LABELS = frozenset(METRIC_NAMES.values())
 OVERALL_METRICS = tuple(m.key for m in METRICS if m.group not in ("length", "stage"))
 SAFETY_METRICS = (*(m.key for m in METRICS if m.group == "safety"), "soft_spl")
 BRANCH_OUTCOMES = ("correct", "other_branch", "elsewhere")
 ALL = "all"
+#: Last header level of p-value columns and of seed-spread (mean ± sd) columns.
+P_COL = "p"
+SD_COL = "mean ± sd"
 
 
 @dataclass(frozen=True, eq=False)
@@ -52,6 +64,9 @@ class Table:
         note: how to read the table, or why it was skipped.
         share_cols: columns (last header level) whose values are shares of a count, shown
             as ``count (pct%)``; a column named ``episodes`` holds plain counts.
+        lo, hi: the 95% interval of each cell (same shape as ``values``; NaN where none).
+        methods: ``(method, column label)`` pairs: how the intervals and p-values of each
+            column were computed (:func:`navbench.metrics.stats.method_text`).
     """
 
     key: str
@@ -60,11 +75,38 @@ class Table:
     counts: pd.DataFrame | None
     note: str = ""
     share_cols: frozenset[str] = frozenset()
+    lo: pd.DataFrame | None = None
+    hi: pd.DataFrame | None = None
+    methods: tuple[tuple[str, str], ...] = ()
 
     @property
     def skipped(self) -> bool:
         """True when the data for this table was missing."""
         return self.values is None
+
+    def select(self, cols: Sequence[object]) -> Table:
+        """The same table with only (and in the order of) ``cols``."""
+        def pick(f: pd.DataFrame | None) -> pd.DataFrame | None:
+            return None if f is None else f[list(cols)]
+
+        return dataclasses.replace(self, values=pick(self.values), counts=pick(self.counts),
+                                   lo=pick(self.lo), hi=pick(self.hi))
+
+    def insert_count(self, name: str, counts: Sequence[int]) -> Table:
+        """A plain count column ``name`` (e.g. ``episodes``) inserted first (no interval)."""
+        assert self.values is not None and self.counts is not None
+
+        def put(f: pd.DataFrame | None, col: Sequence[float] | np.ndarray) -> pd.DataFrame | None:
+            if f is None:
+                return None
+            out = f.copy()
+            out.insert(0, name, col)
+            return out
+
+        nan = np.full(len(counts), np.nan)
+        return dataclasses.replace(self, values=put(self.values, np.array(counts, float)),
+                                   counts=put(self.counts, list(counts)), lo=put(self.lo, nan),
+                                   hi=put(self.hi, nan))
 
 
 def _skip(key: str, title: str, why: str) -> Table:
@@ -100,30 +142,77 @@ def _groups(rows: Sequence[Row], key: Callable[[Row], object]) -> dict[str, list
     return out
 
 
-def _mean(rows: Sequence[Row], metric: str) -> tuple[float, int]:
-    m = aggregate(rows, [metric])["metrics"][metric]
-    return (np.nan if m["mean"] is None else m["mean"]), m["n"]
+EMPTY: Cell = (np.nan, 0, np.nan, np.nan, "")
 
 
-def _frame(cells: Cells,
-           index_names: Sequence[str], col_names: Sequence[str],
-           col_order: Sequence[tuple[str, ...]]) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """(values, counts) frames from ``{row key: {column key: (value, n)}}``; empty cells → NaN/0."""
+def cell(value: float, n: int, interval: tuple[float, float] | None = None, method: str = "") -> Cell:
+    """A cell of ``value`` over ``n`` episodes, with its interval when there is one."""
+    lo, hi = interval if interval is not None else (np.nan, np.nan)
+    return (value, n, lo, hi, method if interval is not None else "")
+
+
+def values_cell(values: Sequence[float], binary: bool) -> Cell:
+    """Mean of per-episode values with its 95% interval
+    (:func:`navbench.metrics.stats.mean_interval`); NaN over no value."""
+    if not values:
+        return cell(np.nan, 0)
+    iv = mean_interval(values, binary)
+    return cell(float(np.mean(values)), len(values), None if iv is None else (iv.lo, iv.hi),
+                "" if iv is None else iv.method)
+
+
+def _mean(rows: Sequence[Row], metric: str) -> Cell:
+    """Mean of ``metric`` over the reachable episodes that define it, with its interval."""
+    spec = BY_KEY.get(metric)
+    return values_cell(metric_values(rows, metric), spec is not None and spec.binary)
+
+
+def share_cell(k: int, den: int) -> Cell:
+    """``k`` of ``den`` episodes: the share k/den (NaN when den = 0), count k, Wilson interval."""
+    if not den:
+        return cell(np.nan, k)
+    return cell(k / den, k, wilson_interval(k, den), WILSON)
+
+
+@dataclass(frozen=True, eq=False)
+class Frames:
+    """The frames of a table built from cells (see :class:`Table`)."""
+
+    values: pd.DataFrame
+    counts: pd.DataFrame
+    lo: pd.DataFrame
+    hi: pd.DataFrame
+    methods: tuple[tuple[str, str], ...]
+
+
+def _frame(cells: Cells, index_names: Sequence[str], col_names: Sequence[str],
+           col_order: Sequence[tuple[str, ...]]) -> Frames:
+    """Frames from ``{row key: {column key: cell}}``; empty cells → NaN / 0."""
     idx = list(cells)
-    vals = [[cells[i].get(c, (np.nan, 0))[0] for c in col_order] for i in idx]
-    cnts = [[cells[i].get(c, (np.nan, 0))[1] for c in col_order] for i in idx]
     index = (pd.MultiIndex.from_tuples(idx, names=list(index_names)) if len(index_names) > 1
              else pd.Index([i[0] for i in idx], name=index_names[0]))
     columns = (pd.MultiIndex.from_tuples(list(col_order), names=list(col_names))
                if len(col_names) > 1 else pd.Index([c[0] for c in col_order], name=col_names[0]))
-    return (pd.DataFrame(vals, index=index, columns=columns, dtype=float),
-            pd.DataFrame(cnts, index=index, columns=columns, dtype=int))
+    got = [[cells[i].get(c, EMPTY) for c in col_order] for i in idx]
+
+    def part(k: int, dtype: type) -> pd.DataFrame:
+        return pd.DataFrame([[x[k] for x in row] for row in got], index=index, columns=columns,
+                            dtype=dtype)
+
+    methods = sorted({(x[4], next((w for w in c if w in _LABELS), c[-1])) for row in got
+                      for x, c in zip(row, col_order, strict=True) if x[4]})
+    return Frames(part(0, float), part(1, int), part(2, float), part(3, float), tuple(methods))
+
+
+def _table(key: str, title: str, f: Frames, note: str,
+           share_cols: frozenset[str] = frozenset()) -> Table:
+    return Table(key, title, f.values, f.counts, note, share_cols, f.lo, f.hi, f.methods)
 
 
 def _metric_table(rows_by_run: RowsByRun, key: str, title: str, group: Callable[[Row], object] | None,
                   metrics: Sequence[str], group_name: str, with_all: bool, note: str) -> Table:
     """Rows = runs; columns = (group value, metric) or metric alone when ``group`` is None."""
-    cells: dict[tuple[str, ...], dict[tuple[str, ...], tuple[float, int]]] = {}
+    cells: Cells = {}
     seen: set[str] = set()
     for run, rows in rows_by_run.items():
         g = _groups(rows, group) if group is not None else {}
@@ -134,18 +223,18 @@ def _metric_table(rows_by_run: RowsByRun, key: str, title: str, group: Callable[
                          for gv, grs in g.items() for m in metrics}
     # metrics that no episode of any run defines are left out (named in the note)
     empty = [m for m in metrics if not any(n for row in cells.values()
-                                           for col, (_, n) in row.items() if col[-1] == METRIC_NAMES[m])]
+                                           for col, (_, n, *_) in row.items() if col[-1] == METRIC_NAMES[m])]
     kept = [m for m in metrics if m not in empty]
     if empty:
         note += f" Not recorded in any episode: {', '.join(METRIC_NAMES[m] for m in empty)}."
     cols: list[tuple[str, ...]]
     if group is None:
         cols = [(METRIC_NAMES[m],) for m in kept]
-        v, c = _frame(cells, ["run"], ["metric"], cols)
+        f = _frame(cells, ["run"], ["metric"], cols)
     else:
         cols = [(gv, METRIC_NAMES[m]) for gv in sorted(seen, key=_sort_key) for m in kept]
-        v, c = _frame(cells, ["run"], [group_name, "metric"], cols)
-    return Table(key, title, v, c, note.strip())
+        f = _frame(cells, ["run"], [group_name, "metric"], cols)
+    return _table(key, title, f, note.strip())
 
 
 def overall_table(rows_by_run: RowsByRun) -> Table:
@@ -198,8 +287,8 @@ def condvln_sweep_table(rows_by_run: RowsByRun) -> Table:
         cells[(run,)] = {(names[c], METRIC_NAMES[m]): _mean(by[c], m)
                          for c in configs for m in ("bsa", "csr")}
     cols = [(names[c], METRIC_NAMES[m]) for c in configs for m in ("bsa", "csr")]
-    v, n = _frame(cells, ["run"], ["config", "metric"], cols)
-    return Table(key, title, v, n, "Episodes without depth/chain_length are left out.")
+    return _table(key, title, _frame(cells, ["run"], ["config", "metric"], cols),
+                  "Episodes without depth/chain_length are left out.")
 
 
 def task_scene_table(rows_by_run: RowsByRun) -> Table:
@@ -210,8 +299,7 @@ def task_scene_table(rows_by_run: RowsByRun) -> Table:
     return _metric_table(
         rows_by_run, key, title,
         lambda r: f"{_label(r.get('task'))} · {_label(r.get('scene_kind'))}",
-        ("success", "spl"), "task · scene kind", False,
-        "Columns are task · scene kind (hybrid = indoor-to-outdoor).")
+        ("success", "spl"), "task · scene kind", False, "")
 
 
 def safety_table(rows_by_run: RowsByRun) -> Table:
@@ -221,7 +309,7 @@ def safety_table(rows_by_run: RowsByRun) -> Table:
         return _skip(key, title, "no episode has CE, CR, ADO or NSR")
     return _metric_table(rows_by_run, key, title, lambda r: r.get("scene_kind"), SAFETY_METRICS,
                          "scene kind", True,
-                         "CE cells/m, ADO m; CR and NSR in %. NSR/ADO/CR need simulator records.")
+                         "NSR, ADO and CR need simulator records.")
 
 
 def _termination(r: Row) -> str:
@@ -242,16 +330,15 @@ def termination_table(rows_by_run: RowsByRun) -> Table:
         for g, grs in sorted(groups.items()):
             cnt = label_counts([{"termination": _termination(r)} for r in grs])
             fails = len(grs) - cnt.get("success", 0)
-            row: dict[tuple[str, ...], tuple[float, int]] = {("episodes",): (float(len(grs)), len(grs))}
+            row: dict[tuple[str, ...], Cell] = {("episodes",): cell(float(len(grs)), len(grs))}
             for lab in labels:
                 k = cnt.get(lab, 0)
-                den = len(grs) if lab == "success" else fails
-                row[(lab,)] = (k / den if den else np.nan, k)
+                row[(lab,)] = share_cell(k, len(grs) if lab == "success" else fails)
             cells[(run, g)] = row
-    v, n = _frame(cells, ["run", "task · scene kind"], ["label"],
-                  [("episodes",), *[(lab,) for lab in labels]])
-    return Table(key, title, v, n, "count (share): success over all episodes, other labels "
-                 "over failed episodes (NavVerse App. 6.6).", frozenset(labels))
+    f = _frame(cells, ["run", "task · scene kind"], ["label"],
+               [("episodes",), *[(lab,) for lab in labels]])
+    return _table(key, title, f, "Cells: share [interval] (count); success over all episodes, "
+                  "other labels over failed episodes (NavVerse App. 6.6).", frozenset(labels))
 
 
 def stage_table(rows_by_run: RowsByRun) -> Table:
@@ -272,18 +359,19 @@ def stage_table(rows_by_run: RowsByRun) -> Table:
     cells: Cells = {}
     for run, rows in staged.items():
         for task, grs in sorted(_groups(rows, lambda r: r.get("task")).items()):
-            row: dict[tuple[str, ...], tuple[float, int]] = {
+            row: dict[tuple[str, ...], Cell] = {
                 (METRIC_NAMES[m],): _mean(grs, m) for m in ("reached_outdoor", "ce_before_exit", "ce_after_exit", "success")}
             fails = [r for r in grs if r["reached_outdoor"] and not r.get("success")]
             for rs in reasons:
-                k = sum(reason(r) == rs for r in fails)
-                row[(f"post-exit {rs}",)] = (k / len(fails) if fails else np.nan, k)
+                row[(f"post-exit {rs}",)] = share_cell(sum(reason(r) == rs for r in fails), len(fails))
             cells[(run, task)] = row
     cols = [(METRIC_NAMES[m],) for m in ("reached_outdoor", "ce_before_exit", "ce_after_exit", "success")]
-    v, n = _frame(cells, ["run", "task"], ["metric"], cols + [(f"post-exit {rs}",) for rs in reasons])
-    return Table(key, title, v, n, "Episodes with stage fields only. post-exit columns: count "
-                 "(share) of the failures that happened after reaching outdoor.",
-                 frozenset(f"post-exit {rs}" for rs in reasons))
+    f = _frame(cells, ["run", "task"], ["metric"], cols + [(f"post-exit {rs}",) for rs in reasons])
+    note = ("Episodes with stage fields only. post-exit columns: share [interval] (count) of "
+            "the failures that happened after reaching outdoor." if reasons else
+            "Episodes with stage fields only. No episode failed after reaching outdoor, so "
+            "there is no post-exit column.")
+    return _table(key, title, f, note, frozenset(f"post-exit {rs}" for rs in reasons))
 
 
 def difficulty_table(rows_by_run: RowsByRun) -> Table:
@@ -316,8 +404,8 @@ def difficulty_table(rows_by_run: RowsByRun) -> Table:
     order = {"easy": 0, "medium": 1, "hard": 2}
     cols = sorted(t.values.columns, key=lambda c: (c[0].rsplit(" · ", 1)[0],
                                                    order[c[0].rsplit(" · ", 1)[1]]))
-    return Table(key, title, t.values[cols], t.counts[cols] if t.counts is not None else None,
-                 "Thresholds (1/3, 2/3 quantiles of L) — " + "; ".join(cuts))
+    return dataclasses.replace(t.select(cols),
+                               note="Thresholds (1/3, 2/3 quantiles of L) — " + "; ".join(cuts))
 
 
 def _conditional(rows_by_run: RowsByRun) -> dict[str, list[Row]]:
@@ -341,60 +429,8 @@ def branch_confusion_table(rows_by_run: RowsByRun) -> Table:
         for g in sorted(groups, key=_sort_key):
             c = branch_confusion_counts(groups[g])
             tot = sum(c.values())
-            cells[(run, g)] = {(o,): (c[o] / tot if tot else np.nan, c[o]) for o in BRANCH_OUTCOMES}
-    v, n = _frame(cells, ["run", "category"], ["ended at"], [(o,) for o in BRANCH_OUTCOMES])
-    return Table(key, title, v, n, "count (share of reachable conditional episodes); "
-                 "other_branch = stopped within τ of a wrong branch's goal.",
+            cells[(run, g)] = {(o,): share_cell(c[o], tot) for o in BRANCH_OUTCOMES}
+    f = _frame(cells, ["run", "category"], ["ended at"], [(o,) for o in BRANCH_OUTCOMES])
+    return _table(key, title, f, "Cells: share of the reachable conditional episodes "
+                  "[interval] (count); other_branch = stopped within τ of a wrong branch's goal.",
                  frozenset(BRANCH_OUTCOMES))
-
-
-def find_oracle(rows_by_run: RowsByRun, oracle: str | None = None) -> str | None:
-    """The oracle run: ``oracle`` if given, else the only run whose name contains 'oracle'."""
-    if oracle is not None:
-        return oracle if oracle in rows_by_run else None
-    hits = [r for r in rows_by_run if "oracle" in r.lower()]
-    return hits[0] if len(hits) == 1 else None
-
-
-def oracle_gap_table(rows_by_run: RowsByRun, oracle: str | None = None,
-                     metrics: Sequence[str] = ("success", "spl", "bsa", "csr")) -> Table:
-    """Oracle-vs-agent gap on the episodes both ran: agent mean, oracle mean and
-    gap = oracle − agent, per metric, over episodes where both define the metric."""
-    key, title = "oracle_gap", "Privileged branch oracle vs agent gap (paired episodes)"
-    o = find_oracle(rows_by_run, oracle)
-    if o is None:
-        why = (f"oracle run {oracle!r} not among the runs" if oracle is not None
-               else "no single run named '*oracle*' (choose one with --oracle)")
-        return _skip(key, title, why)
-    if len(rows_by_run) < 2:
-        return _skip(key, title, "needs the oracle run and at least one other run")
-    by_id = {str(r.get("episode_id")): r for r in rows_by_run[o]}
-    cells: Cells = {}
-    for run, rows in rows_by_run.items():
-        if run == o:
-            continue
-        row: dict[tuple[str, ...], tuple[float, int]] = {}
-        for m in metrics:
-            pairs = [(r, by_id[str(r.get("episode_id"))]) for r in rows
-                     if str(r.get("episode_id")) in by_id]
-            pairs = [(a, b) for a, b in pairs if a.get("reachable", True) and b.get("reachable", True)
-                     and a.get(m) is not None and b.get(m) is not None]
-            ma, n = _mean([a for a, _ in pairs], m)
-            mo, _ = _mean([b for _, b in pairs], m)
-            name = METRIC_NAMES[m]
-            row.update({(name, "agent"): (ma, n), (name, "oracle"): (mo, n),
-                        (name, "gap"): (mo - ma if n else np.nan, n)})
-        cells[(run,)] = row
-    cols = [(METRIC_NAMES[m], w) for m in metrics for w in ("agent", "oracle", "gap")]
-    v, counts = _frame(cells, ["run"], ["metric", ""], cols)
-    return Table(key, title, v, counts, f"Oracle run: {o}. Means over the episodes both runs ran "
-                 "and define; gap = oracle − agent (positive: the oracle does better).")
-
-
-def all_tables(rows_by_run: RowsByRun, oracle: str | None = None) -> list[Table]:
-    """Every table of the report, in report order (skipped ones included, with their note)."""
-    return [overall_table(rows_by_run), condvln_sources_table(rows_by_run),
-            condvln_sweep_table(rows_by_run), task_scene_table(rows_by_run),
-            safety_table(rows_by_run), termination_table(rows_by_run), stage_table(rows_by_run),
-            difficulty_table(rows_by_run), branch_confusion_table(rows_by_run),
-            oracle_gap_table(rows_by_run, oracle)]

@@ -2,7 +2,10 @@
 :class:`~navbench.scene.model.Mesh`, with the checks every caller needs (triangle budget, finite
 vertices, degenerate triangles, plausible extent), the sha256 of mesh side files and of the
 files they reference (*assets*: an OBJ's ``.mtl`` files and their ``map_*`` images, a glTF's
-external buffers and images), and :func:`copy_side_files` that makes a scene folder self-contained.
+external buffers and images; found and held inside the mesh's folder by
+:mod:`navbench.scene.mesh_assets`), and :func:`copy_side_files` that makes a scene folder
+self-contained. Meshes are read without decoding their texture images (:func:`scene_parts`);
+images over the pixel budget are reported once, with the colour drawn instead.
 
 Used by ``scene.io`` (side files referenced from ``scene.json``) and by the importers in
 ``scene.sources``; it imports neither.
@@ -15,20 +18,20 @@ meshes, which habitat-sim's dataset configs declare ``"up": [0, 0, 1]``).
 from __future__ import annotations
 
 import hashlib
-import json
 import logging
 import os
 import shutil
 import struct
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal, cast
-from urllib.parse import unquote
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
 from navbench.errors import ConfigError, SceneFormatError
+from navbench.io import max_pixels
 from navbench.paths import inside, safe_name
+from navbench.scene.mesh_assets import mesh_assets, oversized_textures
 from navbench.scene.model import Mesh, Scene
 
 if TYPE_CHECKING:
@@ -57,57 +60,6 @@ def sha256_file(path: str | Path) -> str:
         for block in iter(lambda: f.read(1 << 20), b""):
             h.update(block)
     return h.hexdigest()
-
-
-def _obj_assets(path: Path) -> list[Path]:
-    """``mtllib`` files of an OBJ (beside it) and the images their ``map_*`` / ``bump`` lines name."""
-    out: list[Path] = []
-    with open(path, encoding="utf-8", errors="replace") as f:
-        libs = [line.split(None, 1)[1].strip() for line in f if line.startswith("mtllib") and len(line.split()) > 1]
-    for lib in libs:
-        names = [lib] if (path.parent / lib).is_file() else lib.split()
-        for name in names:
-            mtl = path.parent / name
-            if not mtl.is_file():
-                continue
-            out.append(mtl)
-            for line in mtl.read_text(encoding="utf-8", errors="replace").splitlines():
-                tok = line.split()
-                if len(tok) > 1 and (tok[0].lower().startswith("map_") or tok[0].lower() in ("bump", "disp", "decal", "refl")):
-                    img = mtl.parent / tok[-1]
-                    if img.is_file():
-                        out.append(img)
-    return out
-
-
-def _gltf_assets(path: Path) -> list[Path]:
-    """External (non-``data:``) buffer and image URIs of a glTF / GLB file, resolved beside it."""
-    try:
-        if path.suffix.lower() == ".glb":
-            with open(path, "rb") as f:
-                head = f.read(20)
-                doc = json.loads(f.read(struct.unpack("<I", head[12:16])[0]))
-        else:
-            doc = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError, struct.error):
-        return []  # the mesh reader reports unreadable files
-    out = []
-    for key in ("buffers", "images"):
-        for item in doc.get(key, []) if isinstance(doc, dict) else []:
-            uri = item.get("uri") if isinstance(item, dict) else None
-            if isinstance(uri, str) and uri and not uri.startswith("data:") and (path.parent / unquote(uri)).is_file():
-                out.append(path.parent / unquote(uri))
-    return out
-
-
-def mesh_assets(path: str | Path) -> list[Path]:
-    """Existing files a mesh file references (sorted, no duplicates): an OBJ's ``.mtl`` files and
-    their texture images, a glTF's / GLB's external buffers and images; empty for PLY / STL / OFF.
-    Missing references are left out (the visual layer draws those materials untextured)."""
-    path = Path(path)
-    suffix = path.suffix.lower()
-    found = _obj_assets(path) if suffix == ".obj" else _gltf_assets(path) if suffix in (".gltf", ".glb") else []
-    return sorted({p.resolve() for p in found})
 
 
 def check_assets(scene_file: str | Path, field: str, assets: list[tuple[Path, str]]) -> None:
@@ -210,10 +162,53 @@ def to_habitat(vertices: np.ndarray, up: UpAxis) -> np.ndarray:
     return out
 
 
-def load_trimesh(path: str | Path) -> trimesh.Trimesh:
-    """Load a mesh file with trimesh as one ``trimesh.Trimesh`` (node transforms applied).
+def describe_load_error(e: BaseException) -> str:
+    """What a mesh loader's exception means, in words (the loader's own class names and bare
+    messages such as ``AssertionError: ''`` say nothing to a user)."""
+    text = str(e).strip().splitlines()[0][:120] if str(e).strip() else ""
+    if isinstance(e, FileNotFoundError):
+        return f"a file it references is missing ({Path(e.filename).name if e.filename else text or '?'})"
+    if isinstance(e, (IndexError, KeyError)):
+        return f"an index or name that points at nothing ({text or 'no detail'})"
+    if isinstance(e, (AssertionError, struct.error)):
+        return "inconsistent or truncated binary data" + (f" ({text})" if text else "")
+    if isinstance(e, (UnicodeDecodeError, ValueError)):
+        return f"values it cannot parse ({text or 'no detail'})"
+    if isinstance(e, MemoryError):
+        return "more data than fits in memory"
+    return f"data the loader cannot read ({text or 'no detail'})"
 
-    Raises a :class:`SceneFormatError` naming the file when it is missing, truncated or empty.
+
+def scene_parts(loaded: Any) -> list[tuple[Any, np.ndarray]]:
+    """``(geometry, 4x4 transform)`` per instance of a ``trimesh.Scene`` that has triangles,
+    geometries **not copied**: ``Scene.dump()`` deep-copies each geometry, which decodes every
+    texture image it holds (a 12,000² PNG costs 2.7 GB), whatever its size.
+
+    (Any: trimesh's Scene and Geometry types, read by duck typing.)
+    """
+    out = []
+    for node in loaded.graph.nodes_geometry:
+        transform, name = loaded.graph[node]
+        g = loaded.geometry[name]
+        if hasattr(g, "faces") and len(g.faces):
+            out.append((g, np.asarray(transform, dtype=np.float64)))
+    return out
+
+
+def placed(vertices: np.ndarray, faces: np.ndarray, transform: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Vertices moved by a 4x4 ``transform`` and faces re-wound when it mirrors (as trimesh's
+    ``apply_transform`` does)."""
+    v = np.asarray(vertices, dtype=np.float64) @ transform[:3, :3].T + transform[:3, 3]
+    f = np.asarray(faces, dtype=np.int64)
+    return v, (f[:, ::-1] if np.linalg.det(transform[:3, :3]) < 0 else f)
+
+
+def load_trimesh(path: str | Path) -> trimesh.Trimesh:
+    """Load a mesh file with trimesh as one ``trimesh.Trimesh`` (node transforms applied; the
+    geometry only: texture images are never decoded here).
+
+    Raises a :class:`SceneFormatError` naming the file when it is missing, truncated or empty,
+    or references a file outside its folder (:mod:`navbench.scene.mesh_assets`).
     """
     import trimesh
 
@@ -222,17 +217,33 @@ def load_trimesh(path: str | Path) -> trimesh.Trimesh:
         raise fail(path, "<file>", "an existing mesh file", str(path))
     if path.suffix.lower() not in MESH_SUFFIXES:
         raise fail(path, "<file>", f"a mesh file ({', '.join(MESH_SUFFIXES)})", path.suffix)
+    mesh_assets(path)  # side files outside the mesh's folder are refused before anything reads them
     try:
         loaded = trimesh.load(str(path), force="scene", process=False)
     except Exception as e:  # trimesh raises many kinds on broken files
-        raise fail(path, "<mesh>", "a readable mesh", f"{type(e).__name__}: {e}") from e
+        raise fail(path, "<mesh>", "a readable mesh", describe_load_error(e)) from e
     if not isinstance(loaded, trimesh.Scene):
         raise fail(path, "<mesh>", "a mesh scene", type(loaded).__name__)
-    geoms = [g for g in loaded.dump() if hasattr(g, "faces") and len(g.faces)]
-    if not geoms:
+    try:
+        parts = [placed(g.vertices, g.faces, t) for g, t in scene_parts(loaded)]
+    except Exception as e:  # inconsistent node graphs or index buffers
+        raise fail(path, "<mesh>", "a readable mesh scene graph", describe_load_error(e)) from e
+    if not parts:
         raise fail(path, "<mesh>", "at least one triangle", "no triangles")
-    # geometries with faces are Trimesh objects; trimesh annotates dump() and concatenate() as Geometry
-    return cast("trimesh.Trimesh", geoms[0] if len(geoms) == 1 else trimesh.util.concatenate(geoms))
+    offsets = np.cumsum([0] + [len(v) for v, _ in parts[:-1]])
+    vertices = np.concatenate([v for v, _ in parts])
+    faces = np.concatenate([f + o for (_, f), o in zip(parts, offsets, strict=True)])
+    return trimesh.Trimesh(vertices=vertices, faces=faces, process=False)
+
+
+def warn_oversized_textures(path: str | Path, budget: int | None = None) -> int:
+    """Log one warning per texture image of a mesh file over the pixel budget (the file, its
+    size and the colour its material is drawn in instead); returns how many."""
+    limit = max_pixels(budget)
+    found = oversized_textures(path, limit)
+    for o in found:
+        log.warning("%s", o.message(Path(path).name, limit))
+    return len(found)
 
 
 def load_mesh(path: str | Path, up: UpAxis = "y", *, mesh_id: str = "mesh0",

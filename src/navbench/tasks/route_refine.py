@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from navbench.errors import ConfigError
+from navbench.io import loads_json
 
 PROMPT = (
     "Describe the trajectory of the robot. Improve the given instruction to:\n"
@@ -100,7 +101,7 @@ def refine_instruction(template: str, landmarks: Sequence[str], settings: Refine
         method="POST")
     try:
         with urllib.request.urlopen(req, timeout=settings.timeout) as resp:
-            doc = json.loads(resp.read().decode("utf-8"))
+            doc = loads_json(resp.read().decode("utf-8"))
         text = str(doc["choices"][0]["message"]["content"]).strip()
     except urllib.error.HTTPError as e:
         return template, f"fallback:http_{e.code}"

@@ -169,11 +169,15 @@ def build_visuals(scene: Scene, *, seed: int = 0, cache: str | Path | None = Non
     if not use_cache:
         return _build(scene, seed=seed, cache=None, texture_size=texture_size, ceilings=ceilings,
                       shadow_maps=shadow_maps, use_cache=False)
+    from navbench.io import max_pixels
     from navbench.scene.io import dumps
     from navbench.visual.store import load_visuals, save_visuals, visuals_key
     from navbench.visual.textures import TEXTURE_VERSION, cache_dir
 
-    key = visuals_key(dumps(scene), seed, texture_size, ceilings, shadow_maps, VISUAL_VERSION, TEXTURE_VERSION)
+    # the pixel budget decides whether an imported mesh's large texture is drawn (see visual.imported)
+    budget = max_pixels() if any(m.file for m in scene.meshes) else None
+    key = visuals_key(dumps(scene), seed, texture_size, ceilings, shadow_maps, VISUAL_VERSION, TEXTURE_VERSION,
+                      *(() if budget is None else (budget,)))
     path = cache_dir(cache) / f"scene-{key}.npz"
     vis = load_visuals(path, SceneVisuals, VisualGeom, Light)
     if vis is None:

@@ -21,8 +21,9 @@ beyond :data:`LOD_DISTANCE_M` (layers ``"tile_near"`` / ``"tile_far"``; the came
 OBJ texture maps with options (``map_Kd -s 2 2 1 tex.png``) load their image and apply the
 UV scale and offset (``visual.mtl``).
 Downgrades (logged as warnings, never errors): a material whose image is missing or cannot be
-decoded (e.g. KTX2/Basis textures of HM3D ``.basis.glb``) is drawn untextured in its base
-colour; a piece without UVs drops its texture.
+decoded (e.g. KTX2/Basis textures of HM3D ``.basis.glb``), or whose header declares more pixels
+than the budget (:func:`navbench.io.max_pixels`, default 8192²; never decoded), is drawn
+untextured in its base colour; a piece without UVs drops its texture.
 Frames: the file's up axis is converted to the Habitat frame as for the collision mesh.
 """
 
@@ -76,18 +77,22 @@ def _rgba01(c: npt.ArrayLike) -> tuple[float, float, float, float]:
     return (float(a[0]), float(a[1]), float(a[2]), float(a[3]))
 
 
-def _image(img: Image | None, where: str) -> np.ndarray | None:
-    """A PIL image as an (H, W, 3) uint8 array (downsampled above :data:`MAX_TEXTURE_PX`), or None."""
+def _image(img: Image | None, where: str, budget: int) -> np.ndarray | None:
+    """A PIL image as an (H, W, 3) uint8 array (downsampled above :data:`MAX_TEXTURE_PX`), or None
+    when it is over the pixel ``budget`` (its header's size: never decoded; the file's warning
+    was logged by ``warn_oversized_textures``) or cannot be decoded."""
     if img is None:
         return None
     try:
+        if img.size[0] * img.size[1] > budget:
+            return None
         im = img.convert("RGB")
         if max(im.size) > MAX_TEXTURE_PX:
             s = MAX_TEXTURE_PX / max(im.size)
             im = im.resize((max(1, round(im.size[0] * s)), max(1, round(im.size[1] * s))))
         return np.asarray(im, dtype=np.uint8)
     except Exception as e:  # Pillow raises many kinds on unsupported images
-        log.warning("%s: texture image unreadable (%s: %s); drawn untextured", where, type(e).__name__, e)
+        log.warning("%s: texture image unreadable (%s); drawn untextured", where, str(e)[:120] or "no detail")
         return None
 
 
@@ -188,24 +193,19 @@ def coarse(part: Part, cell: float = LOD_CELL_M) -> Part | None:
 def unsupported_images(path: Path) -> list[str]:
     """MIME types (or file suffixes) of a glTF file's images that Pillow cannot decode
     (e.g. ``image/ktx2`` of HM3D ``.basis.glb`` files); empty for other formats."""
-    import json
-    import struct
+    from navbench.errors import SceneFormatError
+    from navbench.scene.mesh_assets import read_gltf_json
 
-    suffix = path.suffix.lower()
-    try:
-        if suffix == ".glb":
-            with open(path, "rb") as f:
-                head = f.read(20)
-                n = struct.unpack("<I", head[12:16])[0]
-                doc = json.loads(f.read(n))
-        elif suffix == ".gltf":
-            doc = json.loads(path.read_text(encoding="utf-8"))
-        else:
-            return []
-    except (OSError, ValueError, struct.error):
+    if path.suffix.lower() not in (".glb", ".gltf"):
         return []
+    try:
+        doc, _ = read_gltf_json(path)
+    except SceneFormatError:
+        return []  # the mesh reader reports unreadable files
     bad = []
-    for im in doc.get("images", []) if isinstance(doc, dict) else []:
+    for im in doc.get("images", []) if isinstance(doc.get("images"), list) else []:
+        if not isinstance(im, dict):
+            continue
         kind = str(im.get("mimeType") or Path(str(im.get("uri", ""))).suffix.lower())
         if kind and kind not in ("image/png", "image/jpeg", ".png", ".jpg", ".jpeg"):
             bad.append(kind)
@@ -222,10 +222,21 @@ def mesh_appearance(mesh: Mesh, prefix: str) -> list[tuple[Part, Material, np.nd
     """
     import trimesh
 
-    from navbench.scene.meshfile import check_up, to_habitat
+    from navbench.io import max_pixels
+    from navbench.scene.mesh_assets import mesh_assets
+    from navbench.scene.meshfile import (
+        check_up,
+        placed,
+        scene_parts,
+        to_habitat,
+        warn_oversized_textures,
+    )
 
     path = Path(str(mesh.file))
     up = check_up(mesh.up)
+    mesh_assets(path)  # side files outside the mesh's folder are refused before trimesh reads them
+    budget = max_pixels()
+    warn_oversized_textures(path, budget)
     bad = unsupported_images(path)
     if bad:
         log.warning("%s: textures in %s cannot be decoded (PNG and JPEG can; for HM3D use the "
@@ -237,10 +248,11 @@ def mesh_appearance(mesh: Mesh, prefix: str) -> list[tuple[Part, Material, np.nd
     if not isinstance(loaded, trimesh.Scene):  # force="scene" gives a Scene; typed as any geometry
         loaded = trimesh.Scene(loaded)
     out: list[tuple[Part, Material, np.ndarray | None]] = []
-    for k, g in enumerate(x for x in loaded.dump() if isinstance(x, trimesh.Trimesh) and len(x.faces)):
+    # scene_parts, not Scene.dump(): dump deep-copies every geometry, decoding each texture
+    for k, (g, transform) in enumerate((x, t) for x, t in scene_parts(loaded) if isinstance(x, trimesh.Trimesh)):
         key = f"{prefix}{k}"
-        v = to_habitat(np.asarray(g.vertices), up)
-        f = np.asarray(g.faces, dtype=np.int64)
+        v, f = placed(g.vertices, g.faces, transform)
+        v = to_habitat(v, up)
         vis: Any = g.visual  # trimesh's Color/TextureVisuals union, told apart by .kind below
         rgba: tuple[float, float, float, float] = (0.7, 0.7, 0.7, 1.0)
         img = None
@@ -250,11 +262,11 @@ def mesh_appearance(mesh: Mesh, prefix: str) -> list[tuple[Part, Material, np.nd
             if hasattr(mat, "baseColorFactor"):  # PBR (glTF)
                 if mat.baseColorFactor is not None:
                     rgba = _rgba01(mat.baseColorFactor)
-                img = _image(getattr(mat, "baseColorTexture", None), f"{path.name} material {k}")
+                img = _image(getattr(mat, "baseColorTexture", None), f"{path.name} material {k}", budget)
             else:  # SimpleMaterial (OBJ/MTL)
                 if getattr(mat, "diffuse", None) is not None:
                     rgba = _rgba01(mat.diffuse)
-                img = _image(getattr(mat, "image", None), f"{path.name} material {k}")
+                img = _image(getattr(mat, "image", None), f"{path.name} material {k}", budget)
             if vis.uv is not None and len(vis.uv) == len(v):
                 uv = np.asarray(vis.uv, dtype=np.float64)
                 opt = maps.get(str(getattr(mat, "name", "")))

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from navbench.io import ARRAY_READ_ERRORS
+from navbench.io import ARRAY_READ_ERRORS, loads_json
 from navbench.visual.materials import Material
 from navbench.visual.mesh import Part
 
@@ -24,7 +24,8 @@ if TYPE_CHECKING:  # build.py imports this module; the class is imported for typ
     from navbench.visual.build import SceneVisuals
 
 #: What reading a cache file may raise (it is then rebuilt).
-_CACHE_ERRORS: tuple[type[BaseException], ...] = (KeyError, *ARRAY_READ_ERRORS)
+_CACHE_ERRORS: tuple[type[BaseException], ...] = (KeyError, IndexError, TypeError, AttributeError,
+                                                  *ARRAY_READ_ERRORS)
 
 
 def visuals_key(scene_json: str, *parts: object) -> str:
@@ -75,18 +76,18 @@ def load_visuals(path: Path, cls: type[SceneVisuals], geom_cls: type, light_cls:
         return None
     try:
         with np.load(path, allow_pickle=False) as z:
-            meta = json.loads(bytes(z["meta"]).decode())
+            meta = loads_json(bytes(z["meta"]).decode())
             v, f, u, n = z["v"], z["f"], z["u"], z["n"]
             ov = np.concatenate([[0], np.cumsum(n[:, 0])])
             of = np.concatenate([[0], np.cumsum(n[:, 1])])
             meshes = {k: Part(v[ov[i]:ov[i + 1]], f[of[i]:of[i + 1]], u[ov[i]:ov[i + 1]], mat)
                       for i, (k, mat) in enumerate(meta["meshes"])}
             textures = {k: z[f"t{i}"] for i, k in enumerate(meta["textures"])}
-    except _CACHE_ERRORS:  # an unreadable cache is rebuilt
+        geoms = [geom_cls(g[0], g[1], g[2], tuple(g[3]), *g[4:]) for g in meta["geoms"]]
+        mats = {k: Material(tuple(m[0]), *m[1:]) for k, m in meta["materials"].items()}
+        lights = [light_cls(lt[0], tuple(lt[1]), tuple(lt[2]), *lt[3:]) for lt in meta["lights"]]
+        return cls(meshes=meshes, geoms=geoms, materials=mats, textures=textures, tiles=meta["tiles"],
+                   lights=lights, outdoor=meta["outdoor"], box_materials=meta["box_materials"],
+                   uniform=meta["uniform"])
+    except _CACHE_ERRORS:  # an unreadable (or tampered) cache is rebuilt
         return None
-    geoms = [geom_cls(g[0], g[1], g[2], tuple(g[3]), *g[4:]) for g in meta["geoms"]]
-    mats = {k: Material(tuple(m[0]), *m[1:]) for k, m in meta["materials"].items()}
-    lights = [light_cls(lt[0], tuple(lt[1]), tuple(lt[2]), *lt[3:]) for lt in meta["lights"]]
-    return cls(meshes=meshes, geoms=geoms, materials=mats, textures=textures, tiles=meta["tiles"],
-               lights=lights, outdoor=meta["outdoor"], box_materials=meta["box_materials"],
-               uniform=meta["uniform"])

@@ -3,7 +3,8 @@
 - ``vlm`` (:mod:`navbench.agents.llm.vlm`): images + instruction → one action per decision;
 - ``llm-planner`` (:mod:`navbench.agents.llm.planner`): instruction → program, executed by the
   scene-graph agent's perception;
-- :mod:`navbench.agents.llm.client`: HTTP client, replay cache, retries, concurrency limit;
+- :mod:`navbench.agents.llm.client`: HTTP client, retries, limits, concurrency limit;
+  :mod:`navbench.agents.llm.cache`: its replay cache;
 - :mod:`navbench.agents.llm.prompts` (prompts as data), :mod:`navbench.agents.llm.parse`
   (reply parsing), :mod:`navbench.agents.llm.images` (PNG data URLs).
 

@@ -7,15 +7,27 @@ LM Studio, hosted APIs.
 - **Key**: read from the environment variable named ``api_key_env`` at each request and sent as
   ``Authorization: Bearer ...``; never stored on the client, in the cache, in results or logs.
   Without ``api_key_env`` no ``Authorization`` header is sent (local servers).
-- **Cache** (:class:`RequestCache`): one JSON file per request under ``cache_dir``, named by the
-  SHA-256 of the canonical request body (model, messages with their images, parameters; not the
-  URL nor the key). ``cache="readwrite"`` (default) answers hits from disk and stores misses;
+- **Cache** (:mod:`navbench.agents.llm.cache`): one JSON file per request under ``cache_dir``,
+  named by the SHA-256 of the canonical request body (model, messages with their images,
+  parameters; not the URL nor the key). ``cache="readwrite"`` (default) answers hits from disk and stores misses;
   ``"read"`` answers only from disk (a miss is an :class:`LLMError`: an offline replay can
   never reach the network); ``"off"`` always asks the server. A hit returns the stored reply,
   token usage, latency and attempt count, so a replay reports the same cost as the live run.
-- **Retries**: HTTP 429 and 5xx, timeouts, refused / reset connections and unreadable replies
-  are retried up to ``retries`` times, waiting ``backoff_s · 2^k`` (k = 0, 1, ...; a
-  ``Retry-After`` header in seconds wins, capped at 60 s); other 4xx fail at once.
+  A damaged cache file is named: with ``"read"`` it is an :class:`LLMError`, with
+  ``"readwrite"`` a warning, and the request is asked again and the file rewritten. The cache
+  folder is checked when the client is made (before any paid request): a ``cache_dir`` that is
+  a file, or that cannot be created or written, is a :class:`~navbench.errors.ConfigError`.
+- **Limits** (:mod:`navbench.agents.http_limits`): a reply over ``max_reply_bytes`` (16 MiB) is
+  refused, read in chunks and never held whole; ``timeout_s`` bounds each socket read and
+  ``total_timeout_s`` the whole request, retries and their waits included (a server trickling
+  bytes is cut there, not by the episode's timeout). Neither is retried.
+- **Retries**: HTTP 429 and 5xx, read timeouts, refused / reset connections and unreadable
+  replies are retried up to ``retries`` times, waiting ``backoff_s · 2^k`` (k = 0, 1, ...; a
+  ``Retry-After`` header in seconds wins, capped at 60 s) while the total deadline allows;
+  other 4xx fail at once.
+- **Usage**: token counts that are not counts (``NaN``, strings, negative) are ignored with a
+  warning (the reply still counts as a call without usage).
+- **Proxies**: ``http_proxy`` / ``https_proxy`` / ``no_proxy`` as :mod:`urllib.request` reads them.
 - **Concurrency**: at most ``max_concurrency`` requests in flight per ``base_url`` in this
   process (shared by every client, so by all episodes a process runs at once). Separate worker
   processes (``--workers``) each have their own limit.
@@ -25,42 +37,36 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import http.client
 import json
 import logging
+import math
 import os
 import threading
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal, NoReturn
+from typing import NoReturn
 
-from navbench.errors import ConfigError, NavbenchError
-from navbench.io import atomic_write_text
+from navbench.agents import http_limits
+from navbench.agents.llm.cache import (
+    CACHE_ENV,
+    CACHE_MODES,
+    CACHE_SCHEMA,
+    CacheMode,
+    LLMError,
+    RequestCache,
+    default_cache_dir,
+)
+from navbench.errors import ConfigError
+from navbench.io import loads_json
 from navbench.jsontypes import JSON, JSONMapping, JSONObject
 
 log = logging.getLogger(__name__)
 
-CacheMode = Literal["off", "read", "readwrite"]
-CACHE_MODES: tuple[str, ...] = ("off", "read", "readwrite")
-CACHE_SCHEMA = "navbench.llm-cache/1"
-#: Environment variable overriding the default cache folder.
-CACHE_ENV = "NAVBENCH_LLM_CACHE"
-
-
-class LLMError(NavbenchError):
-    """The model endpoint gave no usable reply (after retries), or a read-only cache missed."""
-
-
-def default_cache_dir() -> Path:
-    """``$NAVBENCH_LLM_CACHE``, else ``$XDG_CACHE_HOME/navbench/llm`` (``~/.cache/navbench/llm``)."""
-    env = os.environ.get(CACHE_ENV)
-    if env:
-        return Path(env)
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "navbench" / "llm"
+#: Default limit of one request, retries included (s).
+TOTAL_TIMEOUT_S = 180.0
 
 
 def canonical_body(body: JSONMapping) -> bytes:
@@ -99,43 +105,6 @@ class ChatReply:
     key: str
 
 
-class RequestCache:
-    """Request → reply files ``<dir>/<key[:2]>/<key>.json`` (written atomically)."""
-
-    def __init__(self, directory: str | Path, mode: CacheMode = "readwrite") -> None:
-        if mode not in CACHE_MODES:
-            raise ConfigError(f"llm agent: cache: expected one of {', '.join(CACHE_MODES)}, "
-                              f"got {mode!r}")
-        self.dir, self.mode = Path(directory), mode
-
-    def path(self, key: str) -> Path:
-        """File of one key."""
-        return self.dir / key[:2] / f"{key}.json"
-
-    def get(self, key: str) -> JSONObject | None:
-        """The stored entry, or ``None`` (mode ``off``, missing or unreadable file)."""
-        if self.mode == "off":
-            return None
-        p = self.path(key)
-        try:
-            entry = json.loads(p.read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError):
-            return None
-        ok = isinstance(entry, dict) and entry.get("schema") == CACHE_SCHEMA and \
-            entry.get("key") == key and isinstance(entry.get("response"), dict)
-        return entry if ok else None
-
-    def put(self, key: str, model: str, response: JSONMapping, latency_s: float,
-            attempts: int) -> None:
-        """Store a reply (mode ``readwrite`` only)."""
-        if self.mode != "readwrite":
-            return
-        entry = {"schema": CACHE_SCHEMA, "key": key, "model": model, "response": dict(response),
-                 "latency_s": round(float(latency_s), 6), "attempts": int(attempts)}
-        atomic_write_text(self.path(key), json.dumps(entry, sort_keys=True, ensure_ascii=False,
-                                                     indent=1) + "\n")
-
-
 _LIMITS: dict[tuple[str, int], threading.BoundedSemaphore] = {}
 _LIMITS_LOCK = threading.Lock()
 
@@ -159,10 +128,23 @@ def _reply_text(response: JSONMapping) -> str:
     return content
 
 
-def _usage(response: JSONMapping, key: str) -> int | None:
+def _usage(response: JSONMapping, key: str, url: str) -> int | None:
+    """``usage[key]`` as a token count; ``None`` (with a warning) for anything that is not a
+    count — a server reporting ``NaN`` or ``"12"`` costs that reply its usage, not the episode."""
     u = response.get("usage")
-    v = u.get(key) if isinstance(u, Mapping) else None
-    return int(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else None
+    if u is None:
+        return None
+    if not isinstance(u, Mapping):
+        log.warning("llm endpoint %s: usage is %s, not an object; ignored", url, type(u).__name__)
+        return None
+    v = u.get(key)
+    if v is None:
+        return None
+    if isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) and \
+            v >= 0 and float(v).is_integer():
+        return int(v)
+    log.warning("llm endpoint %s: usage.%s = %.40r is not a token count; ignored", url, key, v)
+    return None
 
 
 class ChatClient:
@@ -172,7 +154,9 @@ class ChatClient:
         base_url: endpoint root, e.g. ``http://127.0.0.1:8000/v1``.
         model: model name sent in each request.
         api_key_env: name of the environment variable holding the key (``None``: no key).
-        timeout_s: per-attempt timeout (s).
+        timeout_s: limit of each socket read, and of connecting (s).
+        total_timeout_s: limit of one request, retries and their waits included (s).
+        max_reply_bytes: largest reply body accepted (bytes).
         retries: extra attempts after a retryable failure.
         backoff_s: first retry wait (s); doubles each retry.
         max_concurrency: requests in flight per ``base_url`` in this process.
@@ -181,22 +165,27 @@ class ChatClient:
         params: extra request fields (``temperature``, ``max_tokens``, ``seed``, ``top_p``...).
 
     Raises:
-        ConfigError: bad URL, negative limits, unknown cache mode, or ``api_key_env`` unset.
+        ConfigError: bad URL, limits out of range, unknown cache mode, a cache folder that
+            cannot serve the mode, or ``api_key_env`` unset.
     """
 
     def __init__(self, base_url: str, model: str, *, api_key_env: str | None = None,
                  timeout_s: float = 60.0, retries: int = 4, backoff_s: float = 1.0,
                  max_concurrency: int = 4, cache: CacheMode = "readwrite",
                  cache_dir: str | Path | None = None,
-                 params: JSONMapping | None = None) -> None:
+                 params: JSONMapping | None = None,
+                 total_timeout_s: float = TOTAL_TIMEOUT_S,
+                 max_reply_bytes: int = http_limits.MAX_REPLY_BYTES) -> None:
         if not isinstance(base_url, str) or not base_url.startswith(("http://", "https://")):
             raise ConfigError(f"llm agent: base_url: expected http(s)://host:port/v1, got {base_url!r}")
         if not model or not isinstance(model, str):
             raise ConfigError("llm agent: model: expected the model name the server serves "
                               "(--agent-arg model=NAME)")
-        if not timeout_s > 0 or retries < 0 or backoff_s < 0 or int(max_concurrency) < 1:
-            raise ConfigError("llm agent: expected timeout_s > 0, retries >= 0, backoff_s >= 0 "
-                              "and max_concurrency >= 1")
+        if not (timeout_s > 0 and total_timeout_s > 0) or retries < 0 or backoff_s < 0 or \
+                int(max_concurrency) < 1 or int(max_reply_bytes) < 1:
+            raise ConfigError("llm agent: expected timeout_s > 0, total_timeout_s > 0, "
+                              "retries >= 0, backoff_s >= 0, max_concurrency >= 1 and "
+                              "max_reply_bytes >= 1")
         if api_key_env is not None and not os.environ.get(str(api_key_env)):
             raise ConfigError(f"llm agent: api_key_env: environment variable {api_key_env!r} "
                               "is not set (or empty)")
@@ -204,8 +193,10 @@ class ChatClient:
         self.url = self.base_url + "/chat/completions"
         self.api_key_env = None if api_key_env is None else str(api_key_env)
         self.timeout_s, self.retries, self.backoff_s = float(timeout_s), int(retries), float(backoff_s)
+        self.total_timeout_s, self.max_reply_bytes = float(total_timeout_s), int(max_reply_bytes)
         self.max_concurrency = int(max_concurrency)
         self.cache = RequestCache(default_cache_dir() if cache_dir is None else cache_dir, cache)
+        self.cache.check()
         self.params = dict(params or {})
 
     def body(self, messages: Sequence[JSONMapping], **params: JSON) -> JSONObject:
@@ -221,36 +212,54 @@ class ChatClient:
             h["Authorization"] = f"Bearer {key}"
         return h
 
-    def _wait(self, attempt: int, retry_after: str | None) -> None:
+    def _wait(self, attempt: int, retry_after: str | None, deadline: float) -> bool:
+        """Sleep before a retry; ``False`` (without sleeping) when the wait would pass the
+        request's deadline."""
         wait = self.backoff_s * 2.0 ** attempt
         if retry_after:
             with contextlib.suppress(ValueError):
                 wait = min(max(float(retry_after), 0.0), 60.0)
+        if time.monotonic() + wait >= deadline:
+            return False
         time.sleep(wait)
+        return True
 
     def _send(self, data: bytes) -> tuple[JSONObject, int]:
-        """POST with retries; the parsed reply and the number of attempts."""
+        """POST with retries within the limits; the parsed reply and the number of attempts."""
+        deadline = time.monotonic() + self.total_timeout_s
         last, retry_after = "", None
         for attempt in range(self.retries + 1):
-            if attempt:
-                self._wait(attempt - 1, retry_after)
+            if attempt and not self._wait(attempt - 1, retry_after, deadline):
+                self._fail(f"{last}; no time left for a retry within total_timeout_s="
+                           f"{self.total_timeout_s:g} s", attempt - 1)
             retry_after = None
-            req = urllib.request.Request(self.url, data=data, method="POST", headers=self._headers())
             try:
-                with urllib.request.urlopen(req, timeout=self.timeout_s) as r:
-                    raw = r.read()
-                reply = json.loads(raw.decode("utf-8"))
-                _reply_text(reply)
-                return reply, attempt + 1
-            except urllib.error.HTTPError as e:
-                last = f"HTTP {e.code}: {e.read()[:200].decode('utf-8', 'replace')}"
-                retry_after = e.headers.get("Retry-After") if e.headers else None
-                if e.code != 429 and e.code < 500:
-                    self._fail(last, attempt)
-            except (urllib.error.URLError, TimeoutError, ConnectionError, OSError) as e:
-                last = f"{type(e).__name__}: {getattr(e, 'reason', e)}"
-            except (UnicodeDecodeError, json.JSONDecodeError, ValueError) as e:
-                last = f"unusable reply ({e})"
+                r = http_limits.post(self.url, data, self._headers(), read_timeout_s=self.timeout_s,
+                                     deadline=deadline, max_reply_bytes=self.max_reply_bytes,
+                                     use_proxy=True)
+            except http_limits.ReplyTooLargeError as e:
+                self._fail(f"{e} (max_reply_bytes)", attempt)
+            except (TimeoutError, OSError, http.client.HTTPException) as e:
+                last = f"{type(e).__name__}: {e}"
+                if time.monotonic() >= deadline:
+                    self._fail(f"no complete reply within total_timeout_s={self.total_timeout_s:g} s",
+                               attempt)
+            else:
+                if r.status >= 400 or r.status < 200:
+                    last = f"HTTP {r.status}: {r.body[:200].decode('utf-8', 'replace')}"
+                    retry_after = r.headers.get("retry-after")
+                    if r.status != 429 and r.status < 500:
+                        self._fail(last, attempt)
+                else:
+                    try:
+                        # NaN usage counts cost that reply its usage, not the episode
+                        reply = loads_json(r.body.decode("utf-8"), allow_nan=True)
+                        if not isinstance(reply, dict):
+                            raise ValueError(f"a JSON {type(reply).__name__}, not an object")
+                        _reply_text(reply)
+                        return reply, attempt + 1
+                    except (UnicodeDecodeError, ValueError) as e:
+                        last = f"unusable reply ({e})"
             log.info("llm request to %s failed (attempt %d): %s", self.url, attempt + 1, last)
         self._fail(last, self.retries)
 
@@ -272,8 +281,8 @@ class ChatClient:
             resp, latency, attempts, cached = entry["response"], float(entry["latency_s"]), \
                 int(entry["attempts"]), True
         elif self.cache.mode == "read":
-            raise LLMError(f"llm cache {self.cache.dir}: no reply stored for request {key[:16]} "
-                           "(cache=read never asks the server; use cache=readwrite)")
+            raise LLMError(f"llm cache: no reply stored for this request ({self.cache.path(key)} "
+                           "does not exist; cache=read never asks the server, use cache=readwrite)")
         else:
             with _limit(self.base_url, self.max_concurrency):
                 t0 = time.monotonic()
@@ -281,8 +290,13 @@ class ChatClient:
                 latency = time.monotonic() - t0
             cached = False
             self.cache.put(key, self.model, resp, latency, attempts)
-        return ChatReply(_reply_text(resp), _usage(resp, "prompt_tokens"),
-                         _usage(resp, "completion_tokens"), _usage(resp, "total_tokens"),
+        try:
+            text = _reply_text(resp)
+        except ValueError as e:  # a cache entry whose response is not a completion
+            raise LLMError(f"llm cache file {self.cache.path(key)} is damaged ({e})") from None
+        return ChatReply(text, _usage(resp, "prompt_tokens", self.url),
+                         _usage(resp, "completion_tokens", self.url),
+                         _usage(resp, "total_tokens", self.url),
                          round(latency, 6), attempts, cached, key)
 
 
@@ -339,3 +353,8 @@ def client_from_args(base_url: str, model: str, **kw: JSON) -> ChatClient:  # --
         raise ConfigError(f"llm agent: extra_params: expected a JSON object, got {extra!r}")
     params.update(extra)
     return ChatClient(base_url, model, params=params, **kw)
+
+
+__all__ = ["CACHE_ENV", "CACHE_MODES", "CACHE_SCHEMA", "TOTAL_TIMEOUT_S", "CacheMode", "ChatClient",
+           "ChatReply", "LLMError", "RequestCache", "UsageStats", "canonical_body",
+           "client_from_args", "default_cache_dir", "request_key"]

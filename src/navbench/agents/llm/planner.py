@@ -22,8 +22,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
 from navbench.agents.base import Task
+from navbench.agents.http_limits import MAX_REPLY_BYTES
 from navbench.agents.llm import prompts
-from navbench.agents.llm.client import CacheMode, UsageStats, client_from_args
+from navbench.agents.llm.client import TOTAL_TIMEOUT_S, CacheMode, UsageStats, client_from_args
 from navbench.agents.llm.parse import normalise_program, program_json
 from navbench.agents.scene_graph_agent import SceneGraphAgent
 from navbench.errors import ConfigError, NavbenchError
@@ -65,8 +66,9 @@ class LLMPlannerAgent(SceneGraphAgent):
     """Scene-graph agent whose program comes from a language model (see module docs).
 
     Args:
-        base_url, model, api_key_env, cache, cache_dir, timeout_s, retries, backoff_s,
-            max_concurrency, temperature, max_tokens, extra_params: as for the ``vlm`` agent.
+        base_url, model, api_key_env, cache, cache_dir, timeout_s, total_timeout_s,
+            max_reply_bytes, retries, backoff_s, max_concurrency, temperature, max_tokens,
+            extra_params: as for the ``vlm`` agent.
         plan_attempts: requests per instruction (the first plus repairs).
         on_plan_failure: ``parser`` or ``stop``.
         seed: perception-noise seed (``--seed``).
@@ -82,6 +84,7 @@ class LLMPlannerAgent(SceneGraphAgent):
                  max_concurrency: int = 4, temperature: float = 0.0, max_tokens: int = 1024,
                  extra_params: JSONMapping | None = None, plan_attempts: int = 2,
                  on_plan_failure: str = "parser", seed: int = 0,
+                 total_timeout_s: float = TOTAL_TIMEOUT_S, max_reply_bytes: int = MAX_REPLY_BYTES,
                  **scene_graph: JSON) -> None:  # SceneGraphAgent's --agent-arg values
         if on_plan_failure not in PLAN_FAILURE_MODES:
             raise ConfigError(f"llm-planner: on_plan_failure: expected one of "
@@ -93,7 +96,8 @@ class LLMPlannerAgent(SceneGraphAgent):
             base_url, model, api_key_env=api_key_env, cache=cache, cache_dir=cache_dir,
             timeout_s=timeout_s, retries=retries, backoff_s=backoff_s,
             max_concurrency=max_concurrency, temperature=temperature, max_tokens=max_tokens,
-            extra_params=extra_params)
+            extra_params=extra_params, total_timeout_s=total_timeout_s,
+            max_reply_bytes=max_reply_bytes)
         self.plan_attempts, self.on_plan_failure = int(plan_attempts), on_plan_failure
         self.stats = UsageStats()
         self.plan_info: JSONObject = {}

@@ -35,8 +35,9 @@ from typing import Any, ClassVar
 import numpy as np
 
 from navbench.agents.base import ActionSpace, Agent, Task
+from navbench.agents.http_limits import MAX_REPLY_BYTES
 from navbench.agents.llm import prompts
-from navbench.agents.llm.client import CacheMode, UsageStats, client_from_args
+from navbench.agents.llm.client import TOTAL_TIMEOUT_S, CacheMode, UsageStats, client_from_args
 from navbench.agents.llm.images import image_part
 from navbench.agents.llm.parse import parse_discrete, parse_waypoint
 from navbench.errors import ConfigError
@@ -62,7 +63,8 @@ class VLMAgent(Agent):
         api_key_env: environment variable holding the API key (``None``: no key sent).
         action_space: ``discrete`` or ``waypoint``.
         cache: ``readwrite`` | ``read`` (offline replay) | ``off``; cache_dir: its folder.
-        timeout_s, retries, backoff_s, max_concurrency: HTTP behaviour (:class:`ChatClient`).
+        timeout_s, total_timeout_s, max_reply_bytes, retries, backoff_s, max_concurrency:
+            HTTP behaviour (:class:`ChatClient`: per read, per request, reply size cap).
         temperature, max_tokens, extra_params: request parameters.
         history: past actions shown to the model; frames: views per request (the latest last).
         image_width: maximum width (px) of the images sent.
@@ -85,7 +87,8 @@ class VLMAgent(Agent):
                  history: int = 8, frames: int = 1, image_width: int = 320,
                  max_calls: int = 150, fallback: str = "left", reask: int = 1,
                  max_parse_failures: int = 3, max_move: float = 3.0,
-                 waypoint_timeout: float = 15.0) -> None:
+                 waypoint_timeout: float = 15.0, total_timeout_s: float = TOTAL_TIMEOUT_S,
+                 max_reply_bytes: int = MAX_REPLY_BYTES) -> None:
         if action_space not in ("discrete", "waypoint"):
             raise ConfigError(f"vlm agent: action_space: expected discrete or waypoint, got "
                               f"{action_space!r}")
@@ -99,7 +102,8 @@ class VLMAgent(Agent):
             base_url, model, api_key_env=api_key_env, cache=cache, cache_dir=cache_dir,
             timeout_s=timeout_s, retries=retries, backoff_s=backoff_s,
             max_concurrency=max_concurrency, temperature=temperature, max_tokens=max_tokens,
-            extra_params=extra_params)
+            extra_params=extra_params, total_timeout_s=total_timeout_s,
+            max_reply_bytes=max_reply_bytes)
         self.action_space = action_space
         self.history_len, self.frames_len = int(history), int(frames)
         self.image_width, self.max_calls = int(image_width), int(max_calls)

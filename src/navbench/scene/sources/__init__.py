@@ -72,6 +72,8 @@ def import_scene(path: str | Path, fmt: str | None = None, **options: object) ->
 
     ``options`` are the keyword arguments of that format's loader; options set to None are
     ignored, unknown ones raise :class:`ConfigError` naming the options the format accepts.
+    Each texture image of the scene's meshes over the pixel budget (:func:`navbench.io.max_pixels`)
+    is reported by one warning naming the file and the colour drawn instead.
     """
     if fmt is None:
         fmt = detect_format(path)
@@ -85,9 +87,14 @@ def import_scene(path: str | Path, fmt: str | None = None, **options: object) ->
     if unknown:
         raise ConfigError(f"format {fmt!r} does not use option(s) {', '.join(unknown)}; "
                           f"it accepts: {', '.join(accepted)}")
+    from navbench.scene.meshfile import warn_oversized_textures
     from navbench.scene.sources._common import validated
 
-    return validated(fn(Path(path), **given), path)
+    scene = validated(fn(Path(path), **given), path)
+    for m in scene.meshes:  # texture images the visual layer will not decode: said once, here
+        if m.file is not None:
+            warn_oversized_textures(m.file)
+    return scene
 
 
 __all__ = ["FORMATS", "detect_format", "import_scene", "loader"]

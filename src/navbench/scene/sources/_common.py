@@ -10,6 +10,7 @@ import gzip
 import json
 import math
 import re
+import zlib
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -17,6 +18,7 @@ import numpy as np
 
 from navbench.errors import SceneFormatError
 from navbench.geometry import Vec2, Vec3, point_in_polygon, polygon_area
+from navbench.io import MAX_JSON_BYTES, JSONLimitError, describe_read_error, loads_json
 from navbench.jsontypes import JSON, JSONObject
 from navbench.scene.model import Room, Scene
 
@@ -30,26 +32,36 @@ def fail(file: str | Path, field: str, expected: str, got: object = None) -> Sce
 
 
 def read_text(path: str | Path) -> str:
-    """UTF-8 text of a (possibly ``.gz``) file; a missing or unreadable file is a format error."""
+    """UTF-8 text of a (possibly ``.gz``) file; a missing or unreadable file is a format error.
+    At most :data:`~navbench.io.MAX_JSON_BYTES` of (decompressed) text are read."""
     path = Path(path)
     try:
         if path.suffix == ".gz":
-            with gzip.open(path, "rt", encoding="utf-8") as f:
-                return f.read()
-        return path.read_text(encoding="utf-8")
+            with gzip.open(path, "rb") as f:
+                raw = f.read(MAX_JSON_BYTES + 1)
+        else:
+            with open(path, "rb") as f:
+                raw = f.read(MAX_JSON_BYTES + 1)
+        if len(raw) > MAX_JSON_BYTES:
+            raise fail(path, "<file>", f"at most {MAX_JSON_BYTES} bytes of text", f"{len(raw) - 1}+ bytes")
+        return raw.decode("utf-8")
     except FileNotFoundError as e:
         raise fail(path, "<file>", "an existing file", str(path)) from e
-    except (OSError, EOFError, UnicodeDecodeError) as e:
-        raise fail(path, "<file>", "a readable UTF-8 (or gzip) text file", str(e)) from e
+    except (OSError, EOFError, zlib.error, UnicodeDecodeError) as e:
+        raise fail(path, "<file>", "a readable UTF-8 (or gzip) text file", describe_read_error(e)) from e
 
 
 def parse_json(text: str, file: str | Path, where: str = "<document>") -> JSON:
-    """Parse JSON text; a syntax error (truncated file, ...) names the line and column."""
+    """Parse JSON text within navbench's JSON limits (:func:`navbench.io.loads_json`: nesting,
+    integer length, size; NaN and Infinity are accepted and reported by the field readers as
+    non-finite numbers); a syntax error (truncated file, ...) names the line and column."""
     try:
-        return json.loads(text)
+        return loads_json(text, allow_nan=True)
     except json.JSONDecodeError as e:
         raise fail(file, f"{where} (line {e.lineno}, column {e.colno})",
                    "valid JSON", e.msg) from e
+    except JSONLimitError as e:  # its text is the expectation ("at most 64 levels of nesting")
+        raise fail(file, where, str(e)) from None
 
 
 def read_json_file(path: str | Path) -> JSON:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import importlib
 import io
 import pickle
+import tokenize
 import zipfile
 from collections.abc import Callable
 from pathlib import Path
@@ -21,8 +22,8 @@ from pathlib import Path
 import numpy as np
 from numpy.lib import format as npformat
 
-from navbench.errors import SceneFormatError
-from navbench.io import ARRAY_READ_ERRORS
+from navbench.errors import SceneFormatError, in_words
+from navbench.io import ARRAY_READ_ERRORS, JSONLimitError, check_json_depth
 
 #: (module, name) pairs the unpickler may resolve. ``numpy.core`` was renamed ``numpy._core``
 #: in numpy 2; pickles written by either version name one of the two.
@@ -41,6 +42,9 @@ ALLOWED_GLOBALS: frozenset[tuple[str, str]] = frozenset({
     ("__builtin__", "frozenset"),
 })
 
+
+#: Object-array items whose nesting is checked (a 3D scene graph is one 0-d array of a dict).
+MAX_OBJECT_ITEMS = 1024
 
 #: Encodings :func:`_latin1_encode` accepts (protocol 2 writes ``'latin1'``).
 _LATIN1 = frozenset({"latin1", "latin-1", "iso-8859-1", "iso8859-1"})
@@ -94,8 +98,9 @@ def _read_npy(data: bytes, file: str, member: str) -> np.ndarray:
         else:
             _shape, _fortran, dtype = npformat.read_array_header_2_0(f)
     except ARRAY_READ_ERRORS as e:  # numpy parses the header with tokenize + literal_eval
-        raise SceneFormatError(file, f"{member} (header)", "a .npy array header",
-                               f"{type(e).__name__}: {e}") from e
+        what = "a header that is not a Python literal" if isinstance(e, (SyntaxError, tokenize.TokenError,
+                                                                           ValueError)) else in_words(e)
+        raise SceneFormatError(file, f"{member} (header)", "a .npy array header", what) from e
     if not dtype.hasobject:
         f.seek(0)
         try:
@@ -111,9 +116,14 @@ def _read_npy(data: bytes, file: str, member: str) -> np.ndarray:
         ) from e
     except Exception as e:  # truncated / corrupt pickles raise many kinds
         raise SceneFormatError(file, member, "a complete pickled object array (truncated?)",
-                               f"{type(e).__name__}: {e}") from e
+                               in_words(e)) from e
     if not isinstance(arr, np.ndarray):
         raise SceneFormatError(file, member, "a pickled numpy array", type(arr).__name__)
+    try:  # the JSON limits hold for pickled documents too (readers walk them, name ids with str())
+        for item in arr.reshape(-1)[:MAX_OBJECT_ITEMS]:
+            check_json_depth(item, ints=True)
+    except JSONLimitError as e:
+        raise SceneFormatError(file, member, str(e), "data past that limit") from None
     return arr
 
 

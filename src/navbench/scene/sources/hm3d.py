@@ -25,6 +25,9 @@ import numpy as np
 
 from navbench.errors import ConfigError
 from navbench.geometry import vec3
+from navbench.io import MAX_INT_DIGITS, max_pixels
+from navbench.scene.mesh_assets import mesh_assets
+from navbench.scene.meshfile import describe_load_error, placed, scene_parts
 from navbench.scene.model import Room, Scene, SceneObject
 from navbench.scene.sources._common import ccw, clean_label, fail, provenance, read_text
 from navbench.scene.sources.mesh import UpAxis, check_up, load_mesh, to_habitat
@@ -60,6 +63,10 @@ def parse_semantic_txt(path: str | Path) -> list[tuple[int, str, str, int]]:
         m = _LINE.match(text)
         if m is None:
             raise fail(path, f"line {n}", '<id>,<RRGGBB>,"<name>",<region id>', text[:60])
+        for k, what in ((1, "id"), (4, "region id")):
+            if len(m.group(k).lstrip("-")) > MAX_INT_DIGITS:
+                raise fail(path, f"line {n}: {what}", f"an integer of at most {MAX_INT_DIGITS} digits",
+                           f"{len(m.group(k).lstrip('-'))} digits")
         oid = int(m.group(1))
         if oid in seen:
             raise fail(path, f"line {n}: id", "a unique object id", oid)
@@ -101,19 +108,18 @@ def object_bounds(semantic_mesh: str | Path, up: UpAxis) -> dict[int, np.ndarray
     path = Path(semantic_mesh)
     if not path.is_file():
         raise fail(path, "<file>", "an existing semantic mesh (.semantic.glb)", str(path))
+    mesh_assets(path)  # side files outside the mesh's folder are refused before anything reads them
     try:
         # a trimesh.Scene (force="scene"); its geometries are read by duck typing below
         scene: Any = trimesh.load(str(path), force="scene", process=False)
     except Exception as e:
-        raise fail(path, "<mesh>", "a readable GLB", f"{type(e).__name__}: {e}") from e
+        raise fail(path, "<mesh>", "a readable GLB", describe_load_error(e)) from e
     parts: dict[int, list[np.ndarray]] = {}
     try:
-        geoms = scene.dump()
+        geoms = scene_parts(scene)  # not Scene.dump(): it decodes every texture (a copy each)
     except Exception as e:  # trimesh raises many kinds on inconsistent node graphs
-        raise fail(path, "<mesh>", "a readable GLB scene graph", f"{type(e).__name__}: {e}") from e
-    for n, geom in enumerate(geoms):
-        if not hasattr(geom, "faces") or not len(geom.faces):
-            continue
+        raise fail(path, "<mesh>", "a readable GLB scene graph", describe_load_error(e)) from e
+    for n, (geom, transform) in enumerate(geoms):
         v = np.asarray(geom.vertices, dtype=float)
         faces = np.asarray(geom.faces)
         if faces.ndim != 2 or faces.shape[1] != 3 or faces.dtype.kind not in "iu" \
@@ -122,11 +128,19 @@ def object_bounds(semantic_mesh: str | Path, up: UpAxis) -> dict[int, np.ndarray
                        f"shape {faces.shape}, indices {faces.min()}..{faces.max()}")
         if v.ndim != 2 or v.shape[1] != 3 or not np.all(np.isfinite(v)):
             raise fail(path, f"<mesh> geometry {n} vertices", "finite (N, 3) positions", f"shape {v.shape}")
+        v, faces = placed(v, faces, transform)
+        mat = getattr(geom.visual, "material", None) if geom.visual.kind == "texture" else None
+        img = getattr(mat, "baseColorTexture", None) or getattr(mat, "image", None)
+        budget = max_pixels()
+        if img is not None and img.size[0] * img.size[1] > budget:  # the header's size, not decoded
+            raise fail(path, f"<mesh> geometry {n} colours", f"a colour texture within the pixel budget "
+                       f"of {budget / 1e6:.1f} Mpx (raise NAVBENCH_MAX_TEXTURE_PIXELS to read it)",
+                       f"{img.size[0]} x {img.size[1]} px")
         try:
             keys = _face_colors(geom)
         except (IndexError, ValueError, TypeError, OSError) as e:  # colours not matching the mesh
             raise fail(path, f"<mesh> geometry {n} colours", "one colour per vertex, face or texel",
-                       f"{type(e).__name__}: {e}") from e
+                       describe_load_error(e)) from e
         if keys is None:
             continue
         if len(keys) != len(faces):

@@ -25,6 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from navbench.geometry import polygon_area, yaw_of_direction
+from navbench.io import MAX_INT_DIGITS
 from navbench.scene.model import Portal, Room, Scene, SceneObject
 from navbench.scene.sources._common import (
     ccw,
@@ -63,6 +64,9 @@ class _Line:
 
     def int(self, i: int, what: str) -> int:
         try:
+            if len(self.t[i].lstrip("+-")) > MAX_INT_DIGITS:
+                raise fail(self.file, self.where(what), f"an integer of at most {MAX_INT_DIGITS} digits",
+                           f"{len(self.t[i])} characters")
             return int(self.t[i])
         except (IndexError, ValueError) as e:
             got = self.t[i] if i < len(self.t) else "missing"

@@ -11,9 +11,11 @@ Counted per category (and over ``"all"``), from each instruction's program tree 
   text itself (a presence asked about an object that a definite reference outside the
   condition's own branches presupposes: "..., go to the sink in the kitchen. Otherwise, check
   whether there is a sink in the kitchen");
-* ``ambiguous_qualifiers``: instructions with a direction-qualified reference ("north of the
-  sink") where another object with the target's label lies within ±45° of that direction from
-  the anchor (``None`` without scenes); ``direction_qualified`` counts such references;
+* ``ambiguous_qualifiers``: instructions with a qualified reference ("the stool north of the
+  sink", "the vase near the table") a person could not resolve: the target inside a margin of
+  the predicate, or another object with its label not surely failing it, or for ``near`` not
+  clearly farther (:func:`~navbench.tasks.conditional.margins.qualifies`; ``None`` without
+  scenes); ``direction_qualified`` counts the direction-qualified references;
 * ``stacked_conditions``: texts with a bare "if A, if B" (no scope word in between);
 * ``scope_conflicts``: texts with a sentence where one closing word ("otherwise", "if not",
   ...) closes conditionals of two different levels, or "if not" appears twice;
@@ -28,15 +30,17 @@ Counted per category (and over ``"all"``), from each instruction's program tree 
 
 from __future__ import annotations
 
-import math
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
 
+from navbench.graph.relations import ObjectArrays, pair_metrics
+from navbench.graph.settings import GraphSettings
 from navbench.jsontypes import JSONObject
 from navbench.scene.model import Scene
 from navbench.tasks.conditional.consistency import INVERSE, exclusive
 from navbench.tasks.conditional.instruction import CATEGORIES, Instruction
+from navbench.tasks.conditional.margins import MarginSettings, qualifies
 from navbench.tasks.conditional.parser import ParseError, parse
 from navbench.tasks.conditional.program import Go, If, ObjectRef, Presence, Program, Seq
 
@@ -138,27 +142,29 @@ def _refs(p: Program) -> list[ObjectRef]:
     return _refs(p.then) + _refs(p.else_)
 
 
-def direction_ambiguity(p: Program, scene: Scene, margin_deg: float = 45.0) -> tuple[int, int]:
-    """(direction-qualified references, ambiguous ones) of a program in its scene."""
+def direction_ambiguity(p: Program, scene: Scene, graph: GraphSettings | None = None,
+                        margins: MarginSettings | None = None) -> tuple[int, int]:
+    """(direction-qualified references, qualified references a person could not resolve) of a
+    program in its scene: the qualifier (any predicate) must single out its target under the
+    margin rule of :func:`~navbench.tasks.conditional.margins.qualifies`."""
     n = bad = 0
     objs = scene.object_index
     for r in _refs(p):
         q = r.qualifier
-        if q is None or not q.predicate.endswith(" of") or q.predicate[:-3] not in _DIRS:
+        if q is None:
             continue
-        n += 1
+        n += q.predicate.endswith(" of") and q.predicate[:-3] in _DIRS
         anchor, target = objs.get(str(q.anchor_id)), objs.get(str(r.object_id))
         if anchor is None or target is None:
             continue
-        stated = 45.0 * _DIRS.index(q.predicate[:-3])
-        for o in scene.objects:
-            if o.room_id != target.room_id or o.label != r.label or o.id == target.id:
-                continue
-            dx, dz = o.center[0] - anchor.center[0], o.center[2] - anchor.center[2]
-            off = abs((math.degrees(math.atan2(-dz, dx)) - stated + 180.0) % 360.0 - 180.0)
-            if math.hypot(dx, dz) < 1e-9 or off <= margin_deg:
-                bad += 1
-                break
+        room = scene.objects_in(target.room_id)
+        idx = {o.id: k for k, o in enumerate(room)}
+        if anchor.id not in idx:
+            bad += 1
+            continue
+        pm = pair_metrics(ObjectArrays.from_objects(room), graph)
+        others = [k for k, o in enumerate(room) if o.label == r.label and o.id != target.id]
+        bad += not qualifies(pm, q.predicate, idx[anchor.id], idx[target.id], others, graph, margins)
     return n, bad
 
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from navbench.errors import FormatError
-from navbench.io import atomic_write_text
+from navbench.io import atomic_write_text, loads_json
 from navbench.jsontypes import JSON, JSONObject
 from navbench.tasks.conditional.program import (
     Program,
@@ -165,8 +165,8 @@ def read_instructions(path: str | Path) -> list[Instruction]:
             if not line.strip():
                 continue
             try:
-                d = json.loads(line)
-            except json.JSONDecodeError as e:
+                d = loads_json(line)
+            except ValueError as e:  # syntax, nesting, integer length
                 raise FormatError(path, f"line {n}", "a JSON object", str(e)) from None
             out.append(Instruction.from_dict(d, str(path), f"line {n}"))
     return out

@@ -1,283 +1,208 @@
-"""Parser for the instruction grammar of :mod:`.templates` and common human paraphrases.
+"""Parser for the instruction grammar of :mod:`.templates` and the ways people paraphrase it.
 
 ``parse(text)`` recovers the :class:`Program` structure with references by label, qualifier,
 room label and room hint (ids are ``None``; program equality ignores ids, so ``parse(inst.text)
 == inst.program``). Text outside the grammar raises :class:`ParseError` naming the fragment and
-what was expected: the parser refuses rather than guess (conjunctions, missing "otherwise",
-references without a room, unknown words when a vocabulary is given).
+what was expected: the parser refuses rather than guess (conjunctions, a conditional without
+an alternative, references nothing before them resolves, unknown words when a vocabulary is
+given). Any input gives a program or a ``ParseError``: texts over :data:`MAX_CHARS` characters
+and more than :data:`MAX_NESTING` nested parts are refused, never a ``RecursionError``.
 
-The templates open conditions with "if", "provided that" and "should there be"; predicates
-are read as relation ids ("south-and-up of") or in words ("above and to the south of", "south
-of and above"). Accepted beyond the templates: Unicode quotes, dashes and spaces (normalised
-first); "in case" (people write it, though it means "as a precaution against"), "unless"
-(negated condition), negated conditions ("there is no X", "the R has no X", "the X is not near
-the Y"), postposed conditions ("go to A if C, otherwise ..."), "check whether C. If so, ... If
-not, ...", missing commas before the action, verb synonyms ("walk over to", "move to", "get to",
-...), and — with ``vocabulary`` (the scene's object and room labels) — object and room synonyms
-("couch" → "sofa" when the scene has a sofa and no couch).
+Accepted beyond the templates (the wording rules live in :mod:`.rewrite`, the phrases in
+:mod:`.phrases`):
+
+* typography: Unicode quotes, dashes and spaces, any case, missing commas, contractions;
+* openers and closers: "unless" (with "in which case" / "if there is" / "if it is" closing it),
+  "else if", "if it does not", "if you cannot (see one)", "if there is none", "if yes" /
+  "if no"; "in case" opens a condition: the grammar only reads conditionals with an explicit
+  alternative ("..., otherwise ..."), where the precaution reading of "in case" ("take an
+  umbrella in case it rains") is impossible; "just in case" and "in case of" are refused;
+* any order: "go to A if C, otherwise B", "go to B unless C, in which case go to A";
+* "check whether C: if so, ...", "check for a X in the R", "check the R for a X", the question
+  form "Is there a X in the R? If yes, ... If no, ...";
+* negated conditions ("there is no X", "the R has no X", "you cannot see a X in the R", "the X
+  is not near the Y") and their affirmative closers ("if it is, ...", "if you can, ...");
+* references back: "it", "the tv there", "the mirror" (room of the nearest condition or step
+  naming it), a dropped verb ("or else to the lamp in the bedroom", "otherwise the bed ...");
+* lists of steps: "1. ... 2. ...", "1) ... 2) ...", "step 1: ...", "A -> B -> C" (also → and =>),
+  each step any instruction;
+* verb synonyms ("walk over to", "move to", ...) and, with a vocabulary
+  (:class:`~navbench.tasks.conditional.vocabulary.Vocabulary`), object and room synonyms.
 
 Structure (``SEP_L`` is ``,`` / ``;`` / ``.`` for level L; inner conditionals use weaker marks)::
 
-    program  := seq | ifchain | go
+    program  := list | seq | ifchain | go
+    list     := ("1." program)+ | program ("->" program)+
     seq      := ["first" [","]] go (JOIN go)* JOIN program        JOIN := and then | , then | ...
-    ifchain  := arm (SEP_L ELSE [","] arm)* SEP_L ELSE [","] program
-    arm      := IF cond "," program | program IF cond | "check whether" cond (":" | SEP_L) "if so," program
+    ifchain  := arm (SEP_L CLOSE [","] arm)* SEP_L CLOSE [","] program
+    arm      := IF cond "," program | program IF cond | "check whether" cond (":" | SEP_L) YES program
 """
 
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Iterable
 
-from navbench.errors import NavbenchError
-from navbench.graph.relations import ALL_PREDICATES, PREDICATE_PHRASES
-from navbench.tasks.conditional.program import (
-    Condition,
-    Go,
-    If,
-    ObjectRef,
-    Presence,
-    Program,
-    Qualifier,
-    Relation,
-    Seq,
-)
-from navbench.tasks.conditional.templates import (
-    ALL_ELSE_WORDS,
-    SEPARATORS,
-    VERBS,
-    is_speakable,
-    singularize,
-)
+from navbench.tasks.conditional.phrases import ParseError, Phrases
+from navbench.tasks.conditional.program import Condition, Go, If, Program, Seq
+from navbench.tasks.conditional.rewrite import normalise, rewrite
+from navbench.tasks.conditional.templates import ALL_ELSE_WORDS, SEPARATORS, VERBS
+from navbench.tasks.conditional.vocabulary import SYNONYMS, Vocabulary
 
+__all__ = ["MAX_CHARS", "MAX_NESTING", "SYNONYMS", "ParseError", "normalise", "parse"]
 
-def _predicate_words() -> tuple[tuple[str, str], ...]:
-    """(words, predicate id) pairs, longest words first: every id as written, its English
-    phrase ("above and to the south of") and the phrase's other order ("south of and above")."""
-    out = {p: p for p in ALL_PREDICATES}
-    for p, words in PREDICATE_PHRASES.items():
-        if words != p:
-            out[words] = p
-            height, _, direction = words.partition(" and to the ")
-            out[f"{direction} and {height}"] = p
-    return tuple(sorted(out.items(), key=lambda t: (-len(t[0]), t[0])))
-
-
-_PREDS = _predicate_words()
+#: Longest text read (characters after normalisation); generated instructions stay under 1,000.
+MAX_CHARS = 5000
+#: Most parts nested in one another (conditionals in branches, list items, sequence tails).
+MAX_NESTING = 24
 EXTRA_VERBS = ("go over to", "walk over to", "head over to", "move to", "get to", "travel to",
                "make your way over to", "find your way to", "continue to", "go back to", "return to",
                "walk up to", "go up to", "approach")
 _VERBS = tuple(sorted(VERBS + EXTRA_VERBS, key=len, reverse=True))
-_JOINERS = (". then: ", ", and then: ", " and then: ", ". then, ", ". then ", ". after that, ", ". next, ", " and then ", " and after that ",
-            ", then ", ", and finally ", ", and then ", ", after that ", " and then, ",
-            " and after that, ", " then ")
+#: How an action may start: a verb or, with the verb dropped, "to the ..." / "the ...".
+_GO_HEADS = (*_VERBS, "to the ", "the ")
+_JOINERS = (". then: ", ", and then: ", " and then: ", ", then: ", ". then, ", ". then ", ". after that, ", ". next, ",
+            " and then ", " and after that ", ", then ", ", and finally ", ", and then ", ", after that ",
+            " and then, ", " and after that, ", " then ")
 _IF_HEADS = (("check whether ", "check"), ("check if ", "check"), ("see whether ", "check"),
              ("see if ", "check"), ("in case ", "if"), ("if ", "if"), ("but ", "if"),
              ("unless ", "unless"), ("provided that ", "if"), ("should ", "if"))
 _POSTPOSED = (" if ", " in case ", " provided that ", " unless ")
-#: Object and room synonyms, used only with a vocabulary (never changing a word the scene uses).
-SYNONYMS: dict[str, str] = {
-    "couch": "sofa", "settee": "sofa", "tv": "television", "telly": "television",
-    "lounge": "living room", "sitting room": "living room", "restroom": "bathroom",
-    "washroom": "bathroom", "hall": "hallway", "corridor": "hallway", "fridge": "refrigerator",
-    "bookcase": "shelf", "cupboard": "cabinet", "plant pot": "plant", "potted plant": "plant",
-    "dining area": "dining room", "study": "office", "toilet room": "bathroom",
-}
-_ART = r"(?:an?|one|some|any)"
-_IN = r"(?:in|inside|within)"
-_PRESENCE = (  # (regex, negated, plural)
-    (re.compile(rf"^(?:there is|there's|there exists|you see|you can see|you find|you spot) {_ART} "
-                rf"(?P<label>.+?) {_IN} the (?P<room>.+)$"), False, False),
-    (re.compile(r"^the (?P<room>.+?) (?:has|contains|includes|has got) " + _ART + r" (?P<label>.+)$"),
-     False, False),
-    (re.compile(rf"^there are no (?P<label>.+?) {_IN} the (?P<room>.+)$"), True, True),
-    (re.compile(rf"^there are (?:any |some )?(?P<label>.+?) {_IN} the (?P<room>.+)$"), False, True),
-    (re.compile(rf"^{_ART} (?P<label>.+?) is {_IN} the (?P<room>.+)$"), False, False),
-    (re.compile(rf"^(?:there is no|there's no|there isn't {_ART}|there is not {_ART}|"
-                rf"you don't see {_ART}|you do not see {_ART}|you can't see {_ART}|"
-                rf"you cannot see {_ART}|no) (?P<label>.+?) (?:is )?{_IN} the (?P<room>.+)$"),
-     True, False),
-    (re.compile(r"^the (?P<room>.+?) (?:has no|contains no|lacks " + _ART + r"|doesn't have "
-                + _ART + r"|does not have " + _ART + r"|doesn't contain " + _ART
-                + r"|does not contain " + _ART + r") (?P<label>.+)$"), True, False),
-)
-_REL = re.compile(r"^the (?P<left>.+?) (?P<verb>is not|isn't|is) (?P<right>.+)$")
-_SO = re.compile(r"^if so(?:[,:]\s*|\s+|$)")
+#: Closers saying the condition's positive proposition fails ("otherwise" and the like).
+_NO = (*ALL_ELSE_WORDS, "if you cannot", "if you cannot see one", "if you cannot see it",
+       "if you cannot find one", "if you do not see one", "if you do not find one",
+       "if there is not one", "if there is none", "if there are none", "if there are not any",
+       "if no", "if they are not", "if it is not there", "if you cannot see any")
+#: Closers saying the positive proposition holds: the then-part after "check whether", the
+#: alternative after a negated condition ("if there is no X, go to A; if there is, go to B").
+_YES = ("if there is one", "if there are some", "if there are any", "if you can see one",
+        "if you can see it", "if you see one", "if you find one", "if there is", "if there are",
+        "if it is", "if it does", "if you can", "if you do", "if they are", "if it is there")
+_CLOSERS = tuple(sorted([(w, "else") for w in _NO] + [(w, "yes") for w in _YES]
+                        + [("in which case", "which")], key=lambda t: -len(t[0])))
+_ACTION_START = (*_VERBS, "to the ", "if ", "then", "check", "first")
+#: "if so" / "if yes": the condition holds as it was said or asked ("is there no X? if yes, ...").
+_SO = re.compile(r"^if (?:so|yes)(?:[,:]\s*|\s+|$)")
 _INLINE_ELSE = re.compile(r",? (?:otherwise|or else|else|if not),? (?=(?:" + "|".join(
-    re.escape(v) for v in sorted(VERBS, key=len, reverse=True)) + r") )")
+    re.escape(v) for v in sorted(VERBS, key=len, reverse=True)) + r"|to the|if) )")
+_NUMBER = re.compile(r"(?:^|(?<=\s))(?:step )?(\d{1,2})[.):](?=\s)")
+_LEAD = re.compile(r"^(?:then|and then|after that|next)\s*[:,]?\s*")
 
 
-class ParseError(NavbenchError):
-    """Text outside the instruction grammar."""
+class _Parser(Phrases):
+    def __init__(self, text: str, vocab: Vocabulary | None) -> None:
+        super().__init__(text, vocab)
+        self.memo: dict[str, Program | tuple[str, str]] = {}
+        self.active: list[str] = []
 
-    def __init__(self, text: str, fragment: str, expected: str) -> None:
-        self.text, self.fragment, self.expected = text, fragment, expected
-        frag = fragment if len(fragment) <= 80 else fragment[:77] + "..."
-        super().__init__(f"cannot parse instruction: expected {expected} at {frag!r}")
-
-
-_DASHES = dict.fromkeys(map(ord, "\u2010\u2011\u2012\u2212"), "-")
-_QUOTES = {**dict.fromkeys(map(ord, "\u2018\u2019\u201a\u201b\u2032\u00b4`"), "'"),
-           **dict.fromkeys(map(ord, "\u201c\u201d\u201e\u201f\u2033\""), None)}
-
-
-def normalise(text: str) -> str:
-    """Unicode-normalised, lower-case text with canonical spacing and no final period."""
-    t = unicodedata.normalize("NFKC", text).translate(_DASHES).translate(_QUOTES)
-    t = re.sub(r"[\u200b-\u200d\u2060\ufeff]", "", t)
-    t = re.sub(r"\s*[\u2013\u2014\u2015]\s*", ", ", t)  # en/em dashes read as a pause
-    t = t.replace("!", ".")
-    t = re.sub(r"\s+([,;:.])", r"\1", " ".join(t.lower().split()))
-    t = re.sub(r"([,;:.])(?=[^\s\d])", r"\1 ", t)
-    t = re.sub(r"([,;:])[,;:]+", r"\1", " ".join(t.split()))
-    return t.rstrip(" .")
-
-
-class _Parser:
-    def __init__(self, text: str, vocabulary: Iterable[str] | None) -> None:
-        self.text = text
-        self.vocab = None if vocabulary is None else frozenset(vocabulary)
-
-    def fail(self, fragment: str, expected: str) -> ParseError:
-        return ParseError(self.text, fragment, expected)
-
-    # ---- words
-    def label(self, label: str, s: str, what: str) -> str:
-        if re.search(r"\b(and|or)\b", label):
-            raise self.fail(s, f"{what} (a single condition or reference; conjunctions with "
-                               "'and' / 'or' are not supported)")
-        if not label or not is_speakable(label):
-            raise self.fail(s, what)
-        if self.vocab is None or label in self.vocab:
-            return label
-        syn = SYNONYMS.get(label)
-        if syn is not None and syn in self.vocab:
-            return syn
-        raise self.fail(s, f"{what} known in this scene ({label!r} is not)")
-
-    def room(self, phrase: str, s: str) -> tuple[str, str | None]:
-        for key in (" with the ", " off the "):
-            if key in phrase:
-                room, obj = phrase.split(key, 1)
-                hint_obj = self.label(obj, s, "an object label in the room hint")
-                return self.label(room, s, "a room name"), f"{key.strip()} {hint_obj}"
-        return self.label(phrase, s, "a room name"), None
-
-    # ---- references and conditions
-    def ref(self, s: str) -> ObjectRef:
-        s = s[:-6] if s.endswith(" first") else s
-        m = re.match(rf"^the (?P<head>.+?) {_IN} the (?P<room>.+)$", s)
-        if not m:
-            raise self.fail(s, "'the <object> in the <room>'")
-        head, (room, hint) = m["head"], self.room(m["room"], s)
-        for words, p in _PREDS:
-            key = f" {words} the "
-            if key in head:
-                label, anchor = head.split(key, 1)
-                return ObjectRef(self.label(label, s, "an object label"), room,
-                                 Qualifier(p, self.label(anchor, s, "an object label")),
-                                 room_hint=hint)
-        return ObjectRef(self.label(head, s, "an object label"), room, room_hint=hint)
-
-    def cond(self, s: str) -> tuple[Condition, bool]:
-        """A condition and whether it was said negated."""
-        s = s.removeprefix("that ")
-        if s.startswith("there be "):  # "should there be a sofa / no sofa / any sofas in ..."
-            rest = s[len("there be "):]
-            singular = rest.startswith(("a ", "an ", "one ", "no "))
-            s = ("there is " if singular else "there are ") + rest
-        for rx, neg, plural in _PRESENCE:
-            m = rx.match(s)
-            if m:
-                raw = singularize(m["label"]) if plural else m["label"]
-                label = self.label(raw, s, "an object label")
-                room, hint = self.room(m["room"], s)
-                return Presence(label, room, room_hint=hint), neg
-        m = _REL.match(s)
-        if m:
-            neg = m["verb"] != "is"
-            left, right = m["left"], m["right"]
-            in_room: str | None = None
-            if " in the " in left:
-                left, in_room = left.rsplit(" in the ", 1)
-            for words, p in _PREDS:
-                if right.startswith(words + " the "):
-                    rest = right[len(words) + 5:]
-                    if in_room is None:
-                        if " in the " not in rest:
-                            raise self.fail(s, "'... in the <room>'")
-                        rest, in_room = rest.rsplit(" in the ", 1)
-                    rl, hint = self.room(in_room, s)
-                    subj = ObjectRef(self.label(left, s, "an object label"), rl, room_hint=hint)
-                    ref = ObjectRef(self.label(rest, s, "an object label"), rl, room_hint=hint)
-                    return Relation(subj, p, ref), neg
-            raise self.fail(right, f"a predicate (one of {', '.join(ALL_PREDICATES[:6])}, "
-                                   "'north of', ...)")
-        raise self.fail(s, "a condition ('there is a <object> in the <room>' or "
-                           "'the <object> is <predicate> the <object> in the <room>')")
-
-    # ---- programs
+    # ---- actions
     def go(self, s: str) -> Go:
         s = s.removeprefix("then ").removeprefix("simply ")
         for v in _VERBS:
             if s.startswith(v + " "):
                 return Go(self.ref(s[len(v) + 1:]))
+        if s.startswith(("to the ", "the ")):  # a dropped verb: "or else to the lamp in ..."
+            return Go(self.ref(s.removeprefix("to ")))
         raise self.fail(s, f"a movement verb ({', '.join(VERBS)}, ...)")
 
     def _is_go(self, s: str) -> bool:
-        return s.startswith(_VERBS) and not any(w in s for w in (*_POSTPOSED, ",", ";", ":", "."))
+        return s.startswith(_GO_HEADS) and not any(w in s for w in (*_POSTPOSED, ",", ";", ":", "."))
 
+    # ---- programs
     def program(self, s: str) -> Program:
-        s = re.sub(r"^(?:then|and then|after that)\s*[:,]?\s*", "", s.strip(" ,:")).strip()
+        """The program of ``s``; memoised (speculative reads try a part more than once)."""
+        s = _LEAD.sub("", s.strip(" ,:;")).strip()
         if not s:
             raise self.fail(self.text, "an instruction")
+        got = self.memo.get(s)
+        if isinstance(got, tuple):
+            raise self.fail(*got)
+        if got is not None:
+            return got
+        if s in self.active or len(self.active) >= MAX_NESTING:
+            raise self.fail(s, f"an instruction of at most {MAX_NESTING} nested parts")
+        self.active.append(s)
+        try:
+            out = self._program(s)
+        except ParseError as e:
+            self.memo[s] = (e.fragment, e.expected)
+            raise
+        finally:
+            self.active.pop()
+        self.memo[s] = out
+        return out
+
+    def _program(self, s: str) -> Program:
+        items = _list_items(s)
+        if items is not None:
+            return _seq([self.program(i) for i in items])
         body = re.sub(r"^first\s*,?\s*", "", s)
-        if body.startswith(_VERBS):
+        steps: list[Program] = []
+        while body.startswith(_GO_HEADS):  # "go to A and then go to B, then ..."
             hits = [(body.find(j), j) for j in _JOINERS if j in body]
-            if hits:
-                pos, j = min(hits)
-                if self._is_go(body[:pos]):
-                    rest = self.program(body[pos + len(j):])
-                    tail = rest.steps if isinstance(rest, Seq) else (rest,)
-                    return Seq((self.go(body[:pos]), *tail))
-            elif self._is_go(body):
-                return self.go(body)
+            if not hits:
+                break
+            pos, j = min(hits)
+            if not self._is_go(body[:pos]):
+                break
+            steps.append(self.go(body[:pos]))
+            body = re.sub(r"^first\s*,?\s*", "", _LEAD.sub("", body[pos + len(j):].strip(" ,:")).strip())
+        if steps:
+            return _seq([*steps, self.program(body)])
+        if self._is_go(body):
+            return self.go(body)
         if s.startswith(("if ", "in case ", "unless ", "check ", "see ", "provided ", "should ")) \
                 or any(w in s for w in _POSTPOSED):
             return self.ifchain(s)
-        if s.startswith(_VERBS):
+        if s.startswith(_GO_HEADS):
             return self.go(s)
         raise self.fail(s, "a movement verb or 'if'")
 
-    def _else(self, seg: str) -> str | None:
-        """The rest of a segment opened by a closing word, or None."""
-        for w in (*ALL_ELSE_WORDS, "in which case"):
-            if seg == w:
-                return ""
-            if seg.startswith(w + ", ") or seg.startswith(w + ": "):
-                return seg[len(w) + 2:]
-            if seg.startswith(w + " "):
-                rest = seg[len(w) + 1:]
-                if not w.startswith("if ") or rest.startswith((*_VERBS, "if ", "then", "check")):
-                    return rest
+    def _closer(self, seg: str) -> tuple[str, str] | None:
+        """(kind, rest) of a segment opened by a closing phrase (kind "else", "yes" or
+        "which"; "and" / "but" may precede it), else None."""
+        for lead in ("", "and ", "but "):
+            if not seg.startswith(lead):
+                continue
+            s = seg[len(lead):]
+            for w, kind in _CLOSERS:
+                if s == w:
+                    return kind, ""
+                if s.startswith(w + ", ") or s.startswith(w + ": "):
+                    return kind, s[len(w) + 2:]
+                if s.startswith(w + " "):
+                    rest = s[len(w) + 1:]
+                    if not w.startswith("if ") or rest.startswith(_ACTION_START):
+                        return kind, rest
         return None
 
+    def _yes(self, seg: str, toks: list[tuple[str, str]]) -> str:
+        """After "check whether C": an "if so" / "if there is" opening ``seg`` becomes a token;
+        returns the rest."""
+        m = _SO.match(seg)
+        if m:
+            toks.append(("so", ""))
+            return seg[m.end():]
+        c = self._closer(seg)
+        if c is not None and c[0] == "yes":
+            toks.append(c)
+            return c[1]
+        return seg
+
     def _tokens(self, seg: str, level: int, toks: list[tuple[str, str]]) -> None:
-        rest = self._else(seg)
-        if rest is not None:
-            toks.append(("which" if seg.startswith("in which case") else "else", ""))
-            seg = rest
+        c = self._closer(seg)
+        if c is not None:
+            toks.append((c[0], ""))
+            seg = c[1]
             if not seg:
                 return
             if self._complete(seg):
                 toks.append(("act", seg))  # a whole nested conditional as the final action
                 return
-        m = _SO.match(seg)
-        if m:
-            toks.append(("so", ""))
-            if seg[m.end():]:
-                self._action(seg[m.end():], level, toks)
+        rest = self._yes(seg, toks)
+        if rest != seg:
+            if rest:
+                self._action(rest, toks)
             return
         for head, kind in _IF_HEADS:
             if seg.startswith(head):
@@ -293,26 +218,24 @@ class _Parser:
                     cut_at, skip = cut.start(), 2
                 toks.append((kind, body[:cut_at]))
                 rest = body[cut_at + skip:]
-                m = _SO.match(rest)
-                if m:
-                    toks.append(("so", ""))
-                    rest = rest[m.end():]
+                if kind == "check":
+                    rest = self._yes(rest, toks)
                 if rest:
-                    self._action(rest, level, toks)
+                    self._action(rest, toks)
                 return
-        if seg.startswith(("first ", *_VERBS)):
+        if seg.startswith(("first ", *_GO_HEADS)):
             for w in _POSTPOSED:
                 if w in seg:
-                    act, c = seg.split(w, 1)
-                    c, _, rest = c.partition(", ")
-                    toks += [("unless" if w == " unless " else "if", c), ("act", act)]
+                    act, cond = seg.split(w, 1)
+                    cond, _, rest = cond.partition(", ")
+                    toks += [("unless" if w == " unless " else "if", cond), ("act", act)]
                     if rest:
                         self._tokens(rest, level, toks)
                     return
-        self._action(seg, level, toks)
+        self._action(seg, toks)
 
-    def _action(self, seg: str, level: int, toks: list[tuple[str, str]]) -> None:
-        """An action; at level 1 an inline "otherwise go to ..." (missing comma) is split off."""
+    def _action(self, seg: str, toks: list[tuple[str, str]]) -> None:
+        """An action; an inline "otherwise go to ..." (missing comma) is split off."""
         m = None if self._complete(seg) else _INLINE_ELSE.search(seg)
         if m:
             toks += [("act", seg[:m.start()]), ("else", ""), ("act", seg[m.end():])]
@@ -331,7 +254,7 @@ class _Parser:
         toks: list[tuple[str, str]] = []
         for seg in s.split(SEPARATORS[level]):
             self._tokens(seg, level, toks)
-        arms: list[tuple[Condition, bool, Program]] = []
+        arms: list[tuple[Condition, bool, Program]] = []  # (condition, its truth for the action, action)
         k = 0
         while True:
             if k >= len(toks) or toks[k][0] not in ("if", "unless", "check"):
@@ -339,19 +262,25 @@ class _Parser:
                                 "'if <condition>, <action>'")
             kind, ctext = toks[k]
             k += 1
+            said = ""
             if kind == "check":
-                if k >= len(toks) or toks[k][0] != "so":
+                if k >= len(toks) or toks[k][0] not in ("so", "yes"):
                     raise self.fail(ctext, "'check whether <condition>: if so, <action>'")
+                said = toks[k][0]
                 k += 1
             if k >= len(toks) or toks[k][0] != "act":
                 raise self.fail(ctext, "an action after the condition")
             cond, neg = self.cond(ctext)
-            arms.append((cond, neg != (kind == "unless"), self.program(toks[k][1])))
+            when = True if said == "yes" else neg == (kind == "unless")
+            arms.append((cond, when, self.program(toks[k][1])))
             k += 1
-            if k >= len(toks) or toks[k][0] not in ("else", "which"):
+            if k >= len(toks) or toks[k][0] not in ("else", "which", "yes"):
                 raise self.fail(s, "'otherwise ...' closing the conditional")
             if toks[k][0] == "which" and not (kind == "unless" and len(arms) == 1):
                 raise self.fail(s, "'in which case' only after 'unless'")
+            if toks[k][0] == "yes" and when:
+                raise self.fail(s, "'otherwise ...' closing the conditional (an affirmative "
+                                   "'if it is' / 'if there is' only answers a negated condition)")
             k += 1
             if k < len(toks) and toks[k][0] in ("if", "unless", "check"):
                 continue
@@ -360,21 +289,46 @@ class _Parser:
                                 "one final action after 'otherwise'")
             out = self.program(toks[k][1])
             break
-        for c, neg, a in reversed(arms):
-            out = If(c, out, a) if neg else If(c, a, out)
+        for c, when, a in reversed(arms):
+            out = If(c, a, out) if when else If(c, out, a)
         return out
 
 
-def parse(text: str, vocabulary: Iterable[str] | None = None) -> Program:
+def _list_items(s: str) -> list[str] | None:
+    """The steps of "1. A 2. B ..." (numbered 1, 2, ... in order) or "A -> B"; None otherwise."""
+    if " -> " in s:
+        items = s.split(" -> ")
+    elif re.match(r"^(?:step )?1[.):]\s", s):
+        marks, want = [], 1
+        for m in _NUMBER.finditer(s):
+            if int(m[1]) == want:
+                marks.append(m)
+                want += 1
+        ends = [m.start() for m in marks[1:]] + [len(s)]
+        items = [s[m.end():e] for m, e in zip(marks, ends, strict=True)]
+    else:
+        return None
+    return [i.strip(" ,;.") for i in items]
+
+
+def _seq(steps: list[Program]) -> Program:
+    """Steps run in order, nested sequences flattened (a single step is itself)."""
+    flat = [x for p in steps for x in (p.steps if isinstance(p, Seq) else (p,))]
+    return flat[0] if len(flat) == 1 else Seq(tuple(flat))
+
+
+def parse(text: str, vocabulary: Vocabulary | Iterable[str] | None = None) -> Program:
     """Parse an instruction (or an oracle-linear instruction) into a :class:`Program`.
 
     Parameters
     ----------
     text : str
-        The instruction (any case, Unicode punctuation allowed).
-    vocabulary : iterable of str, optional
-        The scene's object and room labels; when given, every label must be one of them or a
-        :data:`SYNONYMS` entry for one of them (else :class:`ParseError`).
+        The instruction (any case, Unicode punctuation allowed; at most :data:`MAX_CHARS`).
+    vocabulary : Vocabulary or iterable of str, optional
+        The scene's object and room labels (or a
+        :func:`~navbench.tasks.conditional.vocabulary.read_vocabulary` result with synonyms);
+        when given, every label must be one of them or a synonym of one (else
+        :class:`ParseError`).
 
     Returns
     -------
@@ -385,7 +339,8 @@ def parse(text: str, vocabulary: Iterable[str] | None = None) -> Program:
     Raises
     ------
     ParseError
-        Text outside the grammar, naming the fragment and what was expected.
+        Text outside the grammar, naming the fragment and what was expected. No other
+        exception escapes, whatever the input.
 
     Examples
     --------
@@ -395,6 +350,13 @@ def parse(text: str, vocabulary: Iterable[str] | None = None) -> Program:
     >>> type(p).__name__, p.cond.label, p.then.target.label, p.else_.target.room
     ('If', 'coffee table', 'stool', 'living room')
 
+    People's wording reads the same ("it" is the object of the condition before it):
+
+    >>> parse("Is there a coffee table in the kitchen? If yes, walk to it. If no, to the sofa "
+    ...       "in the living room.") == parse("If there is a coffee table in the kitchen, go to "
+    ...       "the coffee table in the kitchen. Otherwise, go to the sofa in the living room.")
+    True
+
     The oracle linearisation keeps the branch the facts select (condition ids ``c0``, ``c1``,
     ... in pre-order):
 
@@ -403,6 +365,16 @@ def parse(text: str, vocabulary: Iterable[str] | None = None) -> Program:
     >>> parse("Go to the sofa in the garden.", vocabulary=["sofa", "kitchen"])
     Traceback (most recent call last):
     ...
-    navbench.tasks.conditional.parser.ParseError: cannot parse instruction: expected a room name known in this scene ('garden' is not) at 'the sofa in the garden'
+    navbench.tasks.conditional.phrases.ParseError: cannot parse instruction: expected a room name known in this scene ('garden' is not) at 'the sofa in the garden'
     """
-    return _Parser(text, vocabulary).program(normalise(text))
+    vocab = None if vocabulary is None else Vocabulary.of(vocabulary)
+    t = normalise(text)
+    if len(t) > MAX_CHARS:
+        raise ParseError(text, t[:80], f"an instruction of at most {MAX_CHARS} characters "
+                                       f"({len(t)} given)")
+    m = re.search(r"\bjust in case\b|\bin case of\b", t)
+    if m:
+        raise ParseError(text, m[0], "a condition ('if ...'; 'just in case' and 'in case of' "
+                                     "state a precaution, not a condition)")
+    p = _Parser(text, vocab)
+    return p.resolve(p.program(rewrite(t)))

@@ -6,16 +6,21 @@ one of each, so an agent that always takes the first branch scores ≈ 1/(number
 Conditions on the selected path get the truth that path needs; conditions off the path get a
 fair coin. Each condition is then grounded with that truth:
 
-* presence, true: a label present in the room; false: a label present elsewhere in the scene
-  but absent from the room;
-* relation (probability ``p_relation``): two objects with labels unique in the room and a
-  predicate of ``relation_predicates`` that does / does not hold in the scene graph.
+* presence, true: a label the room holds; false: a label it lacks; both among the labels
+  contested for the room type over the dataset's scenes, drawn so that each (label, room type)
+  is asked true and false about equally often (:mod:`.distractors`: a prior cannot answer them;
+  without such statistics, labels found elsewhere in the scene);
+* relation (probability ``p_relation``): a predicate of ``relation_predicates`` the room can
+  ask both true and false, uniformly, then two objects with labels unique in the room whose pair
+  surely has the needed truth (:mod:`.margins`: never a pair a person would judge otherwise).
 
-Targets are distinct objects referable without ambiguity: the only object with its label in
-its room, or an object made unique by a qualifier "<predicate> the <anchor>" whose anchor has a
-unique label and for which no other object with the target's label satisfies the predicate; a
-direction qualifier ("north of the sink") is used only when no other object with the target's
-label lies within ±45° of that direction from the anchor. A room whose label is unique is "the
+Only usable objects are named (:mod:`.references`: inside their room polygon, visible at
+1.5 m). Targets are distinct objects referable without ambiguity: the only object with its
+label in its room, or an object made unique by a qualifier "<predicate> the <anchor>" whose
+anchor has a unique label, which the target surely holds and every other object with its label
+surely fails (for ``near`` the runner-up is clearly farther; :func:`.margins.qualifies`). A
+presence condition's (label, room) is never named in its own branches nor after it (only a
+true one could be named in its then-branch). A room whose label is unique is "the
 kitchen"; a room whose label repeats is named by a room hint: "the bedroom with the desk" (the
 only bedroom holding a desk) or "the bathroom off the hallway" (the only bathroom with a door
 to the hallway, itself unique); a repeated room with neither is not used.
@@ -52,7 +57,6 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from navbench.errors import ConfigError, NavbenchError
-from navbench.graph.relations import AZIMUTH_NAMES, SEMANTIC_PREDICATES
 from navbench.graph.scene_graph import SceneGraph, build_scene_graph
 from navbench.graph.settings import GraphSettings
 from navbench.rng import derive
@@ -63,6 +67,7 @@ from navbench.tasks.conditional.consistency import (
     presence_key,
     ref_keys,
 )
+from navbench.tasks.conditional.distractors import RoomLabelStats
 from navbench.tasks.conditional.instruction import CATEGORIES, Instruction
 from navbench.tasks.conditional.program import (
     Condition,
@@ -79,59 +84,16 @@ from navbench.tasks.conditional.program import (
     outcomes,
 )
 from navbench.tasks.conditional.scene_index import SceneIndex, _Room
+from navbench.tasks.conditional.settings import (  # noqa: F401  (re-exported: the sampler's API)
+    EVIDENCE,
+    GENERATOR,
+    InstructionSettings,
+)
 from navbench.tasks.conditional.templates import linear_text, realise
-
-_LEVEL_CANONICAL = tuple(f"{a} of" for a in AZIMUTH_NAMES)
 
 
 class SamplingError(NavbenchError):
     """A scene cannot support the requested instructions."""
-
-
-@dataclass(frozen=True)
-class InstructionSettings:
-    """Sampler options.
-
-    Attributes:
-        p_relation: probability that a condition is a spatial relation (else object presence).
-        p_cross_room: probability of drawing conditions and targets across rooms; otherwise
-            everything is drawn in one room (the recorded ``cross_room`` axis is computed).
-        relation_predicates: predicates used in relation conditions.
-        qualifier_predicates: predicates used to disambiguate targets.
-        max_attempts: draws per instruction before giving up.
-        p_subgoal: probability of a lead subgoal ``Seq(Go(W0), program)`` (any category).
-        direction_margin_deg: a direction qualifier is used only when no other object with the
-            target's label lies within this angle (°) of the stated direction from the anchor.
-        min_target_gap: the targets of one instruction are at least this far apart (m, XZ
-            footprint gap), so that an agent's stopping point tells which branch it took
-            (episode builders set it to twice the success distance and check the exact goal
-            positions again); ``0`` (the default) disables it.
-        targets: ids of the objects that may be navigation targets (goal, subgoals and every
-            branch's target; e.g. those a robot can reach, as episode builders pass them);
-            ``None`` (the default): every referable object. Conditions may name any object.
-    """
-
-    p_relation: float = 0.3
-    p_cross_room: float = 0.5
-    relation_predicates: tuple[str, ...] = SEMANTIC_PREDICATES + _LEVEL_CANONICAL
-    qualifier_predicates: tuple[str, ...] = ("near", "above", "below", *_LEVEL_CANONICAL)
-    max_attempts: int = 200
-    min_target_gap: float = 0.0
-    p_subgoal: float = 0.4
-    direction_margin_deg: float = 45.0
-    targets: frozenset[str] | None = None
-
-    def __post_init__(self) -> None:
-        for name in ("p_relation", "p_cross_room", "p_subgoal"):
-            v = getattr(self, name)
-            if not 0.0 <= v <= 1.0:
-                raise ConfigError(f"InstructionSettings.{name}: expected a value in [0, 1], got {v}")
-        if not self.relation_predicates or not self.qualifier_predicates:
-            raise ConfigError("InstructionSettings: predicate lists must not be empty")
-        if self.min_target_gap < 0:
-            raise ConfigError("InstructionSettings.min_target_gap: expected >= 0")
-        if self.max_attempts < 1:
-            raise ConfigError("InstructionSettings.max_attempts: expected >= 1")
 
 
 # --------------------------------------------------------------------------- skeletons
@@ -221,8 +183,8 @@ class _Draw:
     #: (label, room id) named by a definite reference so far ("the lamp in the bedroom"): the
     #: text presupposes them, so no later presence condition may ask about them.
     mentioned: set[tuple[str, str]] = field(default_factory=set)
-    #: presence conditions already grounded with their whole subtree: later references (outside
-    #: that subtree) must not name them, or the text would answer the condition.
+    #: presence conditions already drawn: no reference may name them, inside their branches or
+    #: after, or the text would answer the condition (only a true one could be a target).
     closed: set[tuple[str, str]] = field(default_factory=set)
 
     def drawing(self, ctx: Context) -> Context:
@@ -259,13 +221,27 @@ def _ground(index: SceneIndex, node: Program, ctx: Context, st: _Draw,
     st.conds.append(c)
     if isinstance(c, Relation):
         st.mentioned.update(condition_keys(c))
+    else:  # never named again, not even in its then-branch, where only a true one could be
+        st.closed.add(presence_key(c))
     then = _ground(index, node.then, ctx.assume(c, True), st, rng)
     if then is None:
         return None
     other = _ground(index, node.else_, ctx.assume(c, False), st, rng)
-    if isinstance(c, Presence):
-        st.closed.add(presence_key(c))
     return None if other is None else If(c, then, other)
+
+
+def _lead_choice(category: str, outcome: int, horizons: tuple[int, ...] | None) -> bool | None:
+    """Whether the lead subgoal is forced on (True), off (False) or free (None) to meet the
+    allowed ``horizons``; raises ConfigError when neither meets them."""
+    if horizons is None:
+        return None
+    base = len(follow(_SKELETON_PROGRAMS[category], _OUTCOMES[category][outcome]).subgoals) + 1
+    without, with_lead = base in horizons, base + 1 in horizons
+    if not (without or with_lead):
+        raise ConfigError(f"horizons {list(horizons)}: a {category!r} instruction whose branch "
+                          f"visits {base} target(s) has horizon {base} or {base + 1}; allow one "
+                          "of them or leave that category out")
+    return None if without and with_lead else with_lead
 
 
 def _draw(index: SceneIndex, category: str, outcome: int, rng: np.random.Generator
@@ -275,6 +251,8 @@ def _draw(index: SceneIndex, category: str, outcome: int, rng: np.random.Generat
     truths = {f"c{k}": need.get(f"c{k}", bool(rng.integers(2))) for k in range(nc)}
     rooms = index.rooms
     lead = rng.random() < index.settings.p_subgoal
+    forced = _lead_choice(category, outcome, index.settings.horizons)
+    lead = lead if forced is None else forced
     if rng.random() < index.settings.p_cross_room:
         c_rooms = [rooms[int(rng.integers(len(rooms)))] for _ in range(nc)]
         t_rooms: list[_Room | None] = [None] * nt
@@ -298,6 +276,7 @@ def generate_instructions(
     graph: SceneGraph | None = None,
     instruction_settings: InstructionSettings | None = None,
     start_index: int = 0,
+    label_stats: RoomLabelStats | None = None,
 ) -> list[Instruction]:
     """Draw ``n`` instructions for ``scene``; categories are dealt round-robin.
 
@@ -323,6 +302,12 @@ def generate_instructions(
         Sampling probabilities (relations, subgoals), attempts.
     start_index : int, default 0
         First id number.
+    label_stats : RoomLabelStats, optional
+        Label / room-type statistics of the dataset the scene belongs to
+        (:func:`~navbench.tasks.conditional.distractors.room_label_stats` over all its scenes):
+        presence conditions ask about labels contested for the room type, balanced true /
+        false over those scenes. Default: this scene's own, with which most room types have
+        no contested label and fall back to labels found elsewhere in the scene.
 
     Returns
     -------
@@ -334,7 +319,7 @@ def generate_instructions(
     Raises
     ------
     navbench.errors.ConfigError
-        Unknown category or negative ``n``.
+        Unknown category, negative ``n``, or ``horizons`` a category cannot meet.
     SamplingError
         The scene cannot support a category (too few referable objects or rooms).
 
@@ -347,14 +332,14 @@ def generate_instructions(
     >>> inst.id, inst.category
     ('house_0_3:0', 'simple')
     >>> inst.text
-    'Should there be a tv in the living room, walk to the sink in the bathroom; if not, walk to the book in the bedroom.'
+    'Should there be a tv in the living room, walk to the potted plant in the living room; if not, walk to the toilet in the bathroom.'
 
     The living room has a tv, so the condition holds and the first branch is the one to follow:
 
     >>> "tv" in [o.label for o in house.objects_in("room_0")], inst.truths, inst.branch_index
     (True, {'c0': True}, 0)
     >>> inst.linear_text, inst.n_branches
-    ('Go to the sink in the bathroom.', 2)
+    ('Go to the potted plant in the living room.', 2)
     """
     cats = list(categories or CATEGORIES)
     bad = [c for c in cats if c not in CATEGORIES]
@@ -364,7 +349,10 @@ def generate_instructions(
         raise ConfigError(f"n: expected >= 0, got {n}")
     ist = instruction_settings or InstructionSettings()
     graph = graph or build_scene_graph(scene, settings)
-    index = SceneIndex(scene, graph, ist)
+    for cat in cats:  # horizons a category cannot meet: one error before any drawing
+        for o in range(len(_OUTCOMES[cat])):
+            _lead_choice(cat, o, ist.horizons)
+    index = SceneIndex(scene, graph, ist, label_stats)
     if not index.rooms:
         raise SamplingError(f"scene {scene.id!r}: no room that can be named (unique label or "
                             "room hint) with objects")
@@ -382,14 +370,17 @@ def generate_instructions(
         rng = derive(seed, scene.id, cat, "draw", k)
         for _ in range(ist.max_attempts):
             got = _draw(index, cat, outcome, rng)
-            if got is not None:
+            if got is None:
+                continue
+            inst = _record(scene.id, f"{scene.id}:{start_index + i}", cat, *got, rng)
+            if ist.evidence is None or inst.axes["evidence_observability"] == ist.evidence:
                 break
         else:
             raise SamplingError(
                 f"scene {scene.id!r}: could not draw a {cat!r} instruction in "
-                f"{ist.max_attempts} attempts (too few referable objects or rooms)")
-        prog, truths = got
-        out.append(_record(scene.id, f"{scene.id}:{start_index + i}", cat, prog, truths, rng))
+                f"{ist.max_attempts} attempts (too few referable objects or rooms"
+                + (f", or none with {ist.evidence} evidence)" if ist.evidence else ")"))
+        out.append(inst)
     return out
 
 

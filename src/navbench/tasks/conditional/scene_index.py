@@ -9,17 +9,18 @@ Y). Rooms with neither are not used. Targets and conditions: see :mod:`.sampler`
 
 from __future__ import annotations
 
-import math
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 import numpy as np
 
-from navbench.graph.relations import AZIMUTH_NAMES, PairMetrics
+from navbench.graph.relations import PairMetrics
 from navbench.graph.scene_graph import SceneGraph
+from navbench.graph.settings import GraphSettings
 from navbench.scene.model import Scene, SceneObject
 from navbench.tasks.conditional.consistency import Context, condition_keys, ref_keys
+from navbench.tasks.conditional.distractors import RoomLabelStats, room_label_stats
+from navbench.tasks.conditional.margins import decidable, qualifies
 from navbench.tasks.conditional.program import (
     Condition,
     Go,
@@ -28,12 +29,9 @@ from navbench.tasks.conditional.program import (
     Qualifier,
     Relation,
 )
+from navbench.tasks.conditional.references import misplaced_labels, seen_in, usable
+from navbench.tasks.conditional.settings import InstructionSettings
 from navbench.tasks.conditional.templates import is_speakable
-
-if TYPE_CHECKING:  # sampler.py builds the index, so the settings class is imported for types only
-    from navbench.tasks.conditional.sampler import InstructionSettings
-
-_DIRECTIONS = {f"{a} of": 45.0 * k for k, a in enumerate(AZIMUTH_NAMES)}
 
 
 @dataclass
@@ -43,11 +41,13 @@ class _Room:
     hint: str | None
     objects: tuple[SceneObject, ...]
     pairs: PairMetrics
-    labels: list[str]
-    absent: list[str]
-    unique: list[int]
+    labels: list[str]  # labels of usable objects (a person sees them)
+    present: list[tuple[str, float]]  # true presence labels and draw weights
+    absent: list[tuple[str, float]]  # false presence labels (distractors) and draw weights
+    unique: list[int]  # usable objects whose label is unique in the room
     refs: dict[int, list[ObjectRef]]
-    rel: np.ndarray  # (P, N, N) bool: [p, i, j] = o_j is pred_p o_i
+    #: predicate → (surely-failing, surely-holding) (subject, reference) pairs of unique objects
+    relations: dict[str, tuple[list[tuple[int, int]], ...]]
     ref_keys: list[int] = field(default_factory=list)
 
 
@@ -99,24 +99,27 @@ def hint_facts(rooms: list[_Room]) -> Context:
     return Context(present=frozenset(keys))
 
 
-def _bearing(a: SceneObject, b: SceneObject) -> float | None:
-    """Compass bearing (°, 0 = east, counter-clockwise) of ``b`` seen from ``a``; None if on top."""
-    dx, dz = b.center[0] - a.center[0], b.center[2] - a.center[2]
-    if math.hypot(dx, dz) < 1e-9:
-        return None
-    return math.degrees(math.atan2(-dz, dx)) % 360.0
-
-
 class SceneIndex:
-    """Referable rooms, objects and conditions of one scene (built once per scene)."""
+    """Referable rooms, objects and conditions of one scene (built once per scene).
 
-    def __init__(self, scene: Scene, graph: SceneGraph, settings: InstructionSettings) -> None:
+    Only usable objects (:mod:`.references`: inside their room, visible at 1.5 m) are targets,
+    anchors and relation objects; relation conditions and qualifiers use only pairs that surely
+    hold or surely fail their predicate (:mod:`.margins`); presence labels follow
+    :mod:`.distractors` with ``label_stats`` (default: the scene's own, which falls back)."""
+
+    def __init__(self, scene: Scene, graph: SceneGraph, settings: InstructionSettings,
+                 label_stats: RoomLabelStats | None = None) -> None:
         self.scene = scene
         self.settings = settings
+        self.graph_settings: GraphSettings = graph.settings
         s = settings
+        size = s.min_reference_size
+        stats = label_stats or room_label_stats([scene], size)
         hints = room_hints(scene)
+        bad = misplaced_labels(scene)
+        ok = {o.id: usable(scene, o, size) for o in scene.objects}
         scene_labels = sorted({o.label for o in scene.objects if o.room_id in scene.room_index
-                               and is_speakable(o.label)})
+                               and is_speakable(o.label) and ok[o.id]})
         self.rooms: list[_Room] = []
         for r in scene.rooms:
             if r.id not in hints or not is_speakable(r.label) or r.id not in graph.geometry:
@@ -126,12 +129,22 @@ class SceneIndex:
                 continue
             pm = graph.geometry[r.id].pairs
             cnt = Counter(o.label for o in objs)
-            labels = sorted(lab for lab in cnt if is_speakable(lab))
-            unique = [k for k, o in enumerate(objs) if cnt[o.label] == 1 and is_speakable(o.label)]
-            rel = np.stack([pm.holds(p) for p in s.relation_predicates])
-            room = _Room(r.id, r.label, hints[r.id], objs, pm, labels,
-                         [lab for lab in scene_labels if lab not in cnt], unique, {}, rel)
-            self._targets(room, cnt)
+            labels = sorted({o.label for o in objs if is_speakable(o.label) and ok[o.id]
+                             and (o.label, r.id) not in bad})
+            seen = seen_in(scene, r)
+            contested = stats.contested(r.label, scene.source)
+            if contested:  # balanced, plausible distractors (distractors.py)
+                present = [(lab, contested[lab][0]) for lab in labels if lab in contested]
+                absent = [(lab, w[1]) for lab, w in contested.items()
+                          if lab not in seen and (lab, r.id) not in bad]
+            else:  # no statistics for this room type: labels found elsewhere in the scene
+                present = [(lab, 1.0) for lab in labels]
+                absent = [(lab, 1.0) for lab in scene_labels if lab not in seen and (lab, r.id) not in bad]
+            unique = [k for k, o in enumerate(objs) if cnt[o.label] == 1 and is_speakable(o.label)
+                      and ok[o.id]]
+            room = _Room(r.id, r.label, hints[r.id], objs, pm, labels, present, absent, unique, {},
+                         self._relations(pm, unique))
+            self._targets(room, cnt, ok)
             room.ref_keys = sorted(room.refs)
             self.rooms.append(room)
         self.by_id = {r.id: r for r in self.rooms}
@@ -141,37 +154,45 @@ class SceneIndex:
     def _ref(self, room: _Room, o: SceneObject, q: Qualifier | None = None) -> ObjectRef:
         return ObjectRef(o.label, room.label, q, o.id, room.id, room.hint)
 
-    def _targets(self, room: _Room, cnt: Counter[str]) -> None:
+    def _relations(self, pm: PairMetrics, unique: list[int]) -> dict[str, tuple[list[tuple[int, int]], ...]]:
+        """Predicate → (pairs that surely fail, pairs that surely hold) among the unique-label
+        objects, as (subject, reference) indices; only predicates with both kinds of pair
+        (so that each is asked true and false alike)."""
+        s = self.settings
+        out: dict[str, tuple[list[tuple[int, int]], ...]] = {}
+        if len(unique) < 2:
+            return out
+        for p in s.relation_predicates:
+            yes, no = decidable(pm, p, self.graph_settings, s.margins)
+            pairs: tuple[list[tuple[int, int]], list[tuple[int, int]]] = ([], [])
+            for ia in unique:
+                for ib in unique:
+                    if ia != ib and (no[ib, ia] or yes[ib, ia]):
+                        pairs[int(bool(yes[ib, ia]))].append((ia, ib))
+            if pairs[0] and pairs[1]:
+                out[p] = pairs
+        return out
+
+    def _targets(self, room: _Room, cnt: Counter[str], ok: dict[str, bool]) -> None:
         objs = room.objects
-        margin = float(self.settings.direction_margin_deg)
         for k in room.unique:
             room.refs[k] = [self._ref(room, objs[k])]
-        quals = {p: room.pairs.holds(p) for p in self.settings.qualifier_predicates}
+        s = self.settings
+        quals = {p: decidable(room.pairs, p, self.graph_settings, s.margins)
+                 for p in s.qualifier_predicates}
         for lab in sorted(lab for lab, c in cnt.items() if c > 1 and is_speakable(lab)):
-            same = np.array([o.label == lab for o in objs])
-            for p, m in quals.items():
+            same = [j for j, o in enumerate(objs) if o.label == lab]
+            for p, table in quals.items():
                 for a in room.unique:
-                    row = m[a] & same
-                    if row.sum() != 1:
-                        continue
-                    k = int(np.nonzero(row)[0][0])
-                    anchor = objs[a]
-                    if p in _DIRECTIONS and not self._clear(anchor, objs, same, k, _DIRECTIONS[p], margin):
-                        continue
-                    room.refs.setdefault(k, []).append(
-                        self._ref(room, objs[k], Qualifier(p, anchor.label, anchor.id)))
-
-    @staticmethod
-    def _clear(anchor: SceneObject, objs: tuple[SceneObject, ...], same: np.ndarray, k: int,
-               direction: float, margin: float) -> bool:
-        """No other same-label object within ``margin``° of ``direction`` seen from the anchor."""
-        for j in np.nonzero(same)[0]:
-            if int(j) == k:
-                continue
-            b = _bearing(anchor, objs[int(j)])
-            if b is None or abs((b - direction + 180.0) % 360.0 - 180.0) <= margin:
-                return False
-        return True
+                    for k in same:
+                        if not ok[objs[k].id]:
+                            continue
+                        others = [j for j in same if j != k]
+                        if qualifies(room.pairs, p, a, k, others, self.graph_settings, s.margins, table):
+                            anchor = objs[a]
+                            room.refs.setdefault(k, []).append(
+                                self._ref(room, objs[k], Qualifier(p, anchor.label, anchor.id)))
+                            break
 
     def _apart(self, obj: SceneObject, taken: set[str]) -> bool:
         """Whether ``obj``'s XZ footprint is at least ``min_target_gap`` from every taken target."""
@@ -191,24 +212,28 @@ class SceneIndex:
     def condition(self, room: _Room, truth: bool, rng: np.random.Generator,
                   ctx: Context | None = None) -> Condition | None:
         """A condition in ``room`` with the given truth that the context ``ctx`` neither decides
-        nor contradicts, or None if the room cannot supply one."""
+        nor contradicts, or None if the room cannot supply one. A relation (probability
+        ``p_relation``) picks its predicate uniformly among those the room can ask both true and
+        false, then a pair that surely has ``truth``; a presence draws a label with the
+        balanced weights of :mod:`.distractors`."""
         s = self.settings
         ctx = ctx or Context()
-        if len(room.unique) >= 2 and rng.random() < s.p_relation:
-            for _ in range(8):
-                a, b = rng.choice(len(room.unique), size=2, replace=False)
-                ia, ib = room.unique[int(a)], room.unique[int(b)]
-                ok = np.nonzero(room.rel[:, ib, ia] == truth)[0]
-                if len(ok):
-                    p = s.relation_predicates[int(ok[int(rng.integers(len(ok)))])]
-                    c = Relation(self._ref(room, room.objects[ia]), p, self._ref(room, room.objects[ib]))
-                    if ctx.consistent(c):
-                        return c
-        pool = [lab for lab in (room.labels if truth else room.absent)
+        if room.relations and rng.random() < s.p_relation:
+            preds = sorted(room.relations)
+            p = preds[int(rng.integers(len(preds)))]
+            pairs = room.relations[p][int(truth)]
+            for k in rng.permutation(len(pairs))[:8]:
+                ia, ib = pairs[int(k)]
+                c = Relation(self._ref(room, room.objects[ia]), p, self._ref(room, room.objects[ib]))
+                if ctx.consistent(c):
+                    return c
+        pool = [(lab, w) for lab, w in (room.present if truth else room.absent)
                 if not ctx.decides(Presence(lab, room.label, room.id))]
         if not pool:
             return None
-        return Presence(pool[int(rng.integers(len(pool)))], room.label, room.id, room.hint)
+        w = np.array([x[1] for x in pool])
+        k = int(np.searchsorted(np.cumsum(w), rng.random() * w.sum(), side="right"))
+        return Presence(pool[min(k, len(pool) - 1)][0], room.label, room.id, room.hint)
 
     def target(self, room: _Room | None, rng: np.random.Generator, taken: set[str],
                ctx: Context | None = None) -> Go | None:

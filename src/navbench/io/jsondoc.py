@@ -1,94 +1,24 @@
-"""Small I/O helpers shared by every module: atomic writes and canonical JSON."""
+"""JSON documents within limits: the one JSON reading path of navbench (scenes, importers,
+episodes, predictions, manifests, caches, wire messages) and its canonical writers.
+
+Limits (README "Robustness / limits"): at most :data:`MAX_JSON_BYTES` of (decompressed) text,
+:data:`MAX_JSON_DEPTH` levels of nesting, :data:`MAX_INT_DIGITS` digits per integer, strict JSON
+(no NaN / Infinity unless a reader asks for them). A document past a limit raises
+:class:`JSONLimitError` before it can cost a ``RecursionError``, a ``ValueError`` from ``int()``
+(4,300-digit limit) or an ``OverflowError`` in a reader's ``float()``.
+"""
 
 from __future__ import annotations
 
-import contextlib
 import gzip
 import json
 import math
-import os
-import shutil
-import tempfile
-import tokenize
-import zipfile
 import zlib
-from collections.abc import Callable
 from pathlib import Path
 from typing import NoReturn
 
+from navbench.io.atomic import atomic_write_bytes, atomic_write_text
 from navbench.jsontypes import JSON
-
-#: Everything numpy may raise while reading a damaged ``.npy``/``.npz`` (truncated or altered
-#: bytes, a corrupt zip member, a header that is not a Python literal, a shape too big to
-#: allocate; zipfile's NotImplementedError for an altered version or compression method and
-#: RuntimeError for a member flagged as encrypted). Readers catch this tuple and raise a
-#: :class:`~navbench.errors.FormatError`.
-ARRAY_READ_ERRORS: tuple[type[BaseException], ...] = (
-    OSError, EOFError, ValueError, SyntaxError, tokenize.TokenError, zipfile.BadZipFile,
-    zlib.error, MemoryError, OverflowError, NotImplementedError, RuntimeError)
-
-
-def _umask_mode() -> int:
-    """Permissions a plain ``open(..., "w")`` would give (0o666 minus the umask)."""
-    mask = os.umask(0)
-    os.umask(mask)
-    return 0o666 & ~mask
-
-
-def atomic_write_bytes(path: str | Path, data: bytes) -> Path:
-    """Write ``data`` to ``path`` via a temporary file in the same folder and ``os.replace``.
-
-    A reader never sees a half-written file, and an interrupted write leaves the old file.
-    """
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.chmod(tmp, _umask_mode())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        raise
-    return path
-
-
-def atomic_write_text(path: str | Path, text: str) -> Path:
-    """UTF-8 text version of :func:`atomic_write_bytes`."""
-    return atomic_write_bytes(path, text.encode("utf-8"))
-
-
-def atomic_write_with(path: str | Path, writer: Callable[[Path], object]) -> Path:
-    """Let ``writer`` write a temporary path (e.g. matplotlib ``savefig``), then rename it."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.stem}.", suffix=path.suffix, dir=path.parent)
-    os.close(fd)
-    try:
-        writer(Path(tmp))
-        os.chmod(tmp, _umask_mode())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        raise
-    return path
-
-
-def publish_dir(tmp: str | Path, out: str | Path) -> Path:
-    """Move a fully written temporary folder ``tmp`` to ``out`` (replacing an old ``out``), mode
-    0755. Callers write everything into ``tmp`` first and remove it on failure, so ``out`` is
-    never half-written."""
-    out = Path(out)
-    if out.exists():
-        shutil.rmtree(out)
-    os.replace(tmp, out)
-    os.chmod(out, 0o755)
-    return out
 
 
 def dumps_json(obj: JSON, *, indent: int | None = 1) -> str:
@@ -135,16 +65,23 @@ def _parse_constant(text: str) -> NoReturn:
     raise JSONLimitError(f"strict JSON (no {text})")
 
 
-def _check_depth(doc: JSON) -> None:
+def check_json_depth(doc: JSON, *, ints: bool = False) -> None:
+    """Raise :class:`JSONLimitError` when ``doc`` (parsed JSON, or a TOML / pickled document of
+    dicts and lists) nests deeper than :data:`MAX_JSON_DEPTH` (iterative: never recursion);
+    with ``ints``, also when an integer value or key has more than :data:`MAX_INT_DIGITS` digits
+    (compared by size: ``str()`` of a 5,000-digit int raises)."""
+    big = 10 ** MAX_INT_DIGITS
     stack = [(doc, 1)]
     while stack:
         v, d = stack.pop()
         if d > MAX_JSON_DEPTH:
             raise JSONLimitError(f"at most {MAX_JSON_DEPTH} levels of nesting")
-        if isinstance(v, dict):
-            stack.extend((x, d + 1) for x in v.values() if isinstance(x, (dict, list)))
-        elif isinstance(v, list):
-            stack.extend((x, d + 1) for x in v if isinstance(x, (dict, list)))
+        items = list(v.items()) if isinstance(v, dict) else [(None, x) for x in v] if isinstance(v, list) else []
+        for k, x in items:
+            if ints and any(isinstance(n, int) and not isinstance(n, bool) and abs(n) >= big for n in (k, x)):
+                raise JSONLimitError(f"integers of at most {MAX_INT_DIGITS} digits")
+            if isinstance(x, (dict, list)):
+                stack.append((x, d + 1))
 
 
 def loads_json(text: str | bytes, *, allow_nan: bool = False) -> JSON:
@@ -166,7 +103,7 @@ def loads_json(text: str | bytes, *, allow_nan: bool = False) -> JSON:
                              parse_constant=_parse_constant)
     except RecursionError:
         raise JSONLimitError(f"at most {MAX_JSON_DEPTH} levels of nesting") from None
-    _check_depth(doc)
+    check_json_depth(doc)
     return doc
 
 
@@ -187,3 +124,18 @@ def read_json(path: str | Path) -> JSON:
         with open(path, "rb") as f:
             raw = f.read(MAX_JSON_BYTES + 1)
     return loads_json(raw.decode("utf-8"))
+
+
+def describe_read_error(e: BaseException) -> str:
+    """What a failed JSON read found, in words (never an exception class name)."""
+    if isinstance(e, json.JSONDecodeError):
+        return f"invalid JSON at line {e.lineno}, column {e.colno} ({e.msg})"
+    if isinstance(e, UnicodeDecodeError):
+        return f"text that is not UTF-8 (byte {e.object[e.start:e.start + 1]!r} at offset {e.start})"
+    if isinstance(e, RecursionError):
+        return f"more than {MAX_JSON_DEPTH} levels of nesting"
+    if isinstance(e, FileNotFoundError):
+        return "no such file"
+    if isinstance(e, OSError):
+        return f"an unreadable file ({e.strerror or e})"
+    return str(e) or "an unreadable document"
