@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import resource
 import subprocess
 import sys
@@ -20,20 +21,25 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from osm_district import KX, KZ, LAT0, LON0, district  # noqa: E402
+from osm_district import KX, KZ, LAT0, LON0, district
 
 
 def run_import(src: Path, out: Path) -> tuple[float, float]:
-    """Wall seconds and peak RSS (GB) of ``navbench scenes import-osm src -o out`` in a child."""
+    """Wall seconds and peak RSS (GB) of ``navbench scenes import-osm src -o out`` in a child;
+    also prints its CPU seconds (user + system) and the load average, since on a shared machine
+    the wall time is the CPU time stretched by the other jobs."""
     exe = Path(sys.executable).parent / "navbench"
     t0 = time.perf_counter()
-    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    ru0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     r = subprocess.run([str(exe), "scenes", "import-osm", str(src), "-o", str(out)], capture_output=True, text=True)
     dt = time.perf_counter() - t0
     if r.returncode != 0:
         raise SystemExit(f"import failed: {r.stderr.strip()[-500:]}")
-    peak = max(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, before) / 1e6  # kB -> GB
+    ru1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    peak = max(ru1.ru_maxrss, ru0.ru_maxrss) / 1e6  # kB -> GB
+    cpu = ru1.ru_utime + ru1.ru_stime - ru0.ru_utime - ru0.ru_stime
     print("   ", r.stdout.strip()[:300])
+    print(f"    cpu {cpu:.1f} s, load average {os.getloadavg()[0]:.1f}")
     return dt, peak
 
 
