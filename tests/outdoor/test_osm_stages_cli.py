@@ -14,7 +14,6 @@ from navbench.geometry import point_in_polygon, polygon_area
 from navbench.scene.stages import classify_positions, first_outdoor_index
 from tests.conftest import two_room_scene
 
-pytest.importorskip("osmium")
 LON0, LAT0 = 13.40, 52.52
 KX = 6_371_008.8 * math.radians(1) * math.cos(math.radians(LAT0))
 KZ = 6_371_008.8 * math.radians(1)
@@ -78,9 +77,11 @@ def test_osm_footprints(osm_scene: ns.Scene) -> None:
     assert xs.min(axis=0) == pytest.approx([-60, -30], abs=0.05) and xs.max(axis=0) == pytest.approx([-40, -15], abs=0.05)
     box = next(x for x in osm_scene.boxes if x.ref == "bldg_200" and x.kind == "building")
     assert box.size[1] == pytest.approx(12.0)  # 4 levels x 3 m
-    assert any(m.ref == "bldg_201" for m in osm_scene.meshes)  # L-shape: prism mesh, 25 m
-    m = next(m for m in osm_scene.meshes if m.ref == "bldg_201")
-    assert np.asarray(m.vertices)[:, 1].max() == pytest.approx(25.0)
+    # L-shape: exactly two boxes (its edges run along its own frame), 25 m tall, covering 615 m²
+    ls = [x for x in osm_scene.boxes if x.ref == "bldg_201" and x.kind == "building"]
+    assert len(ls) == 2 and not osm_scene.meshes
+    assert sum(x.size[0] * x.size[2] for x in ls) == pytest.approx(30 * 13 + 15 * 15, rel=1e-4)
+    assert all(x.size[1] == pytest.approx(25.0) and x.center[1] == pytest.approx(12.5) for x in ls)
 
 
 def test_osm_road_widths(osm_scene: ns.Scene) -> None:

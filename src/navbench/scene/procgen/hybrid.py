@@ -71,7 +71,7 @@ def _house(seed: int, n_rooms: int) -> Scene:
 
 
 @dataclass(frozen=True)
-class _Tf:
+class HouseTransform:
     """Rigid XZ transform: rotate by ``dyaw`` about ``pivot``, then move ``pivot`` to ``to``."""
 
     dyaw: float
@@ -96,7 +96,7 @@ def _pid(s: str | None) -> str | None:
     return None if s is None or s == OUTDOOR else PREFIX + s
 
 
-def transform_house(house: Scene, tf: _Tf) -> Scene:
+def transform_house(house: Scene, tf: HouseTransform) -> Scene:
     """``house`` moved by ``tf`` with ids prefixed (pure function of its inputs)."""
     def obj(o: SceneObject) -> SceneObject:
         aabb = None
@@ -186,6 +186,41 @@ def cut_opening(boxes: tuple[Box, ...], portal: Portal, depth: float = 0.8) -> l
             out.append(dataclasses.replace(b, id=f"{b.id}_{k}" if split else b.id, center=cen, size=size))
     return out
 
+def house_shell(inner: Scene, moved: Polygon, exit_p: Portal, t: float, storeys: int) -> list[Box]:
+    """The moved house's boxes with a facade shell along its outline (walls ``t`` m thick,
+    open at the exit: any wall or door box across the opening is cut) and ``storeys`` x 3 m of
+    upper floors above its rooms (solid boxes)."""
+    import shapely
+
+    height = max(r.height for r in inner.rooms)
+    ring = np.asarray(moved.exterior.coords)
+    shell = tuple(_wall(f"house_shell_{k}", ring[k], ring[k + 1], SIDEWALK_Y, height, t, "house")
+                  for k in range(len(ring) - 1) if np.hypot(*(ring[k + 1] - ring[k])) > 1e-6)
+    boxes = cut_opening(inner.boxes + shell, exit_p)
+    top = SIDEWALK_Y + height
+    up = storeys * 3.0
+    for k, r in enumerate(inner.rooms):
+        rx0, rz0, rx1, rz1 = shapely.Polygon(r.floor_polygon).bounds
+        boxes.append(Box(f"house_upper_{k}", "building", ((rx0 + rx1) / 2, top + 0.1 + up / 2, (rz0 + rz1) / 2),
+                         (rx1 - rx0 + t, up, rz1 - rz0 + t), 0.0, "building", "house"))
+    return boxes
+
+
+def load_house(seed: int, n_rooms: int, house: Scene | None) -> tuple[Scene, Portal, Polygon, float]:
+    """The house to embed (``house`` or a generated one), its exit portal, its footprint (the
+    union of its room polygons) and the floor height of the exit's room (m)."""
+    import shapely
+
+    house = house if house is not None else _house(seed, n_rooms)
+    exits = sorted((p for p in house.portals if p.kind == "exit"), key=lambda p: p.id)
+    if not exits or not house.rooms:
+        raise ConfigError(f"house {house.id!r}: expected rooms and a Portal(kind='exit'), found none")
+    ex = exits[0]
+    room0 = house.room_index.get(ex.regions[0]) or house.rooms[0]
+    foot = shapely.union_all([shapely.Polygon(r.floor_polygon).buffer(0) for r in house.rooms])
+    return house, ex, foot, room0.floor_y
+
+
 #: A hybrid's site is chosen for up to this many shop categories whose entrance lies within
 #: :data:`SHOP_REACH` m (straight line) of the exit, so PlaceNav has goals to choose from
 #: (PlaceNav keeps goals 5–50 m of path away; before, 4 of 8 scenes had one shop or none).
@@ -200,7 +235,7 @@ def _recess(foot: Polygon, ex: Portal) -> float:
 
 
 def _placement(bd: Building, blk: Block, ex: Portal, foot: Polygon, t: float,
-               dy: float) -> tuple[_Tf, Polygon] | None:
+               dy: float) -> tuple[HouseTransform, Polygon] | None:
     """The transform that puts the house's exit on ``bd``'s street facade (slid along it to fit
     between the lot ends with a 1 m margin) and the moved footprint, or ``None`` when the lot
     cannot hold it. An exit in a recess of the house outline (part of the house lies beyond
@@ -218,7 +253,7 @@ def _placement(bd: Building, blk: Block, ex: Portal, foot: Polygon, t: float,
         (nz if side in "ns" else nx) * (2 * t + _recess(foot, ex))
     mid = (bd.front[0] + bd.front[1]) / 2
     to = (mid, fixed) if side in "ns" else (fixed, mid)
-    tf = _Tf(dyaw, (ex.center[0], ex.center[2]), to, dy)
+    tf = HouseTransform(dyaw, (ex.center[0], ex.center[2]), to, dy)
     bx0, bz0, bx1, bz1 = shapely.Polygon(tf.xz(ring)).bounds
     lo_a, hi_a = (x0, x1) if side in "ns" else (z0, z1)
     ext = (bx0, bx1) if side in "ns" else (bz0, bz1)
@@ -261,18 +296,10 @@ def generate_hybrid(seed: int, settings: HybridSettings | None = None, scene_id:
     ``house`` defaults to ``generate_house(child_seed, n_rooms)``; any indoor scene with one
     ``exit`` portal whose floors are flat works (e.g. a loaded ProcTHOR house).
     """
-    import shapely
-
     cfg = settings or HybridSettings()
     if cfg.radius <= 0:
         raise ConfigError(f"HybridSettings.radius: expected > 0 m, got {cfg.radius}")
-    house = house if house is not None else _house(seed, cfg.n_rooms)
-    exits = sorted((p for p in house.portals if p.kind == "exit"), key=lambda p: p.id)
-    if not exits or not house.rooms:
-        raise ConfigError(f"house {house.id!r}: expected rooms and a Portal(kind='exit'), found none")
-    ex = exits[0]
-    room0 = house.room_index.get(ex.regions[0]) or house.rooms[0]
-    foot = shapely.union_all([shapely.Polygon(r.floor_polygon).buffer(0) for r in house.rooms])
+    house, ex, foot, floor_y = load_house(seed, cfg.n_rooms, house)
     plan = plan_city(seed, cfg.city)
     rng = derive(seed, "hybrid", "site")
     t = cfg.wall_thickness
@@ -281,7 +308,7 @@ def generate_hybrid(seed: int, settings: HybridSettings | None = None, scene_id:
     fits = []  # every road-facing lot that holds the house, in the seed's order
     for k in rng.permutation(len(cands)):
         bd = cands[int(k)]
-        placed = _placement(bd, lots[bd.block_id], ex, foot, t, SIDEWALK_Y - room0.floor_y)
+        placed = _placement(bd, lots[bd.block_id], ex, foot, t, SIDEWALK_Y - floor_y)
         if placed is not None:
             fits.append((bd, lots[bd.block_id], *placed))
     if not fits:
@@ -295,19 +322,7 @@ def generate_hybrid(seed: int, settings: HybridSettings | None = None, scene_id:
     gone = _removed_buildings(plan, moved)
     plan.buildings = [b for b in plan.buildings if b.id not in gone]
     plan.storefronts = [s for s in plan.storefronts if s.place.building_id not in gone]
-    # Facade shell along the house outline, open at the exit.
-    height = max(r.height for r in inner.rooms)
-    ring = np.asarray(moved.exterior.coords)
-    shell = tuple(_wall(f"house_shell_{k}", ring[k], ring[k + 1], SIDEWALK_Y, height, t, "house")
-                  for k in range(len(ring) - 1) if np.hypot(*(ring[k + 1] - ring[k])) > 1e-6)
-    boxes = cut_opening(inner.boxes + shell, exit_p)
-    top = SIDEWALK_Y + height
-    up = cfg.storeys * 3.0
-    for k, r in enumerate(inner.rooms):
-        rx0, rz0, rx1, rz1 = shapely.Polygon(r.floor_polygon).bounds
-        boxes.append(Box(f"house_upper_{k}", "building", ((rx0 + rx1) / 2, top + 0.1 + up / 2, (rz0 + rz1) / 2),
-                         (rx1 - rx0 + t, up, rz1 - rz0 + t), 0.0, "building", "house"))
-    plan.extra_boxes += boxes
+    plan.extra_boxes += house_shell(inner, moved, exit_p, t, cfg.storeys)
     plan.extra_surfaces += list(inner.surfaces)
     plan.lot_cutouts.append(moved)
     # Keep the sidewalk in front of the exit free, then populate around the anchor.
@@ -332,4 +347,5 @@ def generate_hybrid(seed: int, settings: HybridSettings | None = None, scene_id:
                     indoor_objects=inner.objects, meta=meta, extra_places=inner.places)
 
 
-__all__ = ["HybridSettings", "cut_opening", "generate_hybrid", "transform_house"]
+__all__ = ["HouseTransform", "HybridSettings", "cut_opening", "generate_hybrid", "house_shell", "load_house",
+           "transform_house"]

@@ -12,6 +12,7 @@ Frame: Habitat, metres; yaw 0 faces -Z.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -79,29 +80,50 @@ def parked_vehicles(roads: list[tuple[Rect, int, str]], zones: list[NoParking], 
                     cfg: ParkingSettings | None = None) -> list[tuple[str, tuple[float, float, float], float]]:
     """All parked vehicles ``(label, box centre, yaw)`` along every curb, before any budget."""
     s = cfg or ParkingSettings()
+    out: list[tuple[str, tuple[float, float, float], float]] = []
+    for (ox, oz), (nx, nz), lo, hi in curbs_of_roads(roads):
+        ux, uz = (0.0, 1.0) if nx != 0 else (1.0, 0.0)  # along the curb
+
+        def at(c: float, off: float, ox: float = ox, oz: float = oz, nx: float = nx, nz: float = nz
+               ) -> tuple[float, float]:
+            return (ox if nx != 0 else c) + nx * off, (oz if nz != 0 else c) + nz * off
+
+        park_curb(at, (ux, uz), (-nz, nx), lo, hi, zones, rng, s, out)
+    return out
+
+
+#: A curb point: ``at(t, off)`` = the XZ point ``t`` m along the curb, ``off`` m into the road.
+CurbPoint = Callable[[float, float], tuple[float, float]]
+#: An extra test of a vehicle's box: ``ok(x, z, yaw, length, width)``.
+SpotCheck = Callable[[float, float, float, float, float], bool]
+
+
+def park_curb(at: CurbPoint, along: tuple[float, float], heading: tuple[float, float], lo: float, hi: float,
+              zones: list[NoParking], rng: np.random.Generator, s: ParkingSettings,
+              out: list[tuple[str, tuple[float, float, float], float]], ok: SpotCheck | None = None) -> None:
+    """Park vehicles along one straight curb from ``lo`` to ``hi`` (m along it): ``at`` places
+    a point, ``along`` is the unit along the curb, ``heading`` the driving direction (the curb
+    on the driver's right); ``ok`` may veto a spot (the vehicle then moves on 1 m)."""
     labels = list(PARKED_MIX)
     w = np.array([PARKED_MIX[k] for k in labels])
     w = w / w.sum()
-    out = []
-    for (ox, oz), (nx, nz), lo, hi in curbs_of_roads(roads):
-        ux, uz = (0.0, 1.0) if nx != 0 else (1.0, 0.0)  # along the curb
-        hx, hz = -nz, nx  # heading with the curb on the driver's right
-        t = lo + s.crosswalk_clear + float(rng.uniform(0.0, 3.0))
-        while True:
-            if rng.random() < s.empty_prob:
-                t += float(rng.uniform(*s.empty))
-                continue
-            label = labels[int(rng.choice(len(labels), p=w))]
-            length, height, width = CATALOG[label]
-            if t + length > hi - s.crosswalk_clear:
-                break
-            off = s.curb_offset + width / 2
-            c = t + length / 2
-            x = (ox if nx != 0 else c) + nx * off
-            z = (oz if nz != 0 else c) + nz * off
-            if _blocked(x, z, ux, uz, length / 2, zones):
-                t += 1.0
-                continue
-            out.append((label, (x, ROAD_Y + height / 2, z), vehicle_yaw(hx, hz)))
-            t += length + float(rng.uniform(*s.gap))
-    return out
+    ux, uz = along
+    hx, hz = heading
+    t = lo + s.crosswalk_clear + float(rng.uniform(0.0, 3.0))
+    while True:
+        if rng.random() < s.empty_prob:
+            t += float(rng.uniform(*s.empty))
+            continue
+        label = labels[int(rng.choice(len(labels), p=w))]
+        length, height, width = CATALOG[label]
+        if t + length > hi - s.crosswalk_clear:
+            break
+        off = s.curb_offset + width / 2
+        c = t + length / 2
+        x, z = at(c, off)
+        yaw = vehicle_yaw(hx, hz)
+        if _blocked(x, z, ux, uz, length / 2, zones) or (ok is not None and not ok(x, z, yaw, length, width)):
+            t += 1.0
+            continue
+        out.append((label, (x, ROAD_Y + height / 2, z), yaw))
+        t += length + float(rng.uniform(*s.gap))

@@ -17,7 +17,9 @@ hydrant gaps and group no-parking zones. Frame: Habitat, metres, yaw 0 faces -Z.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
@@ -38,6 +40,9 @@ from navbench.scene.procgen.outdoor_groups import (
 from navbench.scene.procgen.parking import NoParking, parked_vehicles, vehicle_yaw
 from navbench.scene.procgen.streets import Block, BlockSide
 from navbench.scene.procgen.urban import ROAD_Y, SIDEWALK_Y, Rect
+
+if TYPE_CHECKING:
+    from shapely.geometry import Polygon  # shapely ships no annotations: mypy sees Any
 
 #: Region choice weights for contextual groups (normalised over the regions a city has), so
 #: that the few commercial and construction sides get their groups (length-weighted sampling
@@ -83,6 +88,50 @@ def _add(out: Placed, oid: str, label: str, center: tuple[float, float, float],
          size: tuple[float, float, float], yaw: float, parent: str | None = None) -> None:
     out.objects.append(SceneObject(oid, label, center, None, size=size, yaw=yaw, parent_id=parent))
     out.boxes.append(Box(f"{oid}_geom", "object", center, size, yaw, label=label, ref=oid))
+
+
+class Run(Protocol):
+    """A straight stretch of curb whose furniture zone takes sidewalk objects: ``region``,
+    usable ``[lo, hi]`` (m along it), ``taken`` intervals, and :meth:`frame`."""
+
+    region: str
+    lo: float
+    hi: float
+    taken: list[tuple[float, float]]
+
+    def frame(self, t: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Origin on the curb at ``t``, unit along the curb and unit into the sidewalk."""
+        ...
+
+
+@dataclass
+class LineRun:
+    """A :class:`Run` along any straight curb: the curb point at ``t`` is ``origin + t·along``,
+    ``inward`` points from the curb into the sidewalk (imported maps' curbs have any direction)."""
+
+    region: str
+    lo: float
+    hi: float
+    taken: list[tuple[float, float]]
+    origin: np.ndarray
+    along: np.ndarray
+    inward: np.ndarray
+
+    def frame(self, t: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Origin on the curb at ``t``, unit along the curb and unit into the sidewalk."""
+        return self.origin + t * self.along, self.along, self.inward
+
+
+@dataclass(frozen=True)
+class CornerSite:
+    """A curb whose ends may take a corner sign: ends ``a``/``b`` (XZ), ``normal`` from the
+    sidewalk towards the street, region, and which ends stand at a junction."""
+
+    a: tuple[float, float]
+    b: tuple[float, float]
+    normal: tuple[float, float]
+    region: str
+    ends: tuple[bool, bool] = (True, True)
 
 
 @dataclass
@@ -145,7 +194,7 @@ def _runs(blocks: list[Block], regions: dict[str, str], clear_zones: list[Rect],
     return runs
 
 
-def _free(run: _Run, a: float, b: float) -> bool:
+def _free(run: Run, a: float, b: float) -> bool:
     return run.lo <= a and b <= run.hi and all(b + GAP <= t0 or a - GAP >= t1 for t0, t1 in run.taken)
 
 
@@ -176,11 +225,13 @@ def _layout(spec: GroupSpec, origin: np.ndarray, eu: np.ndarray, ev: np.ndarray)
 
 @dataclass
 class _Lot:
-    """A park or plaza interior: its rectangle, region and the pond kept free (if any)."""
+    """A park or plaza interior: its rectangle, region and the pond kept free (if any);
+    ``shape`` (imported maps' lots of any outline) must hold every member's footprint."""
 
     rect: Rect
     region: str
     pond: Rect | None
+    shape: Polygon | None = None
 
 
 def place_sidewalk_objects(
@@ -197,6 +248,19 @@ def place_sidewalk_objects(
     lots = [lt for lt in lots if focus is None or _in_focus((lt.rect[0] + lt.rect[2]) / 2,
                                                            (lt.rect[1] + lt.rect[3]) / 2, focus)]
     out.regions.update(regions)
+    sites = [CornerSite(s.curb[0], s.curb[1], s.normal, regions[f"{b.id}:{s.side}"])
+             for b in blocks for s in b.sides if s.on_road]
+    furnish(runs, lots, sites, n, rng, out, focus, group_fraction, group_spacing, tries, corner_share)
+
+
+def furnish(runs: Sequence[Run], lots: list[_Lot], sites: list[CornerSite], n: int, rng: np.random.Generator,
+            out: Placed, focus: tuple[float, float, float] | None = None, group_fraction: float = 0.4,
+            group_spacing: float = 8.0, tries: int = 20, corner_share: float = 0.1,
+            spot_ok: Callable[[float, float], bool] | None = None) -> None:
+    """Up to ``n`` objects on ``runs`` and ``lots``: contextual groups first (≈
+    ``group_fraction``, region-conditioned, members of different groups ≥ ``group_spacing``
+    apart), corner signs at ``sites`` (at most ``corner_share`` of ``n``), then singles;
+    ``spot_ok(x, z)`` may veto a corner sign's spot."""
     if not runs and not lots:
         return
     p = np.array([r.hi - r.lo for r in runs]) if runs else np.zeros(0)
@@ -219,7 +283,7 @@ def place_sidewalk_objects(
             ok = _try_curb_group([runs[k] for k in ks], pr, rng, out, focus, group_spacing, budget, state)
         fails = 0 if ok else fails + 1
     placed = state.placed
-    placed += _corners(blocks, regions, rng, out, focus, min(n - placed, round(n * corner_share)))
+    placed += _corners(sites, rng, out, focus, min(n - placed, round(n * corner_share)), ok=spot_ok)
     _singles(runs, p, rng, out, focus, n - placed, tries)
 
 
@@ -249,7 +313,7 @@ def _choose(rng: np.random.Generator, region: str, zone: str) -> str | None:
     return names[int(rng.choice(len(names), p=w / w.sum()))]
 
 
-def _try_curb_group(runs: list[_Run], p: np.ndarray, rng: np.random.Generator, out: Placed,
+def _try_curb_group(runs: Sequence[Run], p: np.ndarray, rng: np.random.Generator, out: Placed,
                     focus: tuple[float, float, float] | None, spacing: float, budget: int, state: _GroupState) -> bool:
     if not runs:
         return False
@@ -305,41 +369,53 @@ def _try_lot_group(lots: list[_Lot], rng: np.random.Generator, out: Placed,
     pts = np.array([[c[0], c[2]] for _l, c, *_ in boxes])
     if not all(_in_focus(x, z, focus) for x, z in pts) or not _spaced(pts, state.anchors, spacing):
         return False
+    if lot.shape is not None and not _inside(lot.shape, boxes):
+        return False
     _commit(out, name, boxes, state)
     return True
 
 
-def _corners(blocks: list[Block], regions: dict[str, str], rng: np.random.Generator, out: Placed,
-             focus: tuple[float, float, float] | None, n: int, prob: float = 0.3) -> int:
+def _inside(shape: Polygon, boxes: list[_Member]) -> bool:
+    """Whether every member box's footprint lies in ``shape``."""
+    import shapely
+
+    from navbench.geometry import box_corners_xz
+
+    fps = shapely.polygons(np.stack([box_corners_xz(c, size, yaw) for _l, c, size, yaw, _s in boxes]))
+    return bool(shapely.contains(shape, fps).all())
+
+
+def _corners(sites: list[CornerSite], rng: np.random.Generator, out: Placed,
+             focus: tuple[float, float, float] | None, n: int, prob: float = 0.3,
+             ok: Callable[[float, float], bool] | None = None) -> int:
     """A stop sign / traffic light / street sign at some block corners, 3.6 m past the corner
     along one side (beyond the 3 m crosswalk landing), 0.4 m inside the curb."""
     k = 0
-    for b in blocks:
-        for s in b.sides:
-            if not s.on_road or k >= n:
+    for site in sites:
+        if k >= n:
+            continue
+        region = site.region
+        (ax, az), (bx, bz) = site.a, site.b
+        for end in (0, 1):
+            if k >= n or not site.ends[end] or rng.random() >= prob:
                 continue
-            region = regions[f"{b.id}:{s.side}"]
-            (ax, az), (bx, bz) = s.curb
-            for end in (0, 1):
-                if k >= n or rng.random() >= prob:
-                    continue
-                label = CORNER[region][int(rng.integers(len(CORNER[region])))]
-                ux, uz = (bx - ax, bz - az)
-                ln = math.hypot(ux, uz)
-                ux, uz = ux / ln, uz / ln
-                t = 3.6 if end == 0 else ln - 3.6
-                nx, nz = s.normal
-                x, z = ax + ux * t - nx * 0.4, az + uz * t - nz * 0.4
-                if not _in_focus(x, z, focus):
-                    continue
-                size = CATALOG[label]
-                _add(out, f"corner_{k}", label, (x, SIDEWALK_Y + size[1] / 2, z), size,
-                     yaw_of_direction(ux if end == 0 else -ux, uz if end == 0 else -uz))
-                k += 1
+            label = CORNER[region][int(rng.integers(len(CORNER[region])))]
+            ux, uz = (bx - ax, bz - az)
+            ln = math.hypot(ux, uz)
+            ux, uz = ux / ln, uz / ln
+            t = 3.6 if end == 0 else ln - 3.6
+            nx, nz = site.normal
+            x, z = ax + ux * t - nx * 0.4, az + uz * t - nz * 0.4
+            if not _in_focus(x, z, focus) or (ok is not None and not ok(x, z)):
+                continue
+            size = CATALOG[label]
+            _add(out, f"corner_{k}", label, (x, SIDEWALK_Y + size[1] / 2, z), size,
+                 yaw_of_direction(ux if end == 0 else -ux, uz if end == 0 else -uz))
+            k += 1
     return k
 
 
-def _singles(runs: list[_Run], p: np.ndarray, rng: np.random.Generator, out: Placed,
+def _singles(runs: Sequence[Run], p: np.ndarray, rng: np.random.Generator, out: Placed,
              focus: tuple[float, float, float] | None, n: int, tries: int) -> None:
     if not runs:
         return
@@ -372,7 +448,13 @@ def _singles(runs: list[_Run], p: np.ndarray, rng: np.random.Generator, out: Pla
 def place_cars(roads: list[tuple[Rect, int, str]], n: int, rng: np.random.Generator, out: Placed,
                focus: tuple[float, float, float] | None = None) -> None:
     """Up to ``n`` parked vehicles (ids ``car_<k>``) along the curbs, outside no-parking zones."""
-    cand = [v for v in parked_vehicles(roads, out.no_parking, rng) if _in_focus(v[1][0], v[1][2], focus)]
+    add_vehicles(parked_vehicles(roads, out.no_parking, rng), n, rng, out, focus)
+
+
+def add_vehicles(spots: list[tuple[str, tuple[float, float, float], float]], n: int, rng: np.random.Generator,
+                 out: Placed, focus: tuple[float, float, float] | None = None) -> None:
+    """Up to ``n`` of the candidate ``spots`` ``(label, centre, yaw)`` drawn at random (ids ``car_<k>``)."""
+    cand = [v for v in spots if _in_focus(v[1][0], v[1][2], focus)]
     pick = sorted(int(i) for i in rng.permutation(len(cand))[: min(n, len(cand))])
     for k, i in enumerate(pick):
         label, c, yaw = cand[i]

@@ -1,0 +1,92 @@
+"""OSM import at scale: a dense synthetic district of >= 10^6 nodes (``osm_district.py --dense``)
+through ``navbench scenes import-osm`` (parse, geometry, terrain, buildings, places, furniture,
+validation and the scene.json write), in a child process: wall time and peak memory. Target:
+<= 120 s and <= 3 GB on 2 cores. Reference measured in the same run: the same generator at about
+a tenth of the nodes, so the printed ratio shows how the import scales (1.0 = linear in nodes).
+Also a single 200,000-vertex building (the per-outline vertex cap simplifies it).
+
+Usage: python benchmarks/bench_osm.py [--blocks 45] [--ref-blocks 14] [--keep DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+from osm_district import KX, KZ, LAT0, LON0, district
+
+
+def run_import(src: Path, out: Path) -> tuple[float, float]:
+    """Wall seconds and peak RSS (GB) of ``navbench scenes import-osm src -o out`` in a child;
+    also prints its CPU seconds (user + system) and the load average, since on a shared machine
+    the wall time is the CPU time stretched by the other jobs."""
+    exe = Path(sys.executable).parent / "navbench"
+    t0 = time.perf_counter()
+    ru0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    r = subprocess.run([str(exe), "scenes", "import-osm", str(src), "-o", str(out)], capture_output=True, text=True)
+    dt = time.perf_counter() - t0
+    if r.returncode != 0:
+        raise SystemExit(f"import failed: {r.stderr.strip()[-500:]}")
+    ru1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    peak = max(ru1.ru_maxrss, ru0.ru_maxrss) / 1e6  # kB -> GB
+    cpu = ru1.ru_utime + ru1.ru_stime - ru0.ru_utime - ru0.ru_stime
+    print("   ", r.stdout.strip()[:300])
+    print(f"    cpu {cpu:.1f} s, load average {os.getloadavg()[0]:.1f}")
+    return dt, peak
+
+
+def big_building(path: Path, n: int = 200_000) -> None:
+    """One street and one building whose outline has ``n`` vertices (a 40 m circle)."""
+    nodes, refs = [], []
+    for k in range(n):
+        a = 2 * math.pi * k / n
+        x, z = 40 * math.cos(a), 40 + 40 * math.sin(a) + 10
+        nodes.append(f'<node id="{k + 1}" lat="{LAT0 - z / KZ:.9f}" lon="{LON0 + x / KX:.9f}"/>')
+        refs.append(k + 1)
+    nodes.append(f'<node id="{n + 1}" lat="{LAT0:.9f}" lon="{LON0 - 100 / KX:.9f}"/>')
+    nodes.append(f'<node id="{n + 2}" lat="{LAT0:.9f}" lon="{LON0 + 100 / KX:.9f}"/>')
+    nd = "".join(f'<nd ref="{r}"/>' for r in [*refs, refs[0]])
+    ways = [f'<way id="1">{nd}<tag k="building" v="yes"/></way>',
+            f'<way id="2"><nd ref="{n + 1}"/><nd ref="{n + 2}"/><tag k="highway" v="residential"/></way>']
+    path.write_text('<?xml version="1.0"?>\n<osm version="0.6">\n' + "\n".join(nodes + ways) + "\n</osm>\n")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--blocks", type=int, default=45, help="district side in blocks (45: about 1.08 million nodes)")
+    ap.add_argument("--ref-blocks", type=int, default=14)
+    ap.add_argument("--keep", type=Path, default=None, help="keep the generated files here")
+    a = ap.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        d = a.keep or Path(tmp)
+        d.mkdir(parents=True, exist_ok=True)
+        rows = []
+        for name, blocks in (("reference", a.ref_blocks), ("scale", a.blocks)):
+            src = d / f"district_{blocks}.osm"
+            c = district(src, blocks, seed=0, dense=True)
+            print(f"{name}: {src.name}: {c['nodes']:,} nodes, {c['ways']:,} ways, "
+                  f"{src.stat().st_size / 1e6:.0f} MB")
+            dt, gb = run_import(src, d / f"district_{blocks}.json")
+            rows.append((name, c["nodes"], dt, gb))
+            print(f"  import: {dt:.1f} s, peak {gb:.2f} GB")
+        (_, n0, t0, _), (_, n1, t1, g1) = rows
+        print(f"seconds per node, scale / reference: {(t1 / n1) / (t0 / n0):.2f}")
+        ok = n1 >= 1_000_000 and t1 <= 120 and g1 <= 3.0
+        print(f"target >= 1e6 nodes in <= 120 s and <= 3 GB: {'OK' if ok else 'MISSED'} "
+              f"({n1:,} nodes, {t1:.1f} s, {g1:.2f} GB)")
+        src = d / "big_building.osm"
+        big_building(src)
+        dt, gb = run_import(src, d / "big_building.json")
+        print(f"one 200,000-vertex building: {dt:.1f} s, peak {gb:.2f} GB")
+
+
+if __name__ == "__main__":
+    main()
