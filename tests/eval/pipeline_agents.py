@@ -80,7 +80,9 @@ class DiscreteSpinner(Agent):
 
 class PacedTurns(Agent):
     """Turns left ``turns`` times, then stops, sleeping ``$NAVBENCH_TEST_PAUSE`` wall-clock
-    seconds per action: an episode of a known wall-clock length (turns × pause)."""
+    seconds per action: an episode of a known wall-clock length (turns × pause). Episodes after
+    this instance's first sleep ``$NAVBENCH_TEST_PAUSE_LATER`` s per action when it is set (a
+    long second episode leaves a test time to interrupt it on a loaded machine)."""
 
     name: ClassVar[str] = "paced-turns"
     action_space = "discrete"
@@ -88,9 +90,13 @@ class PacedTurns(Agent):
     def __init__(self, turns: int = 6) -> None:
         self.turns, self.steps = int(turns), 0
         self.pause = float(os.environ.get("NAVBENCH_TEST_PAUSE", "0"))
+        self.episodes = 0
 
     def reset(self, task: Task) -> None:
         self.steps = 0
+        self.episodes += 1
+        if self.episodes == 2:
+            self.pause = float(os.environ.get("NAVBENCH_TEST_PAUSE_LATER", self.pause))
 
     def act(self, observation: Mapping[str, Any]) -> Action:
         time.sleep(self.pause)

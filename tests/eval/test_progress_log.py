@@ -29,8 +29,9 @@ def dataset(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _evaluate(dataset: Path, run: Path, log: Path) -> subprocess.Popen[bytes]:
+    # the second episode of a process runs ~40 s, so Ctrl-C after the first lands inside it
     env = {**os.environ, "NAVBENCH_PROGRESS_EVERY": "1", "NAVBENCH_TEST_PAUSE": "0.3",
-           "PYTHONPATH": str(ROOT)}
+           "NAVBENCH_TEST_PAUSE_LATER": "6", "PYTHONPATH": str(ROOT)}
     with open(log, "ab") as f:  # the child keeps its own descriptor: no terminal anywhere
         return subprocess.Popen(
             [sys.executable, "-m", "navbench", "evaluate", str(dataset), "--task", "objectnav",
