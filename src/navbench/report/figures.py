@@ -49,6 +49,12 @@ def run_colors(names: Sequence[str]) -> dict[str, str]:
     return out
 
 
+#: Run names up to this many characters go in a legend beside the success-vs-length axes;
+#: longer ones below it, cut to :data:`LEGEND_MAX_CHARS` (the tables carry the full names).
+LEGEND_BESIDE_CHARS = 28
+LEGEND_MAX_CHARS = 48
+
+
 def _new_figure(w: float, h: float) -> Figure:
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
@@ -198,7 +204,8 @@ def success_vs_length(rows_by_run: RowsByRun, bins: int = 5, *,
                                                          ci[ok, 1] - np.asarray(sr)[ok]],
                         fmt="none", ecolor=c, elinewidth=0.9, capsize=2, alpha=0.8, zorder=2.5)
         ax.scatter(x[has], np.asarray(sr)[has], s=[18 + 10 * n for n, h in zip(ns, has, strict=True) if h],
-                   color=c, edgecolors="white", linewidths=0.6, zorder=3, label=run)
+                   color=c, edgecolors="white", linewidths=0.6, zorder=3,
+                   label=run if len(run) <= LEGEND_MAX_CHARS else run[:LEGEND_MAX_CHARS - 1] + "…")
         for b in range(len(centres) - 1):
             if ns[b] >= MIN_TREND_N and ns[b + 1] >= MIN_TREND_N:
                 ax.plot(x[b:b + 2], sr[b:b + 2], "-", color=c, lw=1.4, zorder=2)
@@ -213,7 +220,11 @@ def success_vs_length(rows_by_run: RowsByRun, bins: int = 5, *,
     ax.set_ylim(-5, 112)
     ax.set_xticks(edges, [f"{e:.1f}" for e in edges], fontsize=8)
     ax.grid(alpha=0.3)
-    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
+    if max((len(r) for r in runs), default=0) <= LEGEND_BESIDE_CHARS:
+        ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
+    else:  # long run names beside the axes would squeeze them to nothing: a legend below
+        ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.14), frameon=False,
+                  ncol=max(1, min(len(runs), 2)))
     fig.tight_layout()
     return _image("success_vs_length", "Success vs path length", fig,
                   f"SR per bin of L ({len(centres)} equal-width bins over all runs); marker "
