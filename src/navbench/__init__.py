@@ -1,3 +1,3 @@
 """navbench: build, run and score embodied-navigation benchmarks."""
 
-__version__ = "0.2.0"
+__version__ = "0.3.0"
