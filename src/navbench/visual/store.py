@@ -9,14 +9,12 @@ import dataclasses
 import hashlib
 import io
 import json
-import os
-import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from navbench.io import ARRAY_READ_ERRORS, loads_json
+from navbench.io import ARRAY_READ_ERRORS, atomic_write_bytes, loads_json
 from navbench.visual.materials import Material
 from navbench.visual.mesh import Part
 
@@ -58,15 +56,7 @@ def save_visuals(path: Path, vis: SceneVisuals) -> None:
     arrays["meta"] = np.frombuffer(json.dumps(meta).encode(), np.uint8)
     buf = io.BytesIO()
     np.savez(buf, **arrays)  # type: ignore[arg-type]  # numpy's stub reads **kwds as allow_pickle
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(buf.getvalue())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    atomic_write_bytes(path, buf.getvalue())
 
 
 def load_visuals(path: Path, cls: type[SceneVisuals], geom_cls: type, light_cls: type

@@ -14,14 +14,14 @@ version); files are written to a temporary name and renamed, so concurrent proce
 from __future__ import annotations
 
 import hashlib
+import io
 import os
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 
-from navbench.io import ARRAY_READ_ERRORS
+from navbench.io import ARRAY_READ_ERRORS, atomic_write_bytes
 from navbench.rng import derive
 
 #: Bump when a generator's output changes (invalidates cached images).
@@ -149,13 +149,7 @@ def texture(key: str, seed: int, size: int = 256, *, cache: str | Path | None = 
     if img.shape != (size, size, 3):
         raise ValueError(f"texture {key!r}: generator returned {img.shape}, expected {(size, size, 3)}")
     if use_cache:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-        try:
-            with os.fdopen(fd, "wb") as f:
-                np.save(f, img, allow_pickle=False)
-            os.replace(tmp, path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        buf = io.BytesIO()
+        np.save(buf, img, allow_pickle=False)
+        atomic_write_bytes(path, buf.getvalue())
     return img
