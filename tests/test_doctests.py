@@ -46,6 +46,7 @@ MODULES = (
     "navbench.scene.procgen.indoor",
     "navbench.scene.procgen.outdoor",
     "navbench.sim",
+    "navbench.sim.appearance",
     "navbench.sim.camera_rig",
     "navbench.sim.env",
     "navbench.sim.exposure",

@@ -40,6 +40,28 @@ MAX_POINT_LIGHTS = 6
 SKY_PX = 256
 #: Distance haze: fog starts and is complete at these distances (m).
 FOG_M = (60.0, 1500.0)
+#: Visual meshes whose surface (m², vertices in MuJoCo's float32) is below this are left out:
+#: MuJoCo refuses them ("mesh surface area is too small": a 1.6e-6 m² shadow sliver of a
+#: 200 m demo city, two of whose vertices coincide in float32) and no camera would see them.
+MIN_MESH_AREA = 1e-10
+
+
+def mesh_area(vertices: np.ndarray, faces: np.ndarray) -> float:
+    """Surface area (m²) of a triangle mesh with its vertices rounded to float32, as MuJoCo
+    stores them.
+
+    >>> mesh_area(np.array([[0, 0, 0], [1, 0, 0], [0, 0, 1]], float), np.array([[0, 1, 2]]))
+    0.5
+    >>> mesh_area(np.array([[-40.5, 0.0, 95.4256390], [-40.5, 0.0, 95.4256395], [-34.0, 0.0, 100.0]]),
+    ...           np.array([[0, 1, 2]]))
+    0.0
+    """
+    v = np.asarray(vertices, dtype=np.float32).astype(np.float64)
+    f = np.asarray(faces, dtype=np.int64).reshape(-1, 3)
+    if not len(f):
+        return 0.0
+    cross = np.cross(v[f[:, 1]] - v[f[:, 0]], v[f[:, 2]] - v[f[:, 0]])
+    return float(0.5 * np.linalg.norm(cross, axis=1).sum())
 
 
 @contextlib.contextmanager
@@ -82,7 +104,10 @@ def add_appearance(spec: mujoco.MjSpec, vis: SceneVisuals, collision: dict[str, 
             tex = [""] * int(mujoco.mjtTextureRole.mjNTEXROLE)
             tex[int(mujoco.mjtTextureRole.mjTEXROLE_RGB)] = f"tex:{m.texture}"
             mat.textures = tex
+    unseen = {key for key, p in vis.meshes.items() if mesh_area(p.vertices, p.faces) < MIN_MESH_AREA}
     for key, p in vis.meshes.items():
+        if key in unseen:
+            continue
         mesh = spec.add_mesh()
         mesh.name = f"vmesh:{key}"
         v, uv = p.vertices, p.uv
@@ -107,6 +132,8 @@ def add_appearance(spec: mujoco.MjSpec, vis: SceneVisuals, collision: dict[str, 
         # ~0.4 ms each); a small spec per chunk, attached unprefixed, keeps it linear.
         chunk = mujoco.MjSpec()
         for g in vis.geoms[start:start + GEOM_CHUNK]:
+            if g.mesh in unseen:
+                continue
             geom = chunk.worldbody.add_geom()
             geom.name = g.name
             geom.type = mujoco.mjtGeom.mjGEOM_MESH
