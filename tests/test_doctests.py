@@ -36,6 +36,7 @@ MODULES = (
     "navbench.metrics.stats",
     "navbench.nav.navmesh",
     "navbench.progress",
+    "navbench.report.bev_layout",
     "navbench.report.build",
     "navbench.report.episode_frames",
     "navbench.report.html",

@@ -45,7 +45,8 @@ def episode_extent(scene: Scene, points: Sequence[np.ndarray], margin: float) ->
     """XZ view of an episode map: ``points`` (arrays of world positions (N, 3): start, goals,
     paths, trajectories) with, indoors, the whole scene (rooms, walls, boxes and the exit
     arrows), or, outdoors and in hybrid scenes, the floor polygons of every building (rooms
-    joined by doors) that one of the points lies in; grown by ``margin`` metres on every side."""
+    joined by doors) that one of the points lies in; grown by ``margin`` metres on every side,
+    then :func:`widened` to :data:`MIN_ASPECT`."""
     p = np.vstack([np.asarray(q, dtype=float).reshape(-1, 3)[:, [0, 2]] for q in points]
                   or [np.zeros((0, 2))])
     parts = [p]
@@ -65,7 +66,32 @@ def episode_extent(scene: Scene, points: Sequence[np.ndarray], margin: float) ->
     if not len(a):
         a = np.asarray(scene.bounds_xz, dtype=float)
     lo, hi = a.min(axis=0) - margin, a.max(axis=0) + margin
-    return (float(lo[0]), float(lo[1])), (float(hi[0]), float(hi[1]))
+    return widened(((float(lo[0]), float(lo[1])), (float(hi[0]), float(hi[1]))))
+
+
+#: A map is never narrower than this fraction of its height, nor flatter than it of its width:
+#: a straight outdoor path gave a 6 m × 45 m strip, too narrow for its title and its context.
+MIN_ASPECT = 0.6
+
+
+def widened(extent: Extent, ratio: float = MIN_ASPECT) -> Extent:
+    """``extent`` grown about its centre along its short side until that side is at least
+    ``ratio`` times the long one (m).
+
+    >>> widened(((0.0, 0.0), (6.0, 45.0)))
+    ((-10.5, 0.0), (16.5, 45.0))
+    >>> widened(((0.0, 0.0), (10.0, 8.0)))
+    ((0.0, 0.0), (10.0, 8.0))
+    """
+    (x0, z0), (x1, z1) = extent
+    w, h = x1 - x0, z1 - z0
+    if w < ratio * h:
+        pad = (ratio * h - w) / 2
+        x0, x1 = x0 - pad, x1 + pad
+    elif h < ratio * w:
+        pad = (ratio * w - h) / 2
+        z0, z1 = z0 - pad, z1 + pad
+    return (x0, z0), (x1, z1)
 
 
 @dataclass(frozen=True)
