@@ -18,12 +18,16 @@ from pathlib import Path
 from typing import NoReturn
 
 from navbench.io.atomic import atomic_write_bytes, atomic_write_text
+from navbench.io.jsontext import dumps_indented
 from navbench.jsontypes import JSON
 
 
 def dumps_json(obj: JSON, *, indent: int | None = 1) -> str:
-    """Canonical JSON text: fixed separators, UTF-8, no NaN, trailing newline."""
-    return json.dumps(obj, indent=indent, ensure_ascii=False, allow_nan=False) + "\n"
+    """Canonical JSON text: fixed separators, UTF-8, no NaN, trailing newline (indented text by
+    :func:`~navbench.io.jsontext.dumps_indented`: the same bytes as ``json.dumps``, faster)."""
+    if indent is None:
+        return json.dumps(obj, ensure_ascii=False, allow_nan=False) + "\n"
+    return dumps_indented(obj, indent) + "\n"
 
 
 def write_json(path: str | Path, obj: JSON, *, indent: int | None = 1) -> Path:

@@ -271,6 +271,9 @@ class _Reader:
         return self.num(d[key], p, **kw)
 
     def vec(self, v: JSON, p: str, n: int, *, positive: bool = False) -> tuple[float, ...]:
+        if (isinstance(v, list) and len(v) == n and all(type(c) is float and -MAX_COORD <= c <= MAX_COORD for c in v)
+                and not (positive and any(c <= 0 for c in v))):
+            return tuple(v)  # the common case, checked at once (a scene holds ~10^6 of them)
         if not isinstance(v, list) or len(v) != n:
             raise self.fail(p, f"a list of {n} numbers", v)
         out = tuple(self.num(c, f"{p}[{i}]", positive=positive) for i, c in enumerate(v))
