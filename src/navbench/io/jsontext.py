@@ -12,7 +12,7 @@ its layout is the one ``json.dumps`` gives.
 from __future__ import annotations
 
 import json
-from json.encoder import encode_basestring  # type: ignore[attr-defined]  # C-accelerated when available
+from json.encoder import encode_basestring  # C-accelerated when available
 
 _CONTAINERS = (list, tuple, dict)
 _NOT_SCALAR = (list, tuple, dict, str)
