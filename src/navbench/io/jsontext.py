@@ -12,19 +12,41 @@ its layout is the one ``json.dumps`` gives.
 from __future__ import annotations
 
 import json
-from json.encoder import encode_basestring  # C-accelerated when available
+from collections.abc import Callable
+from json.encoder import c_make_encoder, encode_basestring  # type: ignore[attr-defined]  # C when available
+from typing import NoReturn
 
 _CONTAINERS = (list, tuple, dict)
 _NOT_SCALAR = (list, tuple, dict, str)
-_COMPACT = json.JSONEncoder(ensure_ascii=False, allow_nan=False, separators=(",", ":"))
-_encoders: dict[str, json.JSONEncoder] = {}
 
 
-def _leaf_encoder(newline: str) -> json.JSONEncoder:
+def _refuse(o: object) -> NoReturn:
+    raise TypeError(f"Object of type {o.__class__.__name__} is not JSON serializable")
+
+
+def _make(item_sep: str) -> Callable[[object], str]:
+    """A one-call encoder of a container without nested containers: the C encoder object
+    itself (``JSONEncoder.encode`` would build a new one per call, ~10 µs), else the encoder."""
+    enc = json.JSONEncoder(ensure_ascii=False, allow_nan=False, separators=(item_sep, ": "))
+    if c_make_encoder is None:
+        return enc.encode
+    c = c_make_encoder(None, _refuse, encode_basestring, None, ": ", item_sep, False, False, False)
+
+    def run(o: object) -> str:
+        return "".join(c(o, 0))
+
+    probe = [1.5, -0, None, True, "a,\"é"]
+    return run if run(probe) == enc.encode(probe) else enc.encode
+
+
+_COMPACT = _make(",")
+_encoders: dict[str, Callable[[object], str]] = {}
+
+
+def _leaf_encoder(newline: str) -> Callable[[object], str]:
     enc = _encoders.get(newline)
     if enc is None:
-        enc = _encoders[newline] = json.JSONEncoder(ensure_ascii=False, allow_nan=False,
-                                                     separators=("," + newline, ": "))
+        enc = _encoders[newline] = _make("," + newline)
     return enc
 
 
@@ -32,7 +54,7 @@ def _matrix(rows: list[object] | tuple[object, ...], pad: str, step: str) -> str
     """A non-empty list of non-empty lists of numbers, booleans and nulls (polygon corners): one
     compact C encoding, then the line breaks put in by replacement (no string can hold a comma)."""
     nl1, nl2 = "\n" + pad + step, "\n" + pad + step + step
-    body = _COMPACT.encode(rows)[2:-2].replace("],[", "\0").replace(",", "," + nl2)
+    body = _COMPACT(rows)[2:-2].replace("],[", "\0").replace(",", "," + nl2)
     return "[" + nl1 + "[" + nl2 + body.replace("\0", nl1 + "]," + nl1 + "[" + nl2) + nl1 + "]" + "\n" + pad + "]"
 
 
@@ -79,7 +101,7 @@ def _emit(o: object, pad: str, step: str, out: list[str]) -> None:
         inner = pad + step
         newline = "\n" + inner
         if not any(isinstance(x, _CONTAINERS) for x in o):
-            out.append("[" + newline + _leaf_encoder(newline).encode(o)[1:-1] + "\n" + pad + "]")
+            out.append("[" + newline + _leaf_encoder(newline)(o)[1:-1] + "\n" + pad + "]")
             return
         if all(isinstance(x, (list, tuple)) and x and not any(isinstance(y, _NOT_SCALAR) for y in x) for x in o):
             out.append(_matrix(o, pad, step))
@@ -98,14 +120,26 @@ def _emit(o: object, pad: str, step: str, out: list[str]) -> None:
         inner = pad + step
         newline = "\n" + inner
         if not any(isinstance(x, _CONTAINERS) for x in o.values()):
-            out.append("{" + newline + _leaf_encoder(newline).encode(o)[1:-1] + "\n" + pad + "}")
+            out.append("{" + newline + _leaf_encoder(newline)(o)[1:-1] + "\n" + pad + "}")
             return
         out.append("{")
         sep = newline
+        deeper = newline + step
         for k, v in o.items():
-            out.append(sep + encode_basestring(_key(k)) + ": ")
-            _emit(v, inner, step, out)
+            head = sep + encode_basestring(k if type(k) is str else _key(k)) + ": "
             sep = "," + newline
+            t = type(v)  # the common members inline (a scene has ~10^5 such dicts)
+            if t is str:
+                out.append(head + encode_basestring(v))
+            elif t is float and v - v == 0.0:  # finite
+                out.append(head + float.__repr__(v))
+            elif t is int:
+                out.append(head + int.__repr__(v))
+            elif (t is list or t is tuple) and v and not any(isinstance(y, _CONTAINERS) for y in v):
+                out.append(head + "[" + deeper + _leaf_encoder(deeper)(v)[1:-1] + newline + "]")
+            else:
+                out.append(head)
+                _emit(v, inner, step, out)
         out.append("\n" + pad + "}")
     else:
         raise TypeError(f"Object of type {o.__class__.__name__} is not JSON serializable")
