@@ -53,7 +53,7 @@ def _f(x: float) -> float:
 
 
 def _v(p: Sequence[float]) -> list[float]:
-    return [_f(c) for c in p]
+    return [round(float(c), _DIGITS) + 0.0 for c in p]  # _f inline: -0.0 + 0.0 is 0.0
 
 
 def _poly(poly: Sequence[Sequence[float]]) -> list[list[float]]:
