@@ -180,8 +180,9 @@ def plan_osm(path: str | Path, bbox: tuple[float, float, float, float] | None = 
     inp = TerrainInput(area, t_roads, [a.poly for a in f.areas if a.cls == "parking"],
                        [a.poly for a in f.areas if a.cls == "water"], side,
                        [(b.id, b.poly) for b in buildings], cws, s.slab_resolution)
-    terrain = build_terrain(inp)
-    places = place_storefronts(f.points, buildings, terrain.index, iss)
+    placed: list[PlaceResult] = []  # storefronts need only the ground index: placed while tiles build
+    terrain = build_terrain(inp, meanwhile=lambda idx: placed.append(place_storefronts(f.points, buildings, idx, iss)))
+    places = placed[0]
     return OsmPlan(path, s, f, area, roads, buildings, juncs, cws, terrain, places)
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -145,16 +145,21 @@ def tile_workers() -> int:
     return max(1, min(n, MAX_WORKERS))
 
 
-def _map_tiles(jobs: list[tuple[int, tuple[float, float, float, float]]], workers: int | None) -> Iterator[_TileOut]:
-    """:func:`_tile` of every job, in job order (forked workers where there are several tiles)."""
+def _map_tiles(jobs: list[tuple[int, tuple[float, float, float, float]]], workers: int | None,
+               meanwhile: Callable[[], None]) -> Iterator[_TileOut]:
+    """:func:`_tile` of every job, in job order (forked workers where there are several tiles,
+    while this process runs ``meanwhile``)."""
     import multiprocessing as mp
 
     n = min(tile_workers() if workers is None else workers, len(jobs))
     if n <= 1 or "fork" not in mp.get_all_start_methods():
+        meanwhile()
         yield from map(_tile, jobs)
         return
     with mp.get_context("fork").Pool(n) as pool:
-        yield from pool.imap(_tile, jobs, chunksize=1)
+        parts = pool.imap(_tile, jobs, chunksize=1)
+        meanwhile()
+        yield from parts
 
 
 def _tile(job: tuple[int, tuple[float, float, float, float]]) -> _TileOut:
@@ -201,10 +206,12 @@ def _tile(job: tuple[int, tuple[float, float, float, float]]) -> _TileOut:
     return out
 
 
-def build_terrain(inp: TerrainInput, workers: int | None = None) -> Terrain:
+def build_terrain(inp: TerrainInput, workers: int | None = None,
+                  meanwhile: Callable[[GroundIndex], None] | None = None) -> Terrain:
     """Surfaces and boxes of the ground of ``inp`` (module docstrings); the tiles are built by
     ``workers`` processes (default :func:`tile_workers`), merged in tile order: the result does
-    not depend on their number."""
+    not depend on their number. ``meanwhile`` (work that needs only the index, such as placing
+    storefronts) runs in this process while the workers build the tiles."""
     import shapely
 
     area = inp.area
@@ -221,7 +228,7 @@ def build_terrain(inp: TerrainInput, workers: int | None = None) -> Terrain:
     jobs = list(enumerate(tiles(area.bounds, TILE, inp.cell)))
     _JOB = (idx, parking_only, inp.cell)
     try:
-        for part in _map_tiles(jobs, workers):
+        for part in _map_tiles(jobs, workers, lambda: meanwhile(idx) if meanwhile is not None else None):
             for surf, bucket, g in part.surfaces:
                 t.surfaces.append(surf)
                 refs[bucket].append((surf.id, g))
