@@ -293,6 +293,10 @@ class _Reader:
     def polygon(self, v: JSON, p: str, *, min_len: int = 3) -> tuple[tuple[float, float], ...]:
         if not isinstance(v, list) or len(v) < min_len:
             raise self.fail(p, f"a list of at least {min_len} [x, z] points", v)
+        m = MAX_COORD
+        if all(type(q) is list and len(q) == 2 and type(q[0]) is float and type(q[1]) is float
+               and -m <= q[0] <= m and -m <= q[1] <= m for q in v):
+            return tuple((q[0], q[1]) for q in v)  # the common case, checked at once
         return tuple(self.vec2(q, f"{p}[{i}]") for i, q in enumerate(v))
 
     def items(self, d: JSONObject, key: str, path: str = "") -> list[tuple[str, JSONObject]]:

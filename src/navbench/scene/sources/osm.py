@@ -134,8 +134,9 @@ def _clip_lines(pts: np.ndarray, clip: Polygon) -> list[np.ndarray]:
 
 
 def plan_osm(path: str | Path, bbox: tuple[float, float, float, float] | None = None,
-             settings: OsmSettings | None = None) -> OsmPlan:
-    """Read, project and lay out a map: streets, terrain, buildings and storefronts."""
+             settings: OsmSettings | None = None, workers: int | None = None) -> OsmPlan:
+    """Read, project and lay out a map: streets, terrain, buildings and storefronts (terrain
+    tiles by ``workers`` forked processes, see :func:`~navbench.scene.sources.osm_ground.build_terrain`)."""
     import shapely
 
     s = settings or OsmSettings()
@@ -181,7 +182,7 @@ def plan_osm(path: str | Path, bbox: tuple[float, float, float, float] | None = 
                        [a.poly for a in f.areas if a.cls == "water"], side,
                        [(b.id, b.poly) for b in buildings], cws, s.slab_resolution)
     placed: list[PlaceResult] = []  # storefronts need only the ground index: placed while tiles build
-    terrain = build_terrain(inp, meanwhile=lambda idx: placed.append(place_storefronts(f.points, buildings, idx, iss)))
+    terrain = build_terrain(inp, workers, meanwhile=lambda idx: placed.append(place_storefronts(f.points, buildings, idx, iss)))
     places = placed[0]
     return OsmPlan(path, s, f, area, roads, buildings, juncs, cws, terrain, places)
 
@@ -269,11 +270,14 @@ def load_osm(path: str | Path, bbox: tuple[float, float, float, float] | None = 
 
 
 def import_osm(path: str | Path, bbox: tuple[float, float, float, float] | None = None, *,
-               scene_id: str | None = None, settings: OsmSettings | None = None) -> tuple[Scene, str]:
+               scene_id: str | None = None, settings: OsmSettings | None = None,
+               workers: int | None = None) -> tuple[Scene, str]:
     """:func:`load_osm` and the scene's validated ``scene.json`` text (what
-    :func:`navbench.scene.save` writes for it: an imported map has no mesh files), encoded once."""
+    :func:`navbench.scene.save` writes for it: an imported map has no mesh files), encoded once;
+    ``workers``: forked terrain-tile processes (same scene for any number; forking is skipped
+    in a process that runs other threads)."""
     path = Path(path)
-    plan = plan_osm(path, bbox, settings or OsmSettings())
+    plan = plan_osm(path, bbox, settings or OsmSettings(), workers)
     populate_osm(plan)
     plan.features.issues.report(path.name)
     scene = assemble_osm(plan, scene_id or path.name.split(".")[0])

@@ -145,14 +145,34 @@ def tile_workers() -> int:
     return max(1, min(n, MAX_WORKERS))
 
 
+def _os_threads() -> int:
+    try:
+        return len(os.listdir("/proc/self/task"))
+    except OSError:
+        return 1
+
+
+#: Threads of this process once numpy is loaded (its BLAS pool, fork-safe: it has fork handlers).
+_BASE_THREADS = _os_threads()
+
+
+def _single_threaded() -> bool:
+    """Whether this process runs no thread beyond those at import (Python threads and native
+    ones such as pyosmium's reader, counted by the OS): a fork while another thread holds a lock
+    can deadlock the child, so only then does the importer fork workers."""
+    import threading
+
+    return threading.active_count() == 1 and _os_threads() <= _BASE_THREADS
+
+
 def _map_tiles(jobs: list[tuple[int, tuple[float, float, float, float]]], workers: int | None,
                meanwhile: Callable[[], None]) -> Iterator[_TileOut]:
     """:func:`_tile` of every job, in job order (forked workers where there are several tiles,
     while this process runs ``meanwhile``)."""
     import multiprocessing as mp
 
-    n = min(tile_workers() if workers is None else workers, len(jobs))
-    if n <= 1 or "fork" not in mp.get_all_start_methods():
+    n = min(workers or 1, len(jobs))
+    if n <= 1 or "fork" not in mp.get_all_start_methods() or not _single_threaded():
         meanwhile()
         yield from map(_tile, jobs)
         return
@@ -209,8 +229,8 @@ def _tile(job: tuple[int, tuple[float, float, float, float]]) -> _TileOut:
 def build_terrain(inp: TerrainInput, workers: int | None = None,
                   meanwhile: Callable[[GroundIndex], None] | None = None) -> Terrain:
     """Surfaces and boxes of the ground of ``inp`` (module docstrings); the tiles are built by
-    ``workers`` processes (default :func:`tile_workers`), merged in tile order: the result does
-    not depend on their number. ``meanwhile`` (work that needs only the index, such as placing
+    ``workers`` forked processes (default 1: none; the CLI passes :func:`tile_workers`), merged
+    in tile order: the result does not depend on their number. ``meanwhile`` (work that needs only the index, such as placing
     storefronts) runs in this process while the workers build the tiles."""
     import shapely
 
