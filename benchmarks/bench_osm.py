@@ -5,6 +5,9 @@ validation and the scene.json write), in a child process: wall time and peak mem
 a tenth of the nodes, so the printed ratio shows how the import scales (1.0 = linear in nodes).
 Also a single 200,000-vertex building (the per-outline vertex cap simplifies it).
 
+The wall time counts both cores (terrain tiles are built by two forked workers); the CPU time
+printed is user + system of the import and its workers.
+
 Usage: python benchmarks/bench_osm.py [--blocks 45] [--ref-blocks 14] [--keep DIR]
 """
 
@@ -65,6 +68,9 @@ def main() -> None:
     ap.add_argument("--ref-blocks", type=int, default=14)
     ap.add_argument("--keep", type=Path, default=None, help="keep the generated files here")
     a = ap.parse_args()
+    from navbench.scene.sources.osm_ground import tile_workers
+
+    print(f"terrain tile workers: {tile_workers()} (NAVBENCH_WORKERS overrides), load average {os.getloadavg()[0]:.1f}")
     with tempfile.TemporaryDirectory() as tmp:
         d = a.keep or Path(tmp)
         d.mkdir(parents=True, exist_ok=True)

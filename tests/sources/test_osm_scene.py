@@ -199,3 +199,30 @@ def test_saved_surfaces_stay_valid_and_plan_routes(tmp_path: Path, blocks: int, 
     assert bad == []
     lawns = shapely.union_all([shapely.Polygon(f.polygon, f.holes or None) for f in s.surfaces if not f.preferred])
     assert lawns.area > 0
+
+
+def test_terrain_workers_and_the_written_text_do_not_change_the_scene(tmp_path: Path) -> None:
+    """Tiles built by one process or by two forked workers (the CLI, in a fresh process) give the
+    same scene bytes, and the text :func:`import_osm` returns is what :func:`navbench.scene.save`
+    writes and what the CLI writes."""
+    import os
+    import subprocess
+    import sys
+
+    from navbench.scene.sources.osm import import_osm
+
+    sys.path.insert(0, str(Path(__file__).parents[2] / "benchmarks"))
+    from osm_district import district
+
+    src = tmp_path / "d.osm"
+    district(src, 5, seed=3)
+    texts = []
+    for workers in ("1", "2"):
+        out = tmp_path / f"w{workers}.json"
+        subprocess.run([sys.executable, "-m", "navbench", "scenes", "import-osm", str(src), "-o", str(out), "--id", "d"],
+                       check=True, capture_output=True, env={**os.environ, "NAVBENCH_WORKERS": workers})
+        texts.append(out.read_text(encoding="utf-8"))
+    scene, text = import_osm(src)
+    assert len({f.id.split("_t")[1].split("_")[0] for f in scene.surfaces if f.id.startswith("green_t")}) >= 3
+    assert texts[0] == texts[1] == text
+    assert text == ns.dumps(scene) == ns.save(scene, tmp_path / "s.json").read_text(encoding="utf-8")

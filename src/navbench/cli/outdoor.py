@@ -36,15 +36,16 @@ def import_osm(
 ) -> None:
     """Import a real map as an outdoor scene: streets, sidewalks, crosswalks, buildings, storefronts
     from its shops, street furniture and parked cars."""
-    import navbench.scene as ns
-    from navbench.scene.sources.osm import OsmSettings, load_osm
+    from navbench.io import atomic_write_text
+    from navbench.scene.sources.osm import OsmSettings, import_osm
+    from navbench.scene.sources.osm_ground import tile_workers
 
     if sidewalk_width <= 0 or cars_per_km2 < 0 or objects_per_km2 < 0:
         raise ConfigError("--sidewalk-width: expected > 0; --cars-per-km2 / --objects-per-km2: expected >= 0")
     settings = OsmSettings(sidewalk_width=sidewalk_width, seed=seed, cars_per_km2=cars_per_km2,
                            objects_per_km2=objects_per_km2)
-    scene = load_osm(file, _bbox(bbox), scene_id=scene_id, settings=settings)
-    ns.save(scene, out)
+    scene, text = import_osm(file, _bbox(bbox), scene_id=scene_id, settings=settings, workers=tile_workers())
+    atomic_write_text(out, text)  # = navbench.scene.save(scene, out), encoded once
     typer.echo(_summary(out, scene))
 
 

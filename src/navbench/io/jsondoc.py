@@ -18,12 +18,16 @@ from pathlib import Path
 from typing import NoReturn
 
 from navbench.io.atomic import atomic_write_bytes, atomic_write_text
+from navbench.io.jsontext import dumps_indented
 from navbench.jsontypes import JSON
 
 
 def dumps_json(obj: JSON, *, indent: int | None = 1) -> str:
-    """Canonical JSON text: fixed separators, UTF-8, no NaN, trailing newline."""
-    return json.dumps(obj, indent=indent, ensure_ascii=False, allow_nan=False) + "\n"
+    """Canonical JSON text: fixed separators, UTF-8, no NaN, trailing newline (indented text by
+    :func:`~navbench.io.jsontext.dumps_indented`: the same bytes as ``json.dumps``, faster)."""
+    if indent is None:
+        return json.dumps(obj, ensure_ascii=False, allow_nan=False) + "\n"
+    return dumps_indented(obj, indent) + "\n"
 
 
 def write_json(path: str | Path, obj: JSON, *, indent: int | None = 1) -> Path:
@@ -76,9 +80,14 @@ def check_json_depth(doc: JSON, *, ints: bool = False) -> None:
         v, d = stack.pop()
         if d > MAX_JSON_DEPTH:
             raise JSONLimitError(f"at most {MAX_JSON_DEPTH} levels of nesting")
+        if not ints:  # the common case: no per-member tuples (a scene holds ~10^6 members)
+            for x in v.values() if isinstance(v, dict) else v if isinstance(v, list) else ():
+                if isinstance(x, (dict, list)):
+                    stack.append((x, d + 1))
+            continue
         items = list(v.items()) if isinstance(v, dict) else [(None, x) for x in v] if isinstance(v, list) else []
         for k, x in items:
-            if ints and any(isinstance(n, int) and not isinstance(n, bool) and abs(n) >= big for n in (k, x)):
+            if any(isinstance(n, int) and not isinstance(n, bool) and abs(n) >= big for n in (k, x)):
                 raise JSONLimitError(f"integers of at most {MAX_INT_DIGITS} digits")
             if isinstance(x, (dict, list)):
                 stack.append((x, d + 1))

@@ -53,7 +53,7 @@ def _f(x: float) -> float:
 
 
 def _v(p: Sequence[float]) -> list[float]:
-    return [_f(c) for c in p]
+    return [round(float(c), _DIGITS) + 0.0 for c in p]  # _f inline: -0.0 + 0.0 is 0.0
 
 
 def _poly(poly: Sequence[Sequence[float]]) -> list[list[float]]:
@@ -271,6 +271,9 @@ class _Reader:
         return self.num(d[key], p, **kw)
 
     def vec(self, v: JSON, p: str, n: int, *, positive: bool = False) -> tuple[float, ...]:
+        if (isinstance(v, list) and len(v) == n and all(type(c) is float and -MAX_COORD <= c <= MAX_COORD for c in v)
+                and not (positive and any(c <= 0 for c in v))):
+            return tuple(v)  # the common case, checked at once (a scene holds ~10^6 of them)
         if not isinstance(v, list) or len(v) != n:
             raise self.fail(p, f"a list of {n} numbers", v)
         out = tuple(self.num(c, f"{p}[{i}]", positive=positive) for i, c in enumerate(v))
@@ -290,6 +293,10 @@ class _Reader:
     def polygon(self, v: JSON, p: str, *, min_len: int = 3) -> tuple[tuple[float, float], ...]:
         if not isinstance(v, list) or len(v) < min_len:
             raise self.fail(p, f"a list of at least {min_len} [x, z] points", v)
+        m = MAX_COORD
+        if all(type(q) is list and len(q) == 2 and type(q[0]) is float and type(q[1]) is float
+               and -m <= q[0] <= m and -m <= q[1] <= m for q in v):
+            return tuple((q[0], q[1]) for q in v)  # the common case, checked at once
         return tuple(self.vec2(q, f"{p}[{i}]") for i, q in enumerate(v))
 
     def items(self, d: JSONObject, key: str, path: str = "") -> list[tuple[str, JSONObject]]:

@@ -217,6 +217,17 @@ def validated(scene: Scene, path: str | Path) -> Scene:
     Raises:
         SceneFormatError: naming the source file and the converted scene's field.
     """
+    validated_text(scene, path)
+    return scene
+
+
+def validated_text(scene: Scene, path: str | Path) -> str:
+    """The ``scene.json`` text of ``scene`` (:func:`navbench.scene.dumps`) once it passed
+    :func:`validated`'s check: an importer can write it as is instead of encoding it again.
+
+    Raises:
+        SceneFormatError: naming the source file and the converted scene's field.
+    """
     from navbench.scene.io import dumps, loads
 
     try:
@@ -228,7 +239,7 @@ def validated(scene: Scene, path: str | Path) -> Scene:
     except SceneFormatError as e:
         raise SceneFormatError(Path(path).name, f"(converted scene) {e.field}", e.expected,
                                e.got) from None
-    return scene
+    return text
 
 
 def provenance(path: str | Path, fmt: str, approximations: Sequence[str], **extra: JSON) -> JSONObject:

@@ -39,7 +39,7 @@ from navbench.rng import derive
 from navbench.scene.model import Box, Place, Portal, Room, Scene, SceneKind, SceneObject, Surface
 from navbench.scene.procgen.props import Placed
 from navbench.scene.procgen.urban import FRICTION, PLACE_CATEGORIES, PREFERRED, SIDEWALK_Y
-from navbench.scene.sources._common import validated
+from navbench.scene.sources._common import validated_text
 from navbench.scene.sources.osm_buildings import building_boxes
 from navbench.scene.sources.osm_features import (
     MAX_EXTENT_M,
@@ -134,8 +134,9 @@ def _clip_lines(pts: np.ndarray, clip: Polygon) -> list[np.ndarray]:
 
 
 def plan_osm(path: str | Path, bbox: tuple[float, float, float, float] | None = None,
-             settings: OsmSettings | None = None) -> OsmPlan:
-    """Read, project and lay out a map: streets, terrain, buildings and storefronts."""
+             settings: OsmSettings | None = None, workers: int | None = None) -> OsmPlan:
+    """Read, project and lay out a map: streets, terrain, buildings and storefronts (terrain
+    tiles by ``workers`` forked processes, see :func:`~navbench.scene.sources.osm_ground.build_terrain`)."""
     import shapely
 
     s = settings or OsmSettings()
@@ -145,6 +146,7 @@ def plan_osm(path: str | Path, bbox: tuple[float, float, float, float] | None = 
     data = read_osm(path, bbox)
     f = extract(data, path, bbox, sidewalk_width=s.sidewalk_width, default_height=s.default_height,
                 max_vertices=s.max_vertices)
+    del data  # the parsed elements: the features hold all that is used from here on
     iss = f.issues
     area = shapely.box(*f.extent)
     shapely.prepare(area)
@@ -179,8 +181,9 @@ def plan_osm(path: str | Path, bbox: tuple[float, float, float, float] | None = 
     inp = TerrainInput(area, t_roads, [a.poly for a in f.areas if a.cls == "parking"],
                        [a.poly for a in f.areas if a.cls == "water"], side,
                        [(b.id, b.poly) for b in buildings], cws, s.slab_resolution)
-    terrain = build_terrain(inp)
-    places = place_storefronts(f.points, buildings, terrain.index, iss)
+    placed: list[PlaceResult] = []  # storefronts need only the ground index: placed while tiles build
+    terrain = build_terrain(inp, workers, meanwhile=lambda idx: placed.append(place_storefronts(f.points, buildings, idx, iss)))
+    places = placed[0]
     return OsmPlan(path, s, f, area, roads, buildings, juncs, cws, terrain, places)
 
 
@@ -263,13 +266,24 @@ def load_osm(path: str | Path, bbox: tuple[float, float, float, float] | None = 
     """
     s = settings or OsmSettings(sidewalk_width=sidewalk_width, slab_resolution=slab_resolution,
                                 default_height=default_height, seed=seed)
+    return import_osm(path, bbox, scene_id=scene_id, settings=s)[0]
+
+
+def import_osm(path: str | Path, bbox: tuple[float, float, float, float] | None = None, *,
+               scene_id: str | None = None, settings: OsmSettings | None = None,
+               workers: int | None = None) -> tuple[Scene, str]:
+    """:func:`load_osm` and the scene's validated ``scene.json`` text (what
+    :func:`navbench.scene.save` writes for it: an imported map has no mesh files), encoded once;
+    ``workers``: forked terrain-tile processes (same scene for any number; forking is skipped
+    in a process that runs other threads)."""
     path = Path(path)
-    plan = plan_osm(path, bbox, s)
+    plan = plan_osm(path, bbox, settings or OsmSettings(), workers)
     populate_osm(plan)
     plan.features.issues.report(path.name)
     scene = assemble_osm(plan, scene_id or path.name.split(".")[0])
-    return validated(scene, path)
+    del plan
+    return scene, validated_text(scene, path)
 
 
 __all__ = ["CATEGORY_MAP", "CONVERTER_VERSION", "MAX_EXTENT_M", "OsmPlan", "OsmSettings", "assemble_osm",
-           "load_osm", "parse_length", "place_category", "plan_osm", "populate_osm"]
+           "import_osm", "load_osm", "parse_length", "place_category", "plan_osm", "populate_osm"]

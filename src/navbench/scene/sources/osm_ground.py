@@ -11,17 +11,27 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import os
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from navbench.scene.model import Box
+from navbench.scene.model import Box, Surface
 from navbench.scene.procgen.urban import ROAD_Y, SIDEWALK_Y, WATER_Y
 from navbench.scene.sources.osm_cells import block_cells, filler, low_cells
 from navbench.scene.sources.osm_geometry import polygons_of
 from navbench.scene.sources.osm_index import GroundIndex, _Tree
 from navbench.scene.sources.osm_strips import curb_strips
-from navbench.scene.sources.osm_terrain import _LOWER, Terrain, TerrainInput, _surface, frame_box
+from navbench.scene.sources.osm_terrain import (
+    _LOWER,
+    Strip,
+    Terrain,
+    TerrainInput,
+    _surface,
+    frame_box,
+)
 
 if TYPE_CHECKING:
     from shapely.geometry import Polygon
@@ -33,6 +43,9 @@ TILE = 400.0
 #: differences of roads, sidewalks and buildings could otherwise cross itself once the scene
 #: is saved (coordinates rounded to 1 µm) and break every later union of the surfaces.
 SURFACE_GRID = 1e-3
+#: Most processes that build terrain tiles at once (the import's target machine has 2 cores;
+#: each worker is a fork of the importer, so more would cost memory before time).
+MAX_WORKERS = 2
 
 
 def tiles(bounds: tuple[float, float, float, float], size: float, cell: float) -> list[tuple[float, float, float, float]]:
@@ -112,8 +125,113 @@ def _union_near(tree: _Tree, box: BaseGeometry) -> BaseGeometry:
     return shapely.union_all(near).intersection(box) if near else shapely.Polygon()
 
 
-def build_terrain(inp: TerrainInput) -> Terrain:
-    """Surfaces and boxes of the ground of ``inp`` (module docstrings)."""
+@dataclass
+class _TileOut:
+    surfaces: list[tuple[Surface, str, Polygon]] = field(default_factory=list)  # (surface, ref bucket, polygon)
+    boxes: list[Box] = field(default_factory=list)
+    strips: list[Strip] = field(default_factory=list)
+
+
+#: (index, parking-only tree, cell) of the terrain being built: set before the worker processes
+#: fork, so that they inherit it instead of receiving it pickled.
+_JOB: tuple[GroundIndex, _Tree, float] | None = None
+
+
+def tile_workers() -> int:
+    """Processes that build terrain tiles: the CPUs this process may use, at most
+    :data:`MAX_WORKERS` (``NAVBENCH_WORKERS`` overrides)."""
+    env = os.environ.get("NAVBENCH_WORKERS", "")
+    n = int(env) if env.isdigit() else len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1
+    return max(1, min(n, MAX_WORKERS))
+
+
+def _os_threads() -> int:
+    try:
+        return len(os.listdir("/proc/self/task"))
+    except OSError:
+        return 1
+
+
+#: Threads of this process once numpy is loaded (its BLAS pool, fork-safe: it has fork handlers).
+_BASE_THREADS = _os_threads()
+
+
+def _single_threaded() -> bool:
+    """Whether this process runs no thread beyond those at import (Python threads and native
+    ones such as pyosmium's reader, counted by the OS): a fork while another thread holds a lock
+    can deadlock the child, so only then does the importer fork workers."""
+    import threading
+
+    return threading.active_count() == 1 and _os_threads() <= _BASE_THREADS
+
+
+def _map_tiles(jobs: list[tuple[int, tuple[float, float, float, float]]], workers: int | None,
+               meanwhile: Callable[[], None]) -> Iterator[_TileOut]:
+    """:func:`_tile` of every job, in job order (forked workers where there are several tiles,
+    while this process runs ``meanwhile``)."""
+    import multiprocessing as mp
+
+    n = min(workers or 1, len(jobs))
+    if n <= 1 or "fork" not in mp.get_all_start_methods() or not _single_threaded():
+        meanwhile()
+        yield from map(_tile, jobs)
+        return
+    with mp.get_context("fork").Pool(n) as pool:
+        parts = pool.imap(_tile, jobs, chunksize=1)
+        meanwhile()
+        yield from parts
+
+
+def _tile(job: tuple[int, tuple[float, float, float, float]]) -> _TileOut:
+    """Surfaces, boxes and strips of one tile (the raised blocks, curbs, water and parking)."""
+    import shapely
+
+    assert _JOB is not None
+    idx, parking_only, cell = _JOB
+    ti, tb = job
+    out = _TileOut()
+
+    def add(prefix: str, cls: str, geom: BaseGeometry, y: float, bucket: str) -> None:
+        for k, g in enumerate(g for g in polygons_of(on_grid(geom)) if g.area >= 0.01):
+            sid = prefix if k == 0 else f"{prefix}_{k}"
+            out.surfaces.append((_surface(sid, cls, g, y), bucket, g))  # type: ignore[arg-type]
+
+    box = shapely.box(*tb)
+    low = _union_near(idx.low, box)
+    water = _union_near(idx.water, box).difference(low)
+    raised = box.difference(low).difference(water)
+    if raised.is_empty and water.is_empty and low.is_empty:
+        return out
+    side = _union_near(idx.side, box).intersection(raised)
+    bld = _union_near(idx.buildings, box).intersection(raised)
+    add(f"parking_t{ti}", "road", _union_near(parking_only, box), ROAD_Y, "ground")
+    add(f"water_t{ti}", "water", water, WATER_Y, "water")
+    add(f"sidewalk_t{ti}", "sidewalk", side.difference(bld), SIDEWALK_Y, "sidewalk")
+    add(f"green_t{ti}", "green", raised.difference(side).difference(bld), SIDEWALK_Y, "green")
+    strips, seeds = curb_strips(low, side, idx, cell, tb) if not low.is_empty else ([], np.zeros((0, 2)))
+    for k, s in enumerate(strips):
+        out.boxes.append(frame_box(f"strip_t{ti}_{k}", s.cls, s.p, s.u, s.n, s.a0, s.a1, s.b0, s.b1,
+                                   SIDEWALK_Y - _LOWER["strip"], None, s.cls))
+    out.strips += strips
+    # block cells are sidewalk only where no strip lays the sidewalk (plazas, foot ways)
+    laid = [s.polygon() for s in strips if s.cls == "sidewalk"]
+    open_side = side.difference(shapely.union_all(laid).buffer(cell)) if laid else side
+    shapely.prepare(open_side)
+    blocks = [b for b in polygons_of(raised) if b.area >= 0.25]
+    cells = block_cells(blocks, tb, idx, cell, open_side, f"cell_t{ti}")
+    out.boxes += cells
+    out.boxes += filler(blocks, strips, cells, cell, seeds, open_side, f"fill_t{ti}")
+    out.boxes += low_cells(tb, idx.water, "water", WATER_Y, cell, f"water_t{ti}")
+    out.boxes += low_cells(tb, idx.parking, "ground", ROAD_Y - 0.004, cell, f"parking_t{ti}")
+    return out
+
+
+def build_terrain(inp: TerrainInput, workers: int | None = None,
+                  meanwhile: Callable[[GroundIndex], None] | None = None) -> Terrain:
+    """Surfaces and boxes of the ground of ``inp`` (module docstrings); the tiles are built by
+    ``workers`` forked processes (default 1: none; the CLI passes :func:`tile_workers`), merged
+    in tile order: the result does not depend on their number. ``meanwhile`` (work that needs only the index, such as placing
+    storefronts) runs in this process while the workers build the tiles."""
     import shapely
 
     area = inp.area
@@ -126,40 +244,18 @@ def build_terrain(inp: TerrainInput) -> Terrain:
     parking_only = _Tree([g for p in inp.parking for g in polygons_of(p.difference(shapely.union_all(
         [r for r in idx.roads.near(p)]))) if g.area > 0.01] if inp.parking else [])
 
-    def add(prefix: str, cls: str, geom: BaseGeometry, y: float, bucket: str) -> None:
-        for k, g in enumerate(g for g in polygons_of(on_grid(geom)) if g.area >= 0.01):
-            sid = prefix if k == 0 else f"{prefix}_{k}"
-            t.surfaces.append(_surface(sid, cls, g, y))  # type: ignore[arg-type]
-            refs[bucket].append((sid, g))
-
-    for ti, tb in enumerate(tiles(area.bounds, TILE, inp.cell)):
-        box = shapely.box(*tb)
-        low = _union_near(idx.low, box)
-        water = _union_near(idx.water, box).difference(low)
-        raised = box.difference(low).difference(water)
-        if raised.is_empty and water.is_empty and low.is_empty:
-            continue
-        side = _union_near(idx.side, box).intersection(raised)
-        bld = _union_near(idx.buildings, box).intersection(raised)
-        add(f"parking_t{ti}", "road", _union_near(parking_only, box), ROAD_Y, "ground")
-        add(f"water_t{ti}", "water", water, WATER_Y, "water")
-        add(f"sidewalk_t{ti}", "sidewalk", side.difference(bld), SIDEWALK_Y, "sidewalk")
-        add(f"green_t{ti}", "green", raised.difference(side).difference(bld), SIDEWALK_Y, "green")
-        strips, seeds = curb_strips(low, side, idx, inp.cell, tb) if not low.is_empty else ([], np.zeros((0, 2)))
-        for k, s in enumerate(strips):
-            t.boxes.append(frame_box(f"strip_t{ti}_{k}", s.cls, s.p, s.u, s.n, s.a0, s.a1, s.b0, s.b1,
-                                     SIDEWALK_Y - _LOWER["strip"], None, s.cls))
-        t.strips += strips
-        # block cells are sidewalk only where no strip lays the sidewalk (plazas, foot ways)
-        laid = [s.polygon() for s in strips if s.cls == "sidewalk"]
-        open_side = side.difference(shapely.union_all(laid).buffer(inp.cell)) if laid else side
-        shapely.prepare(open_side)
-        blocks = [b for b in polygons_of(raised) if b.area >= 0.25]
-        cells = block_cells(blocks, tb, idx, inp.cell, open_side, f"cell_t{ti}")
-        t.boxes += cells
-        t.boxes += filler(blocks, strips, cells, inp.cell, seeds, open_side, f"fill_t{ti}")
-        t.boxes += low_cells(tb, idx.water, "water", WATER_Y, inp.cell, f"water_t{ti}")
-        t.boxes += low_cells(tb, idx.parking, "ground", ROAD_Y - 0.004, inp.cell, f"parking_t{ti}")
+    global _JOB
+    jobs = list(enumerate(tiles(area.bounds, TILE, inp.cell)))
+    _JOB = (idx, parking_only, inp.cell)
+    try:
+        for part in _map_tiles(jobs, workers, lambda: meanwhile(idx) if meanwhile is not None else None):
+            for surf, bucket, g in part.surfaces:
+                t.surfaces.append(surf)
+                refs[bucket].append((surf.id, g))
+            t.boxes += part.boxes
+            t.strips += part.strips
+    finally:
+        _JOB = None
     x0, z0, x1, z1 = area.bounds
     t.boxes.append(Box("ground_base", "ground", ((x0 + x1) / 2, WATER_Y - 0.01 - 0.1, (z0 + z1) / 2),
                        (x1 - x0 + 2 * inp.cell, 0.2, z1 - z0 + 2 * inp.cell), 0.0, "ground", None))
@@ -188,4 +284,4 @@ def _assign_refs(boxes: list[Box], refs: dict[str, list[tuple[str, Polygon]]]) -
             boxes[i] = dataclasses.replace(boxes[i], ref=items[int(h)][0])
 
 
-__all__ = ["SURFACE_GRID", "TILE", "build_terrain", "on_grid", "tiles"]
+__all__ = ["MAX_WORKERS", "SURFACE_GRID", "TILE", "build_terrain", "on_grid", "tile_workers", "tiles"]

@@ -107,15 +107,33 @@ class GroundIndex:
         out: np.ndarray = (x > x0) & (x < x1) & (z > z0) & (z < z1)
         return out
 
+    def _outside(self, x: np.ndarray, z: np.ndarray, trees: Sequence[_Tree]) -> np.ndarray:
+        """Inside the map and inside no polygon of ``trees`` (boundary excluded): the points are
+        made once, and each tree tests only those no earlier one excluded."""
+        import shapely
+
+        x, z = np.asarray(x, float), np.asarray(z, float)
+        out = self.in_area(x, z).ravel()
+        keep = np.flatnonzero(out)
+        pts = shapely.points(x.ravel()[keep], z.ravel()[keep]) if len(keep) else None
+        for t in trees:
+            if t.tree is None or pts is None or not len(keep):
+                continue
+            hit = t.tree.query(pts, predicate="within")[0]
+            if len(hit):
+                out[keep[hit]] = False
+                left = np.ones(len(keep), bool)
+                left[hit] = False
+                keep, pts = keep[left], pts[left]
+        return out.reshape(x.shape)
+
     def raised(self, x: np.ndarray, z: np.ndarray) -> np.ndarray:
         """Inside the map, not on a road or parking lot, not in water."""
-        out: np.ndarray = self.in_area(x, z) & ~self.low.points(x, z) & ~self.water.points(x, z)
-        return out
+        return self._outside(x, z, (self.low, self.water))
 
     def free(self, x: np.ndarray, z: np.ndarray) -> np.ndarray:
         """Raised and outside every building (and blocked outline)."""
-        out: np.ndarray = self.raised(x, z) & ~self.buildings.points(x, z) & ~self.blocked.points(x, z)
-        return out
+        return self._outside(x, z, (self.low, self.water, self.buildings, self.blocked))
 
     def sidewalk(self, x: np.ndarray, z: np.ndarray) -> np.ndarray:
         """Raised sidewalk-class ground (sidewalks, foot ways, plazas)."""
