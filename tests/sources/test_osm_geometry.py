@@ -232,3 +232,47 @@ def test_pbf_reads_the_same_map(tmp_path: Path) -> None:
     writer.close()
     a, b = load_osm(src, bbox(-HALF, -HALF, HALF, HALF)), load_osm(dst, bbox(-HALF, -HALF, HALF, HALF))
     assert buildings(a) == pytest.approx(buildings(b), rel=1e-3)  # PBF keeps 1e-7 degrees (~1 cm)
+
+
+def test_an_outer_ring_split_into_ways_of_every_direction(tmp_path: Path) -> None:
+    # a 30 m square drawn as five untagged ways: one each appended, appended reversed, prepended
+    # and prepended reversed to the piece it joins (how mappers leave multipolygon members)
+    o = Osm()
+    street(o)
+    n = [o.node(10, 10), o.node(40, 10), o.node(40, 25), o.node(40, 40), o.node(10, 40), o.node(10, 25)]
+    ways = [o.way([n[2], n[3], n[4]]), o.way([n[5], n[4]]), o.way([n[5], n[0]]), o.way([n[2], n[1]]),
+            o.way([n[0], n[1]])]
+    o.relation([(w, "outer") for w in ways], {"type": "multipolygon", "building": "yes"}, rid=7)
+    s = load(o, tmp_path)
+    assert buildings(s) == {"bldg_r7": pytest.approx(900.0, rel=1e-3)}
+    assert "unclosed_ring" not in s.meta.get("osm_issues", {})
+    assert covered(s, 12.0, 12.0, "building") and covered(s, 38.0, 38.0, "building")
+    assert covered(s, 25.0, 25.0, "building") and not covered(s, 45.0, 25.0, "building")
+
+
+def test_a_building_thinner_than_a_cell_is_one_rotated_box(tmp_path: Path) -> None:
+    # a 20 m x 0.3 m wall-like building at 30 deg: no 0.5 m grid cell centre falls inside it
+    o = Osm()
+    street(o)
+    c, s30 = math.cos(math.radians(30)), math.sin(math.radians(30))
+    u, v = np.array([c, s30]), np.array([-s30, c])
+    p0 = np.array([10.0, 20.0])
+    corners = [p0, p0 + 20 * u, p0 + 20 * u + 0.3 * v, p0 + 0.3 * v]
+    ids = [o.node(float(q[0]), float(q[1])) for q in corners]
+    o.way([*ids, ids[0]], {"building": "yes"}, wid=5)
+    sc = load(o, tmp_path)
+    (box,) = [b for b in sc.boxes if b.ref == "bldg_5"]
+    assert sorted((box.size[0], box.size[2])) == pytest.approx([0.3, 20.0], abs=0.02)
+    mid = p0 + 10 * u + 0.15 * v
+    assert (box.center[0], box.center[2]) == pytest.approx(tuple(mid), abs=0.02)
+
+
+def test_a_footway_tagged_crossing_makes_a_crosswalk_where_it_meets_the_road(tmp_path: Path) -> None:
+    o = Osm()
+    street(o)  # along z = 0, 6.5 m wide
+    o.way([(20.0, -12.0), (20.0, 12.0)], {"highway": "footway", "footway": "crossing"})
+    s = load(o, tmp_path)
+    assert s.meta["crosswalks"]["osm"] == 1
+    (cw,) = [b for b in s.boxes if b.kind == "crosswalk"]
+    assert (cw.center[0], cw.center[2]) == pytest.approx((20.0, 0.0), abs=1e-3)
+    assert sorted((cw.size[0], cw.size[2])) == pytest.approx([3.0, 6.5 + 0.6])  # across the road
