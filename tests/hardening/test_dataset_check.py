@@ -129,6 +129,10 @@ def _another_goal(e: dict) -> None:
     (_another_goal, "info.navbench.goal_object_id: the program's branch ends at"),
     (lambda e: e["info"]["navbench"].__setitem__("truths", {}), "info.navbench.truths: expected true/false"),
     (lambda e: e["info"]["navbench"].__setitem__("branch_path", ["then"] * 5), "info.navbench.branch_path"),
+    (lambda e: e["info"]["navbench"].__setitem__("branch_path", False), "info.navbench.branch_path"),
+    (lambda e: e["info"]["navbench"].__setitem__("branch_path", [1]), "expected a list of branch names"),
+    (lambda e: e["info"]["navbench"].__setitem__("branch_index", True), "info.navbench.branch_index"),
+    (lambda e: e["info"]["navbench"].__setitem__("branch_index", "1"), "info.navbench.branch_index"),
     (lambda e: e.pop("instruction"), "the instruction text"),
     (lambda e: e["goals"][0].__setitem__("colour", "red"), "goals[0].colour"),
 ])

@@ -108,11 +108,13 @@ def program_problems(e: Episode, scene: Scene | None) -> list[str]:
                         f"got {truths!r}"[:300]]
     ev = evaluate(prog, truths)
     path = nb.get("branch_path")
-    if path is not None and list(path) != list(ev.branch_path):
+    if path is not None and not (isinstance(path, list) and all(isinstance(b, str) for b in path)):
+        found.append(f"info.navbench.branch_path: expected a list of branch names, got {path!r}"[:300])
+    elif path is not None and path != list(ev.branch_path):
         found.append(f"info.navbench.branch_path: the program with its truths takes {list(ev.branch_path)}, "
                      f"the file records {path!r}"[:300])
     index = nb.get("branch_index")
-    if index is not None and index != outcomes(prog).index(ev.branch_path):
+    if index is not None and (isinstance(index, bool) or index != outcomes(prog).index(ev.branch_path)):
         found.append(f"info.navbench.branch_index: expected {outcomes(prog).index(ev.branch_path)} "
                      f"(the program's branch), got {index!r}")
     goal = nb.get("goal_object_id")

@@ -139,6 +139,8 @@ NAVBENCH_FIELDS: dict[str, tuple[tuple[type, ...], str]] = {
     "scene_kind": ((str,), "a scene kind string"),
     "program": ((dict,), "a program object"),
     "truths": ((dict,), "an object of condition truths"),
+    "branch_path": ((list,), "a list of branch names (\"then\" / \"else\")"),
+    "branch_index": ((int,), "an integer (the branch's position among the program's outcomes)"),
     "subgoals": ((list,), "a list of subgoals"),
     "branch_goals": ((list, dict), "a list or object of branch goals"),
     "oracle_text": ((str,), "a string"),
