@@ -119,6 +119,28 @@ def test_importers_validate_what_they_write(tmp_path: Path) -> None:
     assert ei.value.field == "(converted scene) id"
 
 
+@pytest.mark.parametrize("meta", [{}, {"pair": (1, 2)}, {"big": 10 ** 40}])
+def test_the_written_text_is_checked_as_the_loader_reads_it(meta: dict) -> None:
+    """A scene whose document is plain JSON is checked as a document; one with a tuple in its
+    meta (it comes back a list) or a 41-digit integer (the reader refuses it) through its text:
+    either way the text is :func:`navbench.scene.dumps`' and a bad field is named alike."""
+    import navbench.scene as ns
+    from navbench.scene.model import Room, Scene
+    from navbench.scene.sources._common import validated_text
+
+    room = Room("r0", "kitchen", ((0.0, 0.0), (4.0, 0.0), (4.0, 4.0)))
+    good = Scene("s", "indoor", "test", rooms=(room,), meta=meta)
+    if "big" in meta:
+        with pytest.raises(SceneFormatError, match="digits"):
+            validated_text(good, "h.json")
+        return
+    assert validated_text(good, "h.json") == ns.dumps(good)
+    bad = Scene("s", "indoor", "test", rooms=(Room("r0", "", room.floor_polygon),), meta=meta)
+    with pytest.raises(SceneFormatError) as ei:
+        validated_text(bad, "h.json")
+    assert ei.value.field == "(converted scene) rooms[0].label" and ei.value.file == "h.json"
+
+
 def test_osm_bbox_limits_by_hand() -> None:
     from navbench.scene.sources.osm import MAX_EXTENT_M, _check_bbox
 

@@ -24,6 +24,7 @@ from navbench.io.jsondoc import (
     check_json_depth,
     describe_read_error,
     dumps_json,
+    is_plain_json,
     loads_json,
     read_json,
     write_json,
@@ -35,6 +36,7 @@ __all__ = [
     "ARRAY_READ_ERRORS", "DEFAULT_MAX_PIXELS", "MAX_ARRAY_ITEMS", "MAX_INT_DIGITS", "MAX_JSON_BYTES",
     "MAX_JSON_DEPTH", "MAX_TOML_BYTES", "ArraySpec", "JSONLimitError", "TOMLLimitError",
     "atomic_write_bytes", "atomic_write_text", "atomic_write_with", "check_json_depth",
-    "describe_read_error", "dumps_json", "image_size", "loads_json", "loads_toml", "max_pixels",
+    "describe_read_error", "dumps_json", "image_size", "is_plain_json", "loads_json", "loads_toml",
+    "max_pixels",
     "over_budget", "publish_dir", "read_json", "read_npz", "read_toml", "write_json", "write_json_gz",
 ]

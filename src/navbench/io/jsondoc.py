@@ -15,7 +15,7 @@ import json
 import math
 import zlib
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from navbench.io.atomic import atomic_write_bytes, atomic_write_text
 from navbench.io.jsontext import dumps_indented
@@ -91,6 +91,35 @@ def check_json_depth(doc: JSON, *, ints: bool = False) -> None:
                 raise JSONLimitError(f"integers of at most {MAX_INT_DIGITS} digits")
             if isinstance(x, (dict, list)):
                 stack.append((x, d + 1))
+
+
+def is_plain_json(doc: object) -> bool:
+    """Whether ``doc`` is exactly what :func:`loads_json` (with ``allow_nan``) returns for the
+    text :func:`dumps_json` writes of it: dicts with string keys, lists, strings, booleans,
+    ``None``, finite floats and integers of at most :data:`MAX_INT_DIGITS` digits, nested at
+    most :data:`MAX_JSON_DEPTH` deep (the text's size is not checked). A writer that validates
+    a document it is about to encode can then check the document instead of parsing its text."""
+    big = 10 ** MAX_INT_DIGITS
+    stack: list[tuple[Any, int]] = [([doc], 0)]
+    while stack:
+        v, d = stack.pop()
+        if d > MAX_JSON_DEPTH:
+            return False
+        if type(v) is dict and not all(type(k) is str for k in v):
+            return False
+        for x in v.values() if type(v) is dict else v:
+            t = type(x)
+            if t is dict or t is list:
+                stack.append((x, d + 1))
+            elif t is float:
+                if x - x != 0.0:  # NaN or infinite
+                    return False
+            elif t is int:
+                if not -big < x < big:
+                    return False
+            elif not (t is str or t is bool or x is None):
+                return False
+    return True
 
 
 def loads_json(text: str | bytes, *, allow_nan: bool = False) -> JSON:

@@ -269,6 +269,7 @@ def furnish(runs: Sequence[Run], lots: list[_Lot], sites: list[CornerSite], n: i
     rw = np.array([GROUP_REGION_WEIGHT[r] for r in present])
     rw = rw / rw.sum()
     by_region = {r: [k for k, run in enumerate(runs) if run.region == r] for r in present}
+    region_runs = {r: ([runs[k] for k in ks], p[ks] / p[ks].sum() if ks else p[ks]) for r, ks in by_region.items()}
     state = _GroupState()
     budget = round(n * group_fraction)
     fails = 0
@@ -279,8 +280,7 @@ def furnish(runs: Sequence[Run], lots: list[_Lot], sites: list[CornerSite], n: i
         if rlots and (not ks or rng.random() < 0.5):
             ok = _try_lot_group(rlots, rng, out, focus, group_spacing, budget, state)
         else:
-            pr = p[ks] / p[ks].sum()
-            ok = _try_curb_group([runs[k] for k in ks], pr, rng, out, focus, group_spacing, budget, state)
+            ok = _try_curb_group(*region_runs[region], rng, out, focus, group_spacing, budget, state)
         fails = 0 if ok else fails + 1
     placed = state.placed
     placed += _corners(sites, rng, out, focus, min(n - placed, round(n * corner_share)), ok=spot_ok)

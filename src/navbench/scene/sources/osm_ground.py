@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from navbench.forking import may_fork
 from navbench.scene.model import Box, Surface
 from navbench.scene.procgen.urban import ROAD_Y, SIDEWALK_Y, WATER_Y
 from navbench.scene.sources.osm_cells import block_cells, filler, low_cells
@@ -145,26 +146,6 @@ def tile_workers() -> int:
     return max(1, min(n, MAX_WORKERS))
 
 
-def _os_threads() -> int:
-    try:
-        return len(os.listdir("/proc/self/task"))
-    except OSError:
-        return 1
-
-
-#: Threads of this process once numpy is loaded (its BLAS pool, fork-safe: it has fork handlers).
-_BASE_THREADS = _os_threads()
-
-
-def _single_threaded() -> bool:
-    """Whether this process runs no thread beyond those at import (Python threads and native
-    ones such as pyosmium's reader, counted by the OS): a fork while another thread holds a lock
-    can deadlock the child, so only then does the importer fork workers."""
-    import threading
-
-    return threading.active_count() == 1 and _os_threads() <= _BASE_THREADS
-
-
 def _map_tiles(jobs: list[tuple[int, tuple[float, float, float, float]]], workers: int | None,
                meanwhile: Callable[[], None]) -> Iterator[_TileOut]:
     """:func:`_tile` of every job, in job order (forked workers where there are several tiles,
@@ -172,7 +153,7 @@ def _map_tiles(jobs: list[tuple[int, tuple[float, float, float, float]]], worker
     import multiprocessing as mp
 
     n = min(workers or 1, len(jobs))
-    if n <= 1 or "fork" not in mp.get_all_start_methods() or not _single_threaded():
+    if n <= 1 or "fork" not in mp.get_all_start_methods() or not may_fork():
         meanwhile()
         yield from map(_tile, jobs)
         return

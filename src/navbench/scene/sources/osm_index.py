@@ -92,13 +92,17 @@ class GroundIndex:
         self.crosswalks = _Tree(crosswalks)
         self.street = _Tree(list(roads) + list(side) + list(crosswalks))
         self.blocked = _Tree([])
+        self.fork_above = 0
 
-    def with_blocked(self, extra: Sequence[Polygon]) -> GroundIndex:
-        """A copy whose *free* ground also excludes ``extra`` outlines."""
+    def with_blocked(self, extra: Sequence[Polygon], fork_above: int = 0) -> GroundIndex:
+        """A copy whose *free* ground also excludes ``extra`` outlines; its point tests of more
+        than ``fork_above`` points (0: never) test half of them in a forked child
+        (:class:`navbench.forking.Forked`: the same answers, in about half the time on two cores)."""
         import copy
 
         out = copy.copy(self)
         out.blocked = _Tree(list(self.blocked.polys) + list(extra))
+        out.fork_above = fork_above
         return out
 
     def in_area(self, x: np.ndarray, z: np.ndarray) -> np.ndarray:
@@ -110,12 +114,22 @@ class GroundIndex:
     def _outside(self, x: np.ndarray, z: np.ndarray, trees: Sequence[_Tree]) -> np.ndarray:
         """Inside the map and inside no polygon of ``trees`` (boundary excluded): the points are
         made once, and each tree tests only those no earlier one excluded."""
+        x, z = np.asarray(x, float), np.asarray(z, float)
+        if self.fork_above and x.size > self.fork_above:
+            from navbench.forking import Forked
+
+            xr, zr, h = x.ravel(), z.ravel(), x.size // 2
+            rest = Forked(lambda: self._outside_flat(xr[h:], zr[h:], trees))
+            first = self._outside_flat(xr[:h], zr[:h], trees)
+            return np.concatenate([first, rest.result()]).reshape(x.shape)
+        return self._outside_flat(x.ravel(), z.ravel(), trees).reshape(x.shape)
+
+    def _outside_flat(self, x: np.ndarray, z: np.ndarray, trees: Sequence[_Tree]) -> np.ndarray:
         import shapely
 
-        x, z = np.asarray(x, float), np.asarray(z, float)
-        out = self.in_area(x, z).ravel()
+        out = self.in_area(x, z)
         keep = np.flatnonzero(out)
-        pts = shapely.points(x.ravel()[keep], z.ravel()[keep]) if len(keep) else None
+        pts = shapely.points(x[keep], z[keep]) if len(keep) else None
         for t in trees:
             if t.tree is None or pts is None or not len(keep):
                 continue
@@ -125,7 +139,7 @@ class GroundIndex:
                 left = np.ones(len(keep), bool)
                 left[hit] = False
                 keep, pts = keep[left], pts[left]
-        return out.reshape(x.shape)
+        return out
 
     def raised(self, x: np.ndarray, z: np.ndarray) -> np.ndarray:
         """Inside the map, not on a road or parking lot, not in water."""

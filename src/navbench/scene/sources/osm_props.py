@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import numpy as np
+from scipy.spatial import cKDTree
 
 from navbench.geometry import box_corners_xz, yaw_of_direction
 from navbench.scene.procgen.outdoor_groups import CATALOG
@@ -55,6 +56,11 @@ if TYPE_CHECKING:
     from shapely.geometry import Polygon
 
 SNAP = 8.0
+#: Candidate offsets (m) of a mapped node's object: its own spot, then rings of
+#: :data:`RING_STEPS` points every 0.5 m out to :data:`SNAP`.
+RING_STEPS = 24
+RINGS = np.array([(0.0, 0.0)] + [(r * math.cos(a), r * math.sin(a)) for r in np.arange(0.5, SNAP + 0.01, 0.5)
+                                 for a in np.linspace(0, 2 * math.pi, RING_STEPS, endpoint=False)])
 MIN_RUN_SIDEWALK = 2.6
 SHOP_SIDE = 20.0
 BUS_STOP_CLEAR = 12.0
@@ -168,63 +174,94 @@ def _sites(st: Streetscape, runs: list[LineRun]) -> list[CornerSite]:
         return out
     jx = np.array([j.xz for j in st.junctions])
     reach = np.array([j.max_width / 2 + 8.0 for j in st.junctions])
+    tree, rmax = cKDTree(jx), float(reach.max()) * (1 + 1e-9) + 1e-6
+
+    def at_junction(e: np.ndarray) -> bool:
+        c = np.asarray(tree.query_ball_point(e, rmax), int)  # candidates, then the exact test
+        return bool((np.hypot(*(jx[c] - e).T) <= reach[c]).any())
+
     for r in runs:
         if r.hi - r.lo < 8.0:
             continue
         a, b = r.origin + r.lo * r.along, r.origin + r.hi * r.along
-        ends = tuple(bool((np.hypot(*(jx - e).T) <= reach).any()) for e in (a, b))
+        ends = (at_junction(a), at_junction(b))
         if any(ends):
             out.append(CornerSite((float(a[0]), float(a[1])), (float(b[0]), float(b[1])),
-                                  (float(-r.inward[0]), float(-r.inward[1])), r.region, ends))  # type: ignore[arg-type]
+                                  (float(-r.inward[0]), float(-r.inward[1])), r.region, ends))
+    return out
+
+
+def _footprints(xz: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+    """Unrotated box footprints (shapely polygons) at XZ centres ``xz`` (N, 2) of XZ sizes
+    ``sizes`` (N, 2): the corners of :func:`~navbench.geometry.box_corners_xz` at yaw 0."""
+    import shapely
+
+    hx, hz = sizes[:, 0] / 2.0, sizes[:, 1] / 2.0
+    local = np.stack([np.stack([-hx, hz], 1), np.stack([hx, hz], 1), np.stack([hx, -hz], 1),
+                      np.stack([-hx, -hz], 1)], 1)
+    out: np.ndarray = shapely.polygons(local + xz[:, None, :])
+    return out
+
+
+def _snapped(idx: GroundIndex, xz: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+    """Where each node's object stands (N, 2; NaN where nowhere): its own spot where the
+    footprint is on free ground, else the first candidate of :data:`RINGS` (in order) whose
+    point and footprint are free. Candidates are tested ring by ring for all the nodes still
+    unplaced."""
+    out = np.full(xz.shape, np.nan)
+    ok = idx.shapes_free(_footprints(xz, sizes)) if len(xz) else np.zeros(0, bool)
+    out[ok] = xz[ok]
+    todo = np.flatnonzero(~ok)
+    for k in range(1, len(RINGS), RING_STEPS):
+        if not len(todo):
+            break
+        off = RINGS[k:k + RING_STEPS]
+        cand = (xz[todo][:, None, :] + off[None, :, :]).reshape(-1, 2)
+        owner = np.repeat(todo, len(off))
+        free = np.flatnonzero(idx.free(cand[:, 0], cand[:, 1]))
+        good = free[idx.shapes_free(_footprints(cand[free], sizes[owner[free]]))]
+        first = good[np.unique(owner[good], return_index=True)[1]]  # per node, its first good candidate
+        out[owner[first]] = cand[first]
+        todo = todo[np.isnan(out[todo, 0])]
     return out
 
 
 def mapped_furniture(st: Streetscape, out: Placed) -> list[tuple[float, float]]:
-    """Objects for the map's street furniture nodes; returns their XZ positions."""
+    """Objects for the map's street furniture nodes (in map order, at least 1 m apart, facing
+    the nearest road); returns their XZ positions."""
     import shapely
 
-    idx = st.index
+    nodes = [(p, label) for p in st.points if (label := T.furniture_label(p.tags)) is not None]
+    if not nodes:
+        return []
+    xz = np.array([p.xz for p, _ in nodes], float)
+    sizes = np.array([(CATALOG[label][0], CATALOG[label][2]) for _, label in nodes], float)
+    spot = _snapped(st.index, xz, sizes)
+    placed = np.flatnonzero(~np.isnan(spot[:, 0]))
+    yaw = np.zeros(len(nodes))
+    road_polys = [p for _, p in st.roads]
+    if road_polys and len(placed):  # face the nearest road
+        pts = shapely.points(spot[placed])
+        near = shapely.STRtree(road_polys).nearest(pts)
+        ends = shapely.get_coordinates(shapely.get_point(
+            shapely.shortest_line(pts, np.asarray(road_polys, dtype=object)[near]), 1))
+        for k, (dx, dz) in zip(placed.tolist(), ends - spot[placed], strict=True):
+            if math.hypot(dx, dz) > 1e-9:
+                yaw[k] = yaw_of_direction(float(dx), float(dz))
     got: list[tuple[float, float]] = []
     cells: dict[tuple[int, int], list[tuple[float, float]]] = {}  # objects by 1 m cell
-    road_polys = [p for _, p in st.roads]
-    rtree = shapely.STRtree(road_polys) if road_polys else None
-    # where a node that stands on a road or in a building may move: 0.5 m rings out to SNAP
-    rings = np.array([(0.0, 0.0)] + [(r * math.cos(a), r * math.sin(a)) for r in np.arange(0.5, SNAP + 0.01, 0.5)
-                                     for a in np.linspace(0, 2 * math.pi, 24, endpoint=False)])
-    for p in st.points:
-        label = T.furniture_label(p.tags)
-        if label is None:
-            continue
-        size = CATALOG[label]
-        cand = np.asarray(p.xz, float) + rings
-        fps = shapely.polygons(np.stack([box_corners_xz((x, 0.0, z), size, 0.0) for x, z in cand[:1]]))
-        q = None
-        if idx.shapes_free(fps)[0]:
-            q = cand[0]
-        else:
-            free = np.flatnonzero(idx.free(cand[:, 0], cand[:, 1]))
-            if len(free):
-                fps = shapely.polygons(np.stack([box_corners_xz((cand[i, 0], 0.0, cand[i, 1]), size, 0.0)
-                                                 for i in free]))
-                ok = free[idx.shapes_free(fps)]
-                if len(ok):
-                    q = cand[ok[0]]
-        if q is None:
+    for i, (p, label) in enumerate(nodes):
+        q = spot[i]
+        if np.isnan(q[0]):
             st.counts["furniture_dropped"] += 1
             continue
         cell = (math.floor(q[0]), math.floor(q[1]))
-        near = [xz for i in (-1, 0, 1) for k in (-1, 0, 1) for xz in cells.get((cell[0] + i, cell[1] + k), ())]
-        if any(math.hypot(q[0] - x, q[1] - z) < 1.0 for x, z in near):
+        near_xz = [xz for a in (-1, 0, 1) for b in (-1, 0, 1) for xz in cells.get((cell[0] + a, cell[1] + b), ())]
+        if any(math.hypot(q[0] - x, q[1] - z) < 1.0 for x, z in near_xz):
             st.counts["furniture_dropped"] += 1
             continue
-        yaw = 0.0
-        if rtree is not None:  # face the nearest road
-            qp = shapely.Point(q)
-            road = road_polys[int(rtree.nearest(qp))]
-            to = np.asarray(shapely.shortest_line(qp, road).coords[-1]) - q
-            if float(np.hypot(*to)) > 1e-9:
-                yaw = yaw_of_direction(float(to[0]), float(to[1]))
-        _add(out, f"osm_{p.id}", label, (float(q[0]), SIDEWALK_Y + size[1] / 2, float(q[1])), size, yaw)
+        size = CATALOG[label]
+        _add(out, f"osm_{p.id}", label, (float(q[0]), SIDEWALK_Y + size[1] / 2, float(q[1])), size, float(yaw[i]))
         got.append((float(q[0]), float(q[1])))
         cells.setdefault(cell, []).append((float(q[0]), float(q[1])))
         st.counts["furniture_mapped"] += 1
@@ -286,6 +323,8 @@ def park(st: Streetscape, n: int, rng: np.random.Generator, out: Placed) -> None
             zones.append(NoParking(p.xz[0], p.xz[1], BUS_STOP_CLEAR, "bus stop"))
     out.no_parking[:] = zones
     zxy = np.array([[z.x, z.z, z.half, i] for i, z in enumerate(zones)]).reshape(-1, 4)
+    ztree = cKDTree(zxy[:, :2]) if len(zxy) else None
+    zmax = float(zxy[:, 2].max()) if len(zxy) else 0.0
     cw_polys = [cw.polygon() for cw in st.crosswalks]
     cw_tree = shapely.STRtree(cw_polys) if cw_polys else None
     cfg = ParkingSettings()
@@ -311,7 +350,11 @@ def park(st: Streetscape, n: int, rng: np.random.Generator, out: Placed) -> None
             if ln < 2 * cfg.crosswalk_clear + 4.5:
                 continue
             u = (b - a) / ln
-            near = zxy[np.hypot(*(zxy[:, :2] - (a + b) / 2).T) <= ln / 2 + zxy[:, 2] + 10.0] if len(zxy) else zxy
+            near = zxy
+            if ztree is not None:  # zones within 10 m of the segment: candidates by the largest zone, then exact
+                mid = (a + b) / 2
+                c = zxy[sorted(ztree.query_ball_point(mid, (ln / 2 + zmax + 10.0) * (1 + 1e-9) + 1e-6))]
+                near = c[np.hypot(*(c[:, :2] - mid).T) <= ln / 2 + c[:, 2] + 10.0]
             seg_zones = [zones[int(i)] for i in near[:, 3]]
             v = np.array([-u[1], u[0]])
             for side in (1.0, -1.0):

@@ -157,11 +157,17 @@ def crosswalks(f: Features, juncs: list[Junction], where: dict[int, list[tuple[i
     jnodes = {j.node for j in juncs}
     at_junction: set[int] = set()
 
+    gap = CROSSWALK_WIDTH + 1.0  # centres closer than this are one crosswalk: the first one stays
+    cells: dict[tuple[int, int], list[tuple[float, float]]] = {}  # centres by gap-sized cell
+
     def add(centre: np.ndarray, d: np.ndarray, ri: int, source: str) -> None:
         r = roads[ri]
         c = (float(centre[0]), float(centre[1]))
-        if any(math.hypot(c[0] - o.centre[0], c[1] - o.centre[1]) < CROSSWALK_WIDTH + 1.0 for o in out):
+        i, k = math.floor(c[0] / gap), math.floor(c[1] / gap)
+        if any(math.hypot(c[0] - x, c[1] - z) < gap
+               for a in (-1, 0, 1) for b in (-1, 0, 1) for x, z in cells.get((i + a, k + b), ())):
             return
+        cells.setdefault((i, k), []).append(c)
         across = (float(-d[1]), float(d[0]))
         out.append(Crosswalk(f"crosswalk_{len(out)}", c, across, r.width + 2 * CURB_OVERLAP, CROSSWALK_WIDTH,
                              r.id, source))
