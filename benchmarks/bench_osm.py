@@ -27,21 +27,54 @@ sys.path.insert(0, str(Path(__file__).parent))
 from osm_district import KX, KZ, LAT0, LON0, district
 
 
+def _tree_pss_kb(root: int) -> int:
+    """Proportional set size (KiB) of process ``root`` and all its descendants (Linux): shared
+    pages of forked workers counted once in all, not once per process as RSS would."""
+    kids: dict[int, list[int]] = {}
+    for d in os.listdir("/proc"):
+        if d.isdigit():
+            try:
+                ppid = int(Path(f"/proc/{d}/stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            kids.setdefault(ppid, []).append(int(d))
+    total, todo = 0, [root]
+    while todo:
+        pid = todo.pop()
+        todo += kids.get(pid, [])
+        try:
+            total += sum(int(line.split()[1]) for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines()
+                         if line.startswith("Pss:"))
+        except (OSError, IndexError, ValueError):
+            continue
+    return total
+
+
 def run_import(src: Path, out: Path) -> tuple[float, float]:
-    """Wall seconds and peak RSS (GB) of ``navbench scenes import-osm src -o out`` in a child;
-    also prints its CPU seconds (user + system) and the load average, since on a shared machine
-    the wall time is the CPU time stretched by the other jobs."""
+    """Wall seconds and peak memory (GB) of ``navbench scenes import-osm src -o out`` in a child:
+    the summed PSS of the importer and its forked workers, sampled every 0.2 s (on systems
+    without /proc: the largest single process's peak RSS). Also prints the CPU seconds (user +
+    system) and the load average: on a shared machine the wall time is the CPU time stretched
+    by the other jobs."""
     exe = Path(sys.executable).parent / "navbench"
     t0 = time.perf_counter()
     ru0 = resource.getrusage(resource.RUSAGE_CHILDREN)
-    r = subprocess.run([str(exe), "scenes", "import-osm", str(src), "-o", str(out)], capture_output=True, text=True)
+    p = subprocess.Popen([str(exe), "scenes", "import-osm", str(src), "-o", str(out)], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    peak_kb = 0
+    proc = Path("/proc").is_dir()
+    while p.poll() is None:
+        if proc:
+            peak_kb = max(peak_kb, _tree_pss_kb(p.pid))
+        time.sleep(0.2)
+    stdout, stderr = p.communicate()
     dt = time.perf_counter() - t0
-    if r.returncode != 0:
-        raise SystemExit(f"import failed: {r.stderr.strip()[-500:]}")
+    if p.returncode != 0:
+        raise SystemExit(f"import failed: {stderr.strip()[-500:]}")
     ru1 = resource.getrusage(resource.RUSAGE_CHILDREN)
-    peak = max(ru1.ru_maxrss, ru0.ru_maxrss) / 1e6  # kB -> GB
+    peak = peak_kb * 1024 / 1e9 if proc else max(ru1.ru_maxrss, ru0.ru_maxrss) / 1e6
     cpu = ru1.ru_utime + ru1.ru_stime - ru0.ru_utime - ru0.ru_stime
-    print("   ", r.stdout.strip()[:300])
+    print("   ", stdout.strip()[:300])
     print(f"    cpu {cpu:.1f} s, load average {os.getloadavg()[0]:.1f}")
     return dt, peak
 
