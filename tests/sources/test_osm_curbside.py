@@ -5,7 +5,9 @@ when a mapped crossing is near; a furniture node on the road moves to the first 
 its 0.5 m rings, a second one within 1 m of a placed one and one deep inside a building are
 dropped, and each faces the nearest road.
 
-Main St runs along x (2 lanes x 3.25 m: the road is the band |z| < 3.25, sidewalks 3 m)."""
+Main St runs along x (2 lanes x 3.25 m: the road is the band |z| < 3.25, sidewalks 3 m).
+Sides of a junction meeting at 90 degrees are clear of each other at 3.25 m: a derived crosswalk
+centre lies 3.25 + 0.3 + 1.5 + 0.5 = 5.55 m along its arm."""
 
 from __future__ import annotations
 
@@ -96,3 +98,19 @@ def test_furniture_moves_off_the_road_and_keeps_its_distance(tmp_path: Path) -> 
     assert (kept.center[0], kept.center[2]) == pytest.approx((10.0, -5.0), abs=1e-4)
     # each faces the road: the south one looks north (-z, yaw 0), the north one south (yaw pi)
     assert math.cos(moved.yaw) == pytest.approx(1.0) and math.cos(kept.yaw) == pytest.approx(-1.0)
+
+
+def test_a_crossing_tagged_on_the_junction_node_and_a_short_arm(tmp_path: Path) -> None:
+    """The junction node itself tagged as a crossing: no crosswalk of its own, but the junction
+    gets its derived ones although a mapped crossing is 10 m away; the side road is 6 m long, too
+    short for a crosswalk clear of the junction (5.55 m + 3 m); a crossing node on no road is
+    ignored."""
+    o = Osm()
+    j = o.node(0.0, 0.0, {"highway": "crossing"})
+    cross = o.node(-10.0, 0.0, {"highway": "crossing"})
+    o.way([(-100.0, 0.0), cross, j, (100.0, 0.0)], {"highway": "residential"})
+    o.way([j, (0.0, -6.0)], {"highway": "residential"})
+    o.node(30.0, 30.0, {"highway": "crossing"})  # on no road
+    s = _load(o, tmp_path)
+    assert s.meta["crosswalks"] == {"osm": 1, "derived": 2}
+    assert _crosswalks(s) == [(-10.0, 0.0), (-5.55, 0.0), (5.55, 0.0)]
