@@ -38,6 +38,7 @@ MODULES = (
     "navbench.progress",
     "navbench.report.bev_layout",
     "navbench.report.build",
+    "navbench.report.runs",
     "navbench.report.episode_frames",
     "navbench.report.html",
     "navbench.report.html_table",

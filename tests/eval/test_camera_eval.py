@@ -27,7 +27,7 @@ def test_bad_camera_is_refused_in_one_line(cond_dataset: Path, tmp_path: Path, c
 
 def test_the_rig_is_recorded_and_reported(cond_dataset: Path, tmp_path: Path) -> None:
     from navbench.eval import ResultsDB
-    from navbench.report.build import read_runs, run_cameras
+    from navbench.report.runs import read_runs, run_cameras
 
     run = tmp_path / "run"
     for camera in (None, "habitat-vlnce"):

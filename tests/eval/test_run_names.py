@@ -6,7 +6,7 @@ import warnings
 from pathlib import Path
 
 from navbench.eval.pipeline import EvalSettings, evaluate
-from navbench.report.build import read_runs
+from navbench.report.runs import read_runs
 
 AGENT = "tests.eval.pipeline_agents:StopNow"
 

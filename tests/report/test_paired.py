@@ -147,7 +147,7 @@ def test_html_has_no_empty_header_row(tmp_path: Path) -> None:
 
 def test_runs_of_one_agent_with_several_seeds_from_results_databases(tmp_path: Path) -> None:
     from navbench.eval import EpisodeResult, ResultsDB
-    from navbench.report.build import read_runs
+    from navbench.report.runs import read_runs
 
     for seed, succ in ((0, (1.0, 0.0, 0.0, 0.0)), (1, (1.0, 1.0, 1.0, 0.0))):
         with ResultsDB(tmp_path / f"s{seed}") as db:

@@ -190,7 +190,8 @@ def run_selection(ds: Dataset, run: DemoRun) -> str | None:
 def write_demo_report(ds: Dataset, runs: list[tuple[DemoRun, Path]], out: Path) -> Path:
     """One report over every run: rows of each task get ids ``<task>-<id>`` so that tasks whose
     episode ids overlap stay apart; runs are named by agent."""
-    from navbench.report.build import build_report_from_rows, load_scenes_for, read_runs
+    from navbench.report.build import build_report_from_rows
+    from navbench.report.runs import load_scenes_for, read_runs
 
     rows: dict[str, list[JSONObject]] = {}
     traj: dict[str, JSONObject] = {}

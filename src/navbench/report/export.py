@@ -6,8 +6,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from navbench.io import atomic_write_text
-from navbench.report.build import read_runs
 from navbench.report.latex import latex_document
+from navbench.report.runs import read_runs
 from navbench.report.sections import report_sections
 
 
