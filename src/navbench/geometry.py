@@ -90,6 +90,29 @@ def yawed_box_aabb(
     return (cx - ex, cy - ey, cz - ez), (cx + ex, cy + ey, cz + ez)
 
 
+def interval_minus(lo: float, hi: float, cuts: Iterable[tuple[float, float]], min_len: float = 0.0
+                   ) -> list[tuple[float, float]]:
+    """``[lo, hi]`` minus the union of the ``cuts`` intervals, in order, keeping the pieces
+    longer than ``min_len``.
+
+    >>> interval_minus(0.0, 10.0, [(5.0, 6.0), (1.0, 2.0), (1.5, 3.0)])
+    [(0.0, 1.0), (3.0, 5.0), (6.0, 10.0)]
+    >>> interval_minus(0.0, 1.0, [(0.005, 1.0)], min_len=0.01)
+    []
+    """
+    out: list[tuple[float, float]] = []
+    cur = lo
+    for a, b in sorted(cuts):
+        if a > cur:
+            out.append((cur, min(a, hi)))
+        cur = max(cur, b)
+        if cur >= hi:
+            break
+    if cur < hi:
+        out.append((cur, hi))
+    return [(a, b) for a, b in out if b - a > min_len]
+
+
 def polygon_area(poly: Sequence[Sequence[float]] | np.ndarray) -> float:
     """Signed shoelace area of an XZ polygon; positive when CCW seen from above (+Y).
 

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from navbench.geometry import Vec2, point_in_polygon
+from navbench.geometry import Vec2, interval_minus, point_in_polygon
 from navbench.scene.model import Box
 
 _EPS = 1e-6
@@ -76,23 +76,6 @@ def floor_slabs(room_id: str, poly: Sequence[Vec2], floor_y: float, thickness: f
     return boxes
 
 
-def _minus(lo: float, hi: float, cuts: list[tuple[float, float]]) -> list[tuple[float, float]]:
-    """The interval [lo, hi] minus the union of ``cuts``."""
-    out: list[tuple[float, float]] = []
-    cur = lo
-    for a, b in sorted(cuts):
-        if b <= cur:
-            continue
-        if a > cur:
-            out.append((cur, min(a, hi)))
-        cur = max(cur, b)
-        if cur >= hi:
-            break
-    if cur < hi:
-        out.append((cur, hi))
-    return [(a, b) for a, b in out if b - a > 0.01]
-
-
 def wall_boxes(wall_id: str, start: Vec2, end: Vec2, base_y: float, height: float,
                thickness: float, holes: Sequence[tuple[float, float, float, float]],
                ref: str | None = None) -> list[Box]:
@@ -120,7 +103,7 @@ def wall_boxes(wall_id: str, start: Vec2, end: Vec2, base_y: float, height: floa
         if b - a <= _EPS:
             continue
         m = 0.5 * (a + b)
-        solid = _minus(0.0, height, [(h[2], h[3]) for h in clipped if h[0] <= m <= h[1]])
+        solid = interval_minus(0.0, height, [(h[2], h[3]) for h in clipped if h[0] <= m <= h[1]], min_len=0.01)
         if columns and columns[-1][2] == solid and abs(columns[-1][1] - a) < _EPS:
             columns[-1] = (columns[-1][0], b, solid)
         else:

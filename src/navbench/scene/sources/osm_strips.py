@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from navbench.geometry import interval_minus
 from navbench.scene.sources.osm_geometry import polygons_of
 from navbench.scene.sources.osm_index import GroundIndex
 from navbench.scene.sources.osm_terrain import COVER_MARGIN, MIN_STRIP, Strip, frame_rect
@@ -29,20 +30,6 @@ if TYPE_CHECKING:
 MAX_SIDEWALK = 12.0
 #: Turns sharper than this (rad) are not lengthened past a wedge of this angle.
 _MAX_TURN = math.radians(160.0)
-
-
-def _free(lo: float, hi: float, blocked: list[tuple[float, float]]) -> list[tuple[float, float]]:
-    """``[lo, hi]`` minus the union of ``blocked`` intervals."""
-    out, x = [], lo
-    for a, b in sorted(blocked):
-        if a > x:
-            out.append((x, min(a, hi)))
-        x = max(x, b)
-        if x >= hi:
-            break
-    if x < hi:
-        out.append((x, hi))
-    return [(a, b) for a, b in out if b > a]
 
 
 def sidewalk_depth(side: BaseGeometry, M: np.ndarray, N: np.ndarray) -> np.ndarray:
@@ -161,7 +148,7 @@ def curb_strips(low: BaseGeometry, side: BaseGeometry, idx: GroundIndex, cell: f
                     blocked[int(k)].append((float(lo_k) - 0.01, float(hi_k) + 0.01))
     out, cuts = [], []
     for (ei, cls, b0, b1, a0_, a1_), bl in zip(cand, blocked, strict=True):
-        for a0, a1 in _free(a0_, a1_, bl):
+        for a0, a1 in interval_minus(a0_, a1_, bl):
             if a1 - a0 >= MIN_STRIP:
                 out.append(Strip(P[ei], U[ei], N[ei], a0, a1, b0, b1, cls, bool(roadside[ei])))
             for a_ in (a0, a1):
