@@ -42,3 +42,13 @@ class Obstacles:
         pt = shapely.Point(p[0], p[2])
         assert self.floor.contains(pt), f"{p} is off the floor"
         return min(self.edge.distance(pt), self.blocks.distance(pt))
+
+
+def closest_groups(scene: Scene) -> tuple[float, str, str]:
+    """The XZ distance (m) between the two closest members of different contextual groups
+    (``meta["groups"]``: group id -> member object ids), and those groups' ids (brute force)."""
+    groups = scene.meta["groups"]
+    pos = {o.id: (o.center[0], o.center[2]) for o in scene.objects}
+    ids = list(groups)
+    return min(((math.dist(pos[x], pos[y]), a, b) for i, a in enumerate(ids) for b in ids[i + 1:]
+                for x in groups[a] for y in groups[b]), default=(math.inf, "", ""))

@@ -16,6 +16,7 @@ import navbench.scene as ns
 from navbench.geometry import box_corners_xz, point_in_polygon
 from navbench.scene.model import Scene
 from navbench.scene.sources.osm import load_osm
+from tests.geometry_oracle import closest_groups
 from tests.sources.osm_builder import Osm, bbox
 
 HALF = 80.0
@@ -127,14 +128,9 @@ def test_parked_cars_only_on_the_roads_clear_of_junction_and_crossings(scene: Sc
 
 
 def test_contextual_groups_are_at_least_8m_apart(scene: Scene) -> None:
-    groups = scene.meta["groups"]
-    assert len(groups) >= 2
-    pos = {o.id: np.array([o.center[0], o.center[2]]) for o in scene.objects}
-    ids = list(groups)
-    for i, a in enumerate(ids):
-        for b in ids[i + 1:]:
-            d = min(float(np.hypot(*(pos[x] - pos[y]))) for x in groups[a] for y in groups[b])
-            assert d >= 8.0 - 1e-9, (a, b)
+    assert len(scene.meta["groups"]) >= 2
+    d, a, b = closest_groups(scene)
+    assert d >= 8.0 - 1e-9, (a, b)
     regions = set(scene.meta["regions"].values())
     assert {"commercial", "residential"} <= regions
 
