@@ -116,7 +116,8 @@ class Forked(Generic[T]):
 
 
 def _reap(pid: int, kill: bool = False) -> int:
-    """Wait for child ``pid`` (killed first with ``kill``); its exit code (-1: not an exit)."""
+    """Wait for child ``pid`` (killed first with ``kill``); its exit code (negative: the signal
+    that ended it; -1 also when it was already reaped)."""
     if kill:
         with contextlib.suppress(ProcessLookupError):
             os.kill(pid, signal.SIGKILL)
@@ -124,7 +125,7 @@ def _reap(pid: int, kill: bool = False) -> int:
         _, status = os.waitpid(pid, 0)
     except ChildProcessError:
         return -1
-    return os.waitstatus_to_exitcode(status) if os.WIFEXITED(status) else -1
+    return os.waitstatus_to_exitcode(status)
 
 
 __all__ = ["Forked", "may_fork"]

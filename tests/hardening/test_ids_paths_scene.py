@@ -141,6 +141,18 @@ def test_the_written_text_is_checked_as_the_loader_reads_it(meta: dict) -> None:
     assert ei.value.field == "(converted scene) rooms[0].label" and ei.value.file == "h.json"
 
 
+def test_a_nan_in_the_written_text_names_the_converted_scene() -> None:
+    """A NaN the encoder cannot write (here in ``meta``, which the loader does not read field
+    by field) is refused before any check, naming the converted scene."""
+    from navbench.scene.model import Room, Scene
+    from navbench.scene.sources._common import validated_text
+
+    room = Room("r0", "kitchen", ((0.0, 0.0), (4.0, 0.0), (4.0, 4.0)))
+    with pytest.raises(SceneFormatError) as ei:
+        validated_text(Scene("s", "indoor", "test", rooms=(room,), meta={"scale": math.nan}), "h.json")
+    assert ei.value.field == "<converted scene>" and "finite numbers" in ei.value.expected
+
+
 def test_osm_bbox_limits_by_hand() -> None:
     from navbench.scene.sources.osm import MAX_EXTENT_M, _check_bbox
 

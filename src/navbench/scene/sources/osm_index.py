@@ -125,6 +125,7 @@ class GroundIndex:
         return self._outside_flat(x.ravel(), z.ravel(), trees).reshape(x.shape)
 
     def _outside_flat(self, x: np.ndarray, z: np.ndarray, trees: Sequence[_Tree]) -> np.ndarray:
+        """:meth:`_outside` of flat coordinate arrays, in this process."""
         import shapely
 
         out = self.in_area(x, z)
