@@ -27,6 +27,7 @@ MODULES = (
     "navbench.episodes.dataset",
     "navbench.eval.budget",
     "navbench.eval.pipeline",
+    "navbench.geometry",
     "navbench.graph.relations",
     "navbench.graph.scene_graph",
     "navbench.metrics.aggregate",
